@@ -1,0 +1,28 @@
+import type { ApprovalCategory, Mode, Profile } from '../../config/types.js';
+import { createRuntime, type Runtime } from '../../runtime/create_runtime.js';
+
+export interface CommonOptions {
+  cwd?: string;
+  profile?: Profile;
+  mode?: Mode;
+  feature?: string[];
+  noFeature?: string[];
+  json?: boolean;
+  approve?: string[];
+  yolo?: boolean;
+}
+
+/** Builds the runtime a command works in and prints settings warnings to stderr. */
+export function runtimeFromOptions(opts: CommonOptions): Runtime {
+  const approve = opts.approve?.includes('all') ? 'all' : (opts.approve as ApprovalCategory[] | undefined);
+  const runtime = createRuntime({
+    cwd: opts.cwd,
+    profile: opts.profile,
+    mode: opts.mode,
+    features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
+    approve,
+    yolo: opts.yolo,
+  });
+  for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+  return runtime;
+}

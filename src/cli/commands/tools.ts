@@ -1,0 +1,59 @@
+import { definitionForModel } from '../../tool/definition.js';
+import type { Tool } from '../../tool/types.js';
+import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
+
+interface ToolRow {
+  name: string;
+  aliases: string[];
+  readOnly: boolean | 'dynamic';
+  destructive: boolean;
+  concurrencySafe: boolean | 'dynamic';
+  profiles: string[];
+  tokens: number;
+}
+
+/** Static facts of a tool for listings; a fact that depends on the input is "dynamic". */
+function row(tool: Tool, tokens: number): ToolRow {
+  const probe = {} as never;
+  const staticFact = (dynamic: boolean, fn: (input: never) => boolean) => {
+    if (dynamic) return 'dynamic' as const;
+    try {
+      return fn(probe);
+    } catch {
+      return false;
+    }
+  };
+  return {
+    name: tool.name,
+    aliases: [...tool.aliases],
+    readOnly: staticFact(tool.dynamic.readOnly, tool.isReadOnly),
+    destructive: staticFact(false, tool.isDestructive) as boolean,
+    concurrencySafe: staticFact(tool.dynamic.concurrencySafe, tool.isConcurrencySafe),
+    profiles: [...tool.availability.profiles],
+    tokens,
+  };
+}
+
+const mark = (value: boolean | 'dynamic') => (value === 'dynamic' ? 'dyn' : value ? '✓' : '·');
+
+export async function toolsCommand(opts: CommonOptions): Promise<number> {
+  const runtime = runtimeFromOptions(opts);
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const profile = runtime.conditions.profile;
+  const rows = runtime.pool.map((tool) => row(tool, countTokens(JSON.stringify(definitionForModel(tool, profile)))));
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    return 0;
+  }
+  const width = Math.max(4, ...rows.map((r) => r.name.length));
+  const lines = [`${'tool'.padEnd(width)}  RO  D   CS  tokens  profiles`];
+  for (const r of rows) {
+    const flags = [mark(r.readOnly), mark(r.destructive), mark(r.concurrencySafe)].map((f) => f.padEnd(3)).join(' ');
+    const aliases = r.aliases.length ? `  (alias ${r.aliases.join(', ')})` : '';
+    lines.push(`${r.name.padEnd(width)}  ${flags} ${String(r.tokens).padStart(6)}  ${r.profiles.join(',')}${aliases}`);
+  }
+  const total = rows.reduce((sum, r) => sum + r.tokens, 0);
+  lines.push('', `${rows.length} tools, ${total} tokens of definitions (profile ${profile}, mode ${runtime.conditions.mode})`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

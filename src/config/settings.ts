@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import {
+  APPROVAL_CATEGORIES,
+  type ApprovalCategory,
+  type Mode,
+  type Profile,
+  PROFILES,
+  MODES,
+  type RuleAction,
+  type SettingsLayer,
+} from './types.js';
+
+/** A settings layer with where it came from, for error messages and rule sources. */
+export interface NamedLayer {
+  source: string;
+  settings: SettingsLayer;
+}
+
+export interface RuleText {
+  rule: string;
+  action: RuleAction;
+  source: string;
+}
+
+/** Settings after merging global, workspace and command line (later wins; deny rules from every level stay). */
+export interface ResolvedSettings {
+  model?: string;
+  profile: Profile;
+  mode: Mode;
+  strictPlanMode: boolean;
+  approvals: Record<ApprovalCategory, RuleAction>;
+  rules: RuleText[];
+  sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
+  /** The `features` entries of each layer, in order, for feature resolution. */
+  featureLayers: Array<SettingsLayer['features']>;
+  /** Problems found while reading settings; reported, never fatal. */
+  warnings: string[];
+}
+
+export const DEFAULT_APPROVALS: Record<ApprovalCategory, RuleAction> = {
+  read: 'allow',
+  readOutside: 'ask',
+  edit: 'ask',
+  editOutside: 'ask',
+  executeSafe: 'allow',
+  executeAll: 'ask',
+  browser: 'ask',
+  web: 'ask',
+  mcp: 'ask',
+  subagents: 'allow',
+  todo: 'allow',
+};
+
+/** Reads a JSON settings file; a missing file is an empty layer, a broken one a warning. */
+export function readSettingsFile(path: string, warnings: string[]): SettingsLayer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${path}: ${(error as Error).message}`);
+    return {};
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as SettingsLayer;
+    warnings.push(`${path}: settings must be a JSON object; ignored`);
+  } catch (error) {
+    warnings.push(`${path}: not valid JSON (${(error as Error).message}); ignored`);
+  }
+  return {};
+}
+
+function isAction(value: unknown): value is RuleAction {
+  return value === 'allow' || value === 'ask' || value === 'deny';
+}
+
+export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): ResolvedSettings {
+  const resolved: ResolvedSettings = {
+    profile: 'standard',
+    mode: 'act',
+    strictPlanMode: false,
+    approvals: { ...DEFAULT_APPROVALS },
+    rules: [],
+    sandbox: { mode: 'workspace-write', network: false },
+    featureLayers: [],
+    warnings,
+  };
+  for (const { source, settings } of layers) {
+    if (typeof settings.model === 'string') resolved.model = settings.model;
+    if (settings.profile !== undefined) {
+      if (PROFILES.includes(settings.profile)) resolved.profile = settings.profile;
+      else warnings.push(`${source}: unknown profile "${settings.profile}" (use ${PROFILES.join(', ')})`);
+    }
+    if (settings.mode !== undefined) {
+      if (MODES.includes(settings.mode)) resolved.mode = settings.mode;
+      else warnings.push(`${source}: unknown mode "${settings.mode}" (use plan or act)`);
+    }
+    if (typeof settings.strictPlanMode === 'boolean') resolved.strictPlanMode = settings.strictPlanMode;
+    for (const [key, value] of Object.entries(settings.approvals ?? {})) {
+      if (!(APPROVAL_CATEGORIES as readonly string[]).includes(key)) {
+        warnings.push(`${source}: unknown approval category "${key}" (use ${APPROVAL_CATEGORIES.join(', ')})`);
+      } else if (!isAction(value)) {
+        warnings.push(`${source}: approval "${key}" must be allow, ask or deny`);
+      } else {
+        resolved.approvals[key as ApprovalCategory] = value;
+      }
+    }
+    for (const action of ['allow', 'ask', 'deny'] as const) {
+      const list = settings.permissions?.[action];
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) {
+        warnings.push(`${source}: permissions.${action} must be a list of rules`);
+        continue;
+      }
+      for (const rule of list) {
+        if (typeof rule === 'string') resolved.rules.push({ rule, action, source });
+        else warnings.push(`${source}: permissions.${action} holds a non-string rule; ignored`);
+      }
+    }
+    if (settings.sandbox) {
+      const { mode, network } = settings.sandbox;
+      if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') resolved.sandbox.mode = mode;
+      if (typeof network === 'boolean') resolved.sandbox.network = network;
+    }
+    if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
+  }
+  return resolved;
+}

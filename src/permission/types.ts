@@ -1,0 +1,48 @@
+import type { ApprovalCategory, Mode, RuleAction } from '../config/types.js';
+
+export type { ApprovalCategory, RuleAction };
+
+/** The permission facts a tool exposes about one call; the engine decides from them. */
+export interface PermissionSubject {
+  kind: 'read' | 'edit' | 'execute' | 'browser' | 'web' | 'mcp' | 'subagents' | 'todo' | 'none';
+  /** Paths the call touches, as given (relative to cwd or absolute). */
+  paths?: string[];
+  /** Shell subcommands, URL hosts or MCP `server__tool` names that rules are matched against. */
+  subjects?: string[];
+  /** A shell command that is wholly read-only (decides executeSafe vs executeAll). */
+  readOnlyCommand?: boolean;
+  /** The plan file: writable in Plan mode. */
+  planFile?: boolean;
+}
+
+export type PermissionDecision =
+  | { behavior: 'allow' }
+  | { behavior: 'ask'; reason: string; category?: ApprovalCategory }
+  | { behavior: 'deny'; reason: string };
+
+/** A rule `{tool, pattern, action}`; `pattern` undefined means the whole tool. */
+export interface PermissionRule {
+  tool: string;
+  pattern?: string;
+  action: RuleAction;
+  /** Where the rule was written (for messages). */
+  source: string;
+}
+
+/** What the engine is asked about one call. */
+export interface PermissionQuery {
+  tool: string;
+  /** Whether the tool is read-only for this input. */
+  readOnly: boolean;
+  subject: PermissionSubject;
+  /** Tools Strict Plan Mode refuses outright. */
+  strictPlanRefused: boolean;
+}
+
+export interface PermissionEngine {
+  readonly mode: Mode;
+  setMode(mode: Mode): void;
+  decide(query: PermissionQuery): PermissionDecision;
+  /** A tool-wide deny rule removes the tool from the pool. */
+  isToolDenied(tool: string): boolean;
+}

@@ -1,0 +1,184 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { resolveFeatures, unknownFeatures } from '../config/features.js';
+import { loadSettings } from '../config/load.js';
+import { documentsRoot as defaultDocumentsRoot } from '../config/paths.js';
+import type { ResolvedSettings } from '../config/settings.js';
+import {
+  type AgentKind,
+  APPROVAL_CATEGORIES,
+  type ApprovalCategory,
+  type Mode,
+  type Profile,
+  type SettingsLayer,
+} from '../config/types.js';
+import { RulePermissionEngine } from '../permission/engine.js';
+import { realPathOf } from '../permission/paths.js';
+import { newSessionId, sessionFolder } from '../session/ids.js';
+import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
+import { ToolExecution } from '../tool/executor.js';
+import { assemblePool, findTool } from '../tool/pool.js';
+import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
+import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
+import { builtinTools } from '../tools/index.js';
+
+export interface RuntimeOptions {
+  /** The working folder; the workspace is its real path. Default: process.cwd(). */
+  cwd?: string;
+  profile?: Profile;
+  mode?: Mode;
+  strictPlanMode?: boolean;
+  /** Feature switches on top of settings and LATHE_FEATURES: `name` turns on, `-name` off. */
+  features?: string[];
+  /** Approval categories whose asks are answered yes, or "all". */
+  approve?: readonly ApprovalCategory[] | 'all';
+  yolo?: boolean;
+  /** A settings layer applied last, as the command line is. */
+  settings?: SettingsLayer;
+  documentsRoot?: string;
+  env?: NodeJS.ProcessEnv;
+  capabilities?: Partial<ProviderCapabilities>;
+  agentKind?: AgentKind;
+  /** Tools from MCP servers; they come after the built-ins and never replace one. */
+  externalTools?: Tool[];
+  /** Asks the user; without it (headless), an ask is a denial. */
+  askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  hooks?: CallHooks;
+  sessionId?: string;
+}
+
+export interface Runtime {
+  readonly cwd: string;
+  readonly workspace: string;
+  readonly documentsRoot: string;
+  readonly sessionId: string;
+  readonly sessionDir: string;
+  readonly settings: ResolvedSettings;
+  readonly permissions: RulePermissionEngine;
+  /** Problems with settings, rules or switches: reported, never fatal. */
+  readonly warnings: string[];
+  readonly conditions: PoolConditions;
+  /** The tools offered under the current conditions, in pool order. */
+  readonly pool: Tool[];
+  /** Runs one tool through the whole pipeline: validation, permissions, executor, budgeting. */
+  runTool(name: string, input: unknown): Promise<ToolResult>;
+  /** Runs several calls as one model message would: safe ones in parallel, results in call order. */
+  runTools(calls: ToolCall[]): Promise<ToolResult[]>;
+  /** Switches Plan/Act; the pool and the permission engine follow. */
+  setMode(mode: Mode): void;
+}
+
+export class RuntimeError extends Error {}
+
+function checkFolder(cwd: string): string {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(cwd).isDirectory();
+  } catch {
+    throw new RuntimeError(`The working folder ${cwd} does not exist.`);
+  }
+  if (!isDirectory) throw new RuntimeError(`The working folder ${cwd} is not a folder.`);
+  return realPathOf(cwd);
+}
+
+/** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
+export function createRuntime(options: RuntimeOptions = {}): Runtime {
+  const env = options.env ?? process.env;
+  const cwd = checkFolder(resolve(options.cwd ?? process.cwd()));
+  const workspace = cwd;
+  const documentsRoot = resolve(options.documentsRoot ?? defaultDocumentsRoot(env));
+  const commandLine: SettingsLayer = { ...options.settings };
+  if (options.profile) commandLine.profile = options.profile;
+  if (options.mode) commandLine.mode = options.mode;
+  if (options.strictPlanMode !== undefined) commandLine.strictPlanMode = options.strictPlanMode;
+  const settings = loadSettings({ documentsRoot, workspace, commandLine });
+  const warnings = [...settings.warnings];
+
+  const enable = (options.features ?? []).filter((f) => !f.startsWith('-'));
+  const disable = (options.features ?? []).filter((f) => f.startsWith('-')).map((f) => f.slice(1));
+  const features = resolveFeatures({ settingsLayers: settings.featureLayers, env: env.LATHE_FEATURES, enable, disable });
+  for (const name of unknownFeatures(features)) warnings.push(`unknown feature "${name}" (see docs/tools.md)`);
+  if (Array.isArray(options.approve)) {
+    for (const c of options.approve) {
+      if (!(APPROVAL_CATEGORIES as readonly string[]).includes(c)) {
+        warnings.push(`unknown approval category "${c}" (use ${APPROVAL_CATEGORIES.join(', ')} or all)`);
+      }
+    }
+  }
+
+  const builtins = builtinTools();
+  const external = options.externalTools ?? [];
+  const canonicalName = (name: string) => findTool([...builtins, ...external], name)?.name ?? name;
+  const permissions = new RulePermissionEngine({
+    settings,
+    workspace,
+    documentsRoot,
+    cwd,
+    yolo: options.yolo,
+    approve: options.approve,
+    canonicalName,
+  });
+  warnings.push(...permissions.warnings);
+
+  const conditionsFor = (mode: Mode): PoolConditions =>
+    defaultConditions({
+      profile: settings.profile,
+      mode,
+      strictPlanMode: settings.strictPlanMode,
+      features,
+      capabilities: { ...FULL_CAPABILITIES, ...options.capabilities },
+      agentKind: options.agentKind ?? 'main',
+      mcpConnected: external.length > 0,
+      nodeEnv: env.NODE_ENV,
+    });
+  const poolFor = (conditions: PoolConditions) =>
+    assemblePool({ builtins, external, conditions, isDenied: (name) => permissions.isToolDenied(name) });
+
+  const sessionId = options.sessionId ?? newSessionId();
+  const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
+  const readFiles = new Map<string, string>();
+  let conditions = conditionsFor(permissions.mode);
+  let pool = poolFor(conditions);
+  let callCounter = 0;
+
+  const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
+    const execution = new ToolExecution({
+      pool,
+      context: { cwd, workspace, documentsRoot, sessionDir, conditions, permissions, readFiles },
+      askUser: options.askUser,
+      hooks: options.hooks,
+    });
+    for (const call of calls) execution.add(call);
+    execution.close();
+    const results: ToolResult[] = [];
+    for await (const { result } of execution.results()) results.push(result);
+    return results;
+  };
+
+  return {
+    cwd,
+    workspace,
+    documentsRoot,
+    sessionId,
+    sessionDir,
+    settings,
+    permissions,
+    warnings,
+    get conditions() {
+      return conditions;
+    },
+    get pool() {
+      return pool;
+    },
+    async runTool(name, input) {
+      const [result] = await runTools([{ id: `call_${++callCounter}`, name, input }]);
+      return result;
+    },
+    runTools,
+    setMode(mode) {
+      permissions.setMode(mode);
+      conditions = conditionsFor(mode);
+      pool = poolFor(conditions);
+    },
+  };
+}

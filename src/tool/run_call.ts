@@ -1,0 +1,143 @@
+import type { z } from 'zod';
+import type { ApprovalCategory } from '../config/types.js';
+import type { PermissionDecision } from '../permission/types.js';
+import { budgetResult } from './budget.js';
+import { findTool } from './pool.js';
+import type { Tool, ToolContext, ToolResult } from './types.js';
+
+/** One tool call as the model made it; `input` may still be the raw JSON text. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ApprovalRequest {
+  call: ToolCall;
+  tool: Tool;
+  input: unknown;
+  reason: string;
+  category?: ApprovalCategory;
+}
+
+export interface ApprovalAnswer {
+  approved: boolean;
+  /** Why the user said no, passed on to the model. */
+  feedback?: string;
+}
+
+export interface CallHooks {
+  /** Runs after validation, before permissions; a string blocks the call with that message. */
+  before?(call: ToolCall, tool: Tool, input: unknown): Promise<string | undefined> | string | undefined;
+  after?(call: ToolCall, tool: Tool, result: ToolResult): Promise<void> | void;
+}
+
+export interface CallEnvironment {
+  pool: readonly Tool[];
+  context: Omit<ToolContext, 'signal'>;
+  /** Asks the user; absent in headless runs, where an ask becomes a denial. */
+  askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  hooks?: CallHooks;
+}
+
+/** Tools that Strict Plan Mode refuses outright (SPEC §2). */
+const STRICT_PLAN_REFUSED = new Set(['write_to_file', 'replace_in_file', 'apply_patch', 'new_rule']);
+
+const error = (text: string): ToolResult => ({ isError: true, text });
+
+/** Parses and validates a call's input, or says what is wrong in words the model can act on. */
+export function parseInput(tool: Tool, raw: unknown): { ok: true; input: unknown } | { ok: false; message: string } {
+  let value = raw ?? {};
+  if (typeof raw === 'string') {
+    try {
+      value = raw.trim() === '' ? {} : JSON.parse(raw);
+    } catch (e) {
+      return { ok: false, message: `The arguments of ${tool.name} are not valid JSON (${(e as Error).message}).` };
+    }
+  }
+  const parsed = (tool.inputSchema as z.ZodType).safeParse(value);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const problems = parsed.error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
+    return `- ${where}: ${issue.message}`;
+  });
+  return { ok: false, message: `Invalid arguments for ${tool.name}:\n${problems.join('\n')}` };
+}
+
+function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDecision {
+  const rank = { allow: 0, ask: 1, deny: 2 } as const;
+  return rank[b.behavior] > rank[a.behavior] ? b : a;
+}
+
+function headlessDenial(tool: Tool, decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
+  const how = decision.category
+    ? `rerun with --approve ${decision.category} or --yolo, or add an allow rule`
+    : 'it cannot be approved without a user';
+  return `Not run: ${decision.reason}, and no one is present to approve it (${how}). Do not retry the same call; choose another way or report the limitation.`;
+}
+
+/**
+ * The pipeline of one call (SPEC §1), each phase in order: find the tool → parse and validate
+ * input → tool-specific validation → hooks (before) → permission decision → call → result
+ * budgeting → hooks (after). Every failure becomes an error result; nothing here throws.
+ */
+export async function runToolCall(call: ToolCall, env: CallEnvironment, signal: AbortSignal): Promise<ToolResult> {
+  // 1. Find the tool, by name or alias.
+  const tool = findTool(env.pool, call.name);
+  if (!tool) {
+    const names = env.pool.map((t) => t.name).join(', ');
+    return error(`Unknown tool "${call.name}". Available tools: ${names}.`);
+  }
+  const ctx: ToolContext = { ...env.context, signal };
+  try {
+    // 2. Parse and validate the input against the schema.
+    const parsed = parseInput(tool, call.input);
+    if (!parsed.ok) return error(parsed.message);
+    const input = parsed.input;
+
+    // 3. The tool's own checks.
+    const invalid = await tool.validateInput(input, ctx);
+    if (invalid) return error(invalid);
+
+    // 4. Hooks before the call may block it.
+    const blocked = await env.hooks?.before?.(call, tool, input);
+    if (blocked) return error(`Blocked by a hook: ${blocked}`);
+
+    // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
+    const readOnly = tool.isReadOnly(input);
+    const subject = tool.permissionSubject(input, ctx);
+    const decision = strictest(
+      await tool.checkPermissions(input, ctx),
+      ctx.permissions.decide({ tool: tool.name, readOnly, subject, strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name) }),
+    );
+    if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
+    if (decision.behavior === 'ask') {
+      if (!env.askUser) return error(headlessDenial(tool, decision));
+      const answer = await env.askUser({ call, tool, input, reason: decision.reason, category: decision.category });
+      if (!answer.approved) {
+        const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
+        return error(`The user declined ${tool.name}.${why}`);
+      }
+    }
+    if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
+
+    // 6. The call itself.
+    const output = await tool.call(input, ctx);
+    let result: ToolResult = {
+      isError: output.isError ?? false,
+      text: output.text,
+      ...(output.data !== undefined ? { data: output.data } : {}),
+      ...(output.images ? { images: output.images } : {}),
+    };
+
+    // 7. Budget the result.
+    result = await budgetResult(result, tool.maxResultChars, ctx.sessionDir, call.id);
+
+    // 8. Hooks after the call.
+    await env.hooks?.after?.(call, tool, result);
+    return result;
+  } catch (e) {
+    if (signal.aborted) return error(`${tool.name} was cancelled.`);
+    return error(`${tool.name} failed: ${(e as Error)?.message ?? String(e)}`);
+  }
+}

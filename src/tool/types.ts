@@ -1,0 +1,137 @@
+import type { z } from 'zod';
+import type { AgentKind, Mode, Profile } from '../config/types.js';
+import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
+
+export type { AgentKind, Mode, Profile, PermissionDecision, PermissionSubject };
+
+
+/** What the model provider can do; tools that need a capability are left out without it. */
+export interface ProviderCapabilities {
+  images: boolean;
+  browserUse: boolean;
+  nativeTools: boolean;
+  imageGeneration: boolean;
+}
+
+/** Everything the conditions of SPEC §3 look at when the pool is assembled. */
+export interface PoolConditions {
+  profile: Profile;
+  mode: Mode;
+  strictPlanMode: boolean;
+  features: ReadonlySet<string>;
+  capabilities: ProviderCapabilities;
+  agentKind: AgentKind;
+  /** Whether any MCP server is connected (MCP tools need one). */
+  mcpConnected: boolean;
+  /** Whether at least one skill exists (load_skill needs one). */
+  hasSkills: boolean;
+  /** Whether a language server can be started (find_references, rename). */
+  languageServers: boolean;
+  /** Headless `--json-schema` runs get structured_output. */
+  jsonSchema: boolean;
+  platform: NodeJS.Platform;
+  nodeEnv: string | undefined;
+}
+
+/** The availability conditions a tool definition declares (SPEC §3). */
+export interface Availability {
+  profiles: readonly Profile[];
+  /** A feature switch that must be on. */
+  feature?: string;
+  /** Modes the tool is offered in (default: both). */
+  modes?: readonly Mode[];
+  /** Provider capabilities the tool needs. */
+  needs?: readonly (keyof ProviderCapabilities)[];
+  /** Agent kinds that never get this tool. */
+  notFor?: readonly AgentKind[];
+  /** Offered only under NODE_ENV=test. */
+  testOnly?: boolean;
+  /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run. */
+  requires?: readonly ('mcp' | 'skills' | 'languageServer' | 'jsonSchema')[];
+}
+
+export interface ImageBlock {
+  mediaType: string;
+  /** base64 data */
+  data: string;
+}
+
+/** What a tool's `call` returns. */
+export interface ToolOutput {
+  text: string;
+  isError?: boolean;
+  data?: unknown;
+  images?: ImageBlock[];
+}
+
+/** What the model (and `runTool`) sees for one call. */
+export interface ToolResult {
+  isError: boolean;
+  text: string;
+  data?: unknown;
+  images?: ImageBlock[];
+  /** Where the whole result was saved when it was over budget. */
+  savedPath?: string;
+}
+
+/** Runtime services a tool may use. Everything that touches disk or processes goes through here. */
+export interface ToolContext {
+  cwd: string;
+  /** The workspace root (for permission and relative paths). */
+  workspace: string;
+  documentsRoot: string;
+  sessionDir: string;
+  signal: AbortSignal;
+  conditions: PoolConditions;
+  permissions: PermissionEngine;
+  /** Per-runtime memory of files read: path → content hash (edit_file's read-before-edit check). */
+  readFiles: Map<string, string>;
+  /** Reports progress of a long call (shown by clients). */
+  progress?: (message: string) => void;
+}
+
+export interface ToolDefinition<I = any> {
+  name: string;
+  aliases?: readonly string[];
+  inputSchema: z.ZodType<I>;
+  /** Standard description for the model. */
+  description: string;
+  /** Short description for the Lite profile (falls back to `description`). */
+  liteDescription?: string;
+  availability: Availability;
+  /** Result budget in characters; over it, the result is saved to a file and previewed. */
+  maxResultChars?: number;
+  /** A failing call cancels the other calls of its parallel batch (shell commands). */
+  cancelsSiblingsOnError?: boolean;
+  /** What the permission engine looks at; default: nothing to check. */
+  permissionSubject?(input: I, ctx: ToolContext): PermissionSubject;
+  isEnabled?(ctx: PoolConditions): boolean;
+  isReadOnly?(input: I): boolean;
+  isConcurrencySafe?(input: I): boolean;
+  isDestructive?(input: I): boolean;
+  checkPermissions?(input: I, ctx: ToolContext): PermissionDecision | Promise<PermissionDecision>;
+  toAutoClassifierInput?(input: I): string;
+  userFacingName?(input: I | undefined): string;
+  /** Tool-specific checks after the schema, before permissions; returns an error message or nothing. */
+  validateInput?(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
+  call(input: I, ctx: ToolContext): Promise<ToolOutput>;
+  /** Static read-only / concurrency facts for listings; "dynamic" when they depend on input. */
+  dynamic?: { readOnly?: boolean; concurrencySafe?: boolean };
+}
+
+/** A tool with every contract member filled in. */
+export interface Tool<I = any>
+  extends Required<
+    Omit<
+      ToolDefinition<I>,
+      'liteDescription' | 'permissionSubject' | 'validateInput' | 'dynamic' | 'cancelsSiblingsOnError'
+    >
+  > {
+  liteDescription: string;
+  cancelsSiblingsOnError: boolean;
+  dynamic: { readOnly: boolean; concurrencySafe: boolean };
+  permissionSubject(input: I, ctx: ToolContext): PermissionSubject;
+  validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
+  /** Built-in or from an MCP server (external tools come after built-ins in the pool). */
+  source: 'builtin' | 'external';
+}

@@ -1,0 +1,64 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { buildTool } from '../../tool/build_tool.js';
+import { absolutePath, displayPath, formatCount, pathKind, pathProblem } from '../shared/paths.js';
+import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
+
+const MAX_RESULTS = 100;
+/** Stat calls in flight at once while sorting by modification time. */
+const STAT_BATCH = 256;
+/** More matches than this are not sorted by time (the note says so). */
+const MAX_SORTED = 200_000;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
+  path: z.string().optional().describe('Folder to search in (default: the working folder)'),
+});
+
+async function newestFirst(root: string, files: string[]): Promise<string[]> {
+  const times = new Map<string, number>();
+  for (let i = 0; i < files.length; i += STAT_BATCH) {
+    const batch = files.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(batch.map((f) => stat(join(root, f)).then((s) => s.mtimeMs, () => 0)));
+    batch.forEach((f, j) => times.set(f, stats[j]));
+  }
+  return [...files].sort((a, b) => times.get(b)! - times.get(a)! || (a < b ? -1 : 1));
+}
+
+export const glob = buildTool({
+  name: 'glob',
+  inputSchema,
+  description:
+    'Find files whose paths match a glob pattern ("**/*.ts", "src/**/*.test.js"), newest first. Honours ' +
+    `.gitignore. A pattern without "/" matches file names at any depth. At most ${MAX_RESULTS} results.`,
+  availability: { profiles: ['standard'] },
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
+  async validateInput(input, ctx) {
+    const shown = input.path ?? '.';
+    return pathProblem(shown, (await pathKind(absolutePath(ctx, shown))).kind, 'directory');
+  },
+  async call(input, ctx) {
+    const root = absolutePath(ctx, input.path ?? '.');
+    const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.pattern], {
+      cwd: root,
+      signal: ctx.signal,
+      maxLines: MAX_SORTED,
+    });
+    if (run.exitCode === 2 && run.lines.length === 0) {
+      return { isError: true, text: `glob failed: ${ripgrepError(run.stderr)}` };
+    }
+    const files = run.lines.filter((l) => l !== '');
+    if (files.length === 0) return { text: `No files match ${input.pattern} in ${displayPath(ctx, root)}.` };
+    const sorted = run.truncated ? files.sort() : await newestFirst(root, files);
+    const shown = sorted.slice(0, MAX_RESULTS).map((f) => displayPath(ctx, join(root, f)));
+    let text = shown.join('\n');
+    if (files.length > MAX_RESULTS || run.truncated) {
+      const total = run.truncated ? `over ${formatCount(files.length)}` : formatCount(files.length);
+      text += `\n\n[${total} files match; showing the ${MAX_RESULTS} newest. Use a more specific pattern or path.]`;
+    }
+    return { text, data: { total: files.length, shown: shown.length } };
+  },
+});

@@ -1,0 +1,41 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { expandHome } from '../../permission/paths.js';
+import type { ToolContext } from '../../tool/types.js';
+
+/** The absolute path a tool's `path` argument names (relative to the working folder, or absolute). */
+export function absolutePath(ctx: Pick<ToolContext, 'cwd'>, p: string): string {
+  return resolve(ctx.cwd, expandHome(p));
+}
+
+/** How a path is shown to the model: relative to the workspace when inside it, else absolute. */
+export function displayPath(ctx: Pick<ToolContext, 'workspace'>, absolute: string): string {
+  const rel = relative(ctx.workspace, absolute);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
+}
+
+export type PathKind = 'file' | 'directory' | 'other' | 'missing';
+
+export async function pathKind(absolute: string): Promise<{ kind: PathKind; size: number; mtimeMs: number }> {
+  try {
+    const s = await stat(absolute);
+    const kind = s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other';
+    return { kind, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return { kind: 'missing', size: 0, mtimeMs: 0 };
+  }
+}
+
+/** An error message for a path that is not what a tool needs. */
+export function pathProblem(shown: string, kind: PathKind, wanted: 'file' | 'directory'): string | undefined {
+  if (kind === wanted) return undefined;
+  if (kind === 'missing') return `${shown} does not exist. Check the path with list_files or glob.`;
+  if (wanted === 'file' && kind === 'directory') return `${shown} is a folder, not a file. Use list_files to see what it holds.`;
+  if (wanted === 'directory' && kind === 'file') return `${shown} is a file, not a folder. Use read_file to read it.`;
+  return `${shown} is not a regular ${wanted}.`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}

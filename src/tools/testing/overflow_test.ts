@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { buildTool } from '../../tool/build_tool.js';
+
+/** Test-only: returns as many characters as asked, to exercise result budgeting. */
+export const overflowTest = buildTool({
+  name: 'overflow_test',
+  inputSchema: z.strictObject({ chars: z.number().int().min(0).max(50_000_000), budget: z.number().int().optional() }),
+  description: 'Test tool: returns `chars` characters of numbered lines.',
+  availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
+  maxResultChars: 10_000,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  async call(input) {
+    let text = '';
+    for (let i = 0; text.length < input.chars; i++) text += `line ${i}\n`;
+    return { text: text.slice(0, input.chars) };
+  },
+});
