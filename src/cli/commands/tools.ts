@@ -1,4 +1,5 @@
 import { definitionForModel } from '../../tool/definition.js';
+import { countTokens } from '../../tool/token_count.js';
 import type { Tool } from '../../tool/types.js';
 import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
 
@@ -38,9 +39,11 @@ const mark = (value: boolean | 'dynamic') => (value === 'dynamic' ? 'dyn' : valu
 
 export async function toolsCommand(opts: CommonOptions): Promise<number> {
   const runtime = runtimeFromOptions(opts);
-  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
   const profile = runtime.conditions.profile;
-  const rows = runtime.pool.map((tool) => row(tool, countTokens(JSON.stringify(definitionForModel(tool, profile)))));
+  const rows: ToolRow[] = [];
+  for (const tool of runtime.pool) {
+    rows.push(row(tool, await countTokens(JSON.stringify(definitionForModel(tool, profile)))));
+  }
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;

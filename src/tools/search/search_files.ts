@@ -35,7 +35,9 @@ function ripgrepArgs(input: Input, target: string): string[] {
   if (input.multiline) args.push('--multiline', '--multiline-dotall');
   if (input.file_pattern) args.push('--glob', input.file_pattern);
   if (input.type) args.push('--type', input.type);
-  args.push('--regexp', input.regex, '--', target);
+  args.push('--regexp', input.regex);
+  // Searching "." by name would prefix every path with "./".
+  if (target !== '.') args.push('--', target);
   return args;
 }
 
