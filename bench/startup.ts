@@ -35,7 +35,11 @@ export async function benchStartup(): Promise<Array<Record<string, string | numb
   const tools = median(timeCommand(['tools'], cwd, env));
   return [
     { command: 'node -e 0 (floor)', 'median ms': node, target: '' },
-    { command: 'lathe --version', 'median ms': version, target: version < 80 ? 'ok (< 80 ms)' : 'OVER 80 ms' },
+    {
+      command: 'lathe --version',
+      'median ms': version,
+      target: version < 80 ? 'ok (< 80 ms)' : 'OVER 80 ms',
+    },
     { command: 'lathe tools', 'median ms': tools, target: tools < 200 ? 'ok (< 200 ms)' : 'OVER 200 ms' },
   ];
 }

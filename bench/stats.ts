@@ -11,7 +11,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-export async function timeRuns(runs: number, fn: () => Promise<unknown> | unknown, warmup = 1): Promise<number[]> {
+export async function timeRuns(
+  runs: number,
+  fn: () => Promise<unknown> | unknown,
+  warmup = 1,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {

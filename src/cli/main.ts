@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   process.stdout.write(`${pkg.version}\n`);
 } else {
   const { runCli } = await import('./program.js');

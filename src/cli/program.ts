@@ -41,16 +41,21 @@ export async function runCli(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  runtimeOptions(program.command('tools').description('list the tool pool under the current settings')).action(
-    async (opts) => {
-      const { toolsCommand } = await import('./commands/tools.js');
-      exitCode = await toolsCommand({ ...opts, noFeature: disabled });
-    },
-  );
+  runtimeOptions(
+    program.command('tools').description('list the tool pool under the current settings'),
+  ).action(async (opts) => {
+    const { toolsCommand } = await import('./commands/tools.js');
+    exitCode = await toolsCommand({ ...opts, noFeature: disabled });
+  });
 
   runtimeOptions(program.command('tool <name>').description('run one tool directly and print its result'))
     .option('--input <json>', 'the tool input as JSON ("-" reads standard input)', '{}')
-    .option('--approve <category>', 'answer asks of this approval category with yes (repeatable; "all")', collect, [])
+    .option(
+      '--approve <category>',
+      'answer asks of this approval category with yes (repeatable; "all")',
+      collect,
+      [],
+    )
     .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
     .action(async (name: string, opts) => {
       const { toolCommand } = await import('./commands/tool.js');

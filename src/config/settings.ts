@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import {
   APPROVAL_CATEGORIES,
   type ApprovalCategory,
-  type Mode,
-  type Profile,
-  PROFILES,
   MODES,
+  type Mode,
+  PROFILES,
+  type Profile,
   type RuleAction,
   type SettingsLayer,
 } from './types.js';
@@ -57,7 +57,8 @@ export function readSettingsFile(path: string, warnings: string[]): SettingsLaye
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') warnings.push(`${path}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      warnings.push(`${path}: ${(error as Error).message}`);
     return {};
   }
   try {
@@ -98,7 +99,9 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     if (typeof settings.strictPlanMode === 'boolean') resolved.strictPlanMode = settings.strictPlanMode;
     for (const [key, value] of Object.entries(settings.approvals ?? {})) {
       if (!(APPROVAL_CATEGORIES as readonly string[]).includes(key)) {
-        warnings.push(`${source}: unknown approval category "${key}" (use ${APPROVAL_CATEGORIES.join(', ')})`);
+        warnings.push(
+          `${source}: unknown approval category "${key}" (use ${APPROVAL_CATEGORIES.join(', ')})`,
+        );
       } else if (!isAction(value)) {
         warnings.push(`${source}: approval "${key}" must be allow, ask or deny`);
       } else {

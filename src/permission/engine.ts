@@ -2,7 +2,13 @@ import { relative } from 'node:path';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { ApprovalCategory, Mode } from '../config/types.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
-import { commandPatternMatches, hostPatternMatches, parseRule, pathPatternMatches, toolNameMatches } from './rules.js';
+import {
+  commandPatternMatches,
+  hostPatternMatches,
+  parseRule,
+  pathPatternMatches,
+  toolNameMatches,
+} from './rules.js';
 import type {
   PermissionDecision,
   PermissionEngine,
@@ -58,7 +64,9 @@ export class RulePermissionEngine implements PermissionEngine {
   }
 
   isToolDenied(tool: string): boolean {
-    return this.rules.some((r) => r.action === 'deny' && r.pattern === undefined && toolNameMatches(r.tool, tool));
+    return this.rules.some(
+      (r) => r.action === 'deny' && r.pattern === undefined && toolNameMatches(r.tool, tool),
+    );
   }
 
   decide(query: PermissionQuery): PermissionDecision {
@@ -77,7 +85,11 @@ export class RulePermissionEngine implements PermissionEngine {
 
     const deny = matched.find((r) => r.action === 'deny');
     if (deny) return { behavior: 'deny', reason: `denied by rule ${describe(deny)} (${deny.source})` };
-    if (category && settings.approvals[category] === 'deny' && !this.coveredByAllow(matched, subject, targets)) {
+    if (
+      category &&
+      settings.approvals[category] === 'deny' &&
+      !this.coveredByAllow(matched, subject, targets)
+    ) {
       return { behavior: 'deny', reason: `the ${category} approval setting is deny` };
     }
 
@@ -90,7 +102,11 @@ export class RulePermissionEngine implements PermissionEngine {
         }
       }
       if (plan && !subject.planFile) {
-        return { behavior: 'ask', reason: `${query.tool} changes the workspace and lathe is in Plan mode`, category };
+        return {
+          behavior: 'ask',
+          reason: `${query.tool} changes the workspace and lathe is in Plan mode`,
+          category,
+        };
       }
     }
 
@@ -118,10 +134,18 @@ export class RulePermissionEngine implements PermissionEngine {
   private target(p: string): Target {
     const { lexical, real } = resolvePath(p, this.options.cwd);
     const inside = isInside(real, this.workspaceReal);
-    return { absolute: lexical, real, relative: inside ? relative(this.workspaceReal, real) || '.' : undefined };
+    return {
+      absolute: lexical,
+      real,
+      relative: inside ? relative(this.workspaceReal, real) || '.' : undefined,
+    };
   }
 
-  private category(subject: PermissionSubject, targets: Target[], readOnly: boolean): ApprovalCategory | undefined {
+  private category(
+    subject: PermissionSubject,
+    targets: Target[],
+    readOnly: boolean,
+  ): ApprovalCategory | undefined {
     const outside = targets.some((t) => t.relative === undefined);
     switch (subject.kind) {
       case 'read':

@@ -23,11 +23,16 @@ export function toolNameMatches(ruleTool: string, tool: string): boolean {
 }
 
 /** A path rule is a glob: absolute or `~/…` patterns match the absolute path, others the workspace-relative one. */
-export function pathPatternMatches(pattern: string, absolute: string, relativeToWorkspace: string | undefined): boolean {
+export function pathPatternMatches(
+  pattern: string,
+  absolute: string,
+  relativeToWorkspace: string | undefined,
+): boolean {
   const expanded = expandHome(pattern);
   const options = { dot: true };
   if (expanded.startsWith('/')) return picomatch.isMatch(absolute, expanded, options);
-  if (relativeToWorkspace !== undefined && picomatch.isMatch(relativeToWorkspace, expanded, options)) return true;
+  if (relativeToWorkspace !== undefined && picomatch.isMatch(relativeToWorkspace, expanded, options))
+    return true;
   // `**/.env` also covers files outside the workspace.
   return expanded.startsWith('**/') && picomatch.isMatch(absolute.slice(1), expanded, options);
 }

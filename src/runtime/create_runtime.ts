@@ -96,8 +96,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const enable = (options.features ?? []).filter((f) => !f.startsWith('-'));
   const disable = (options.features ?? []).filter((f) => f.startsWith('-')).map((f) => f.slice(1));
-  const features = resolveFeatures({ settingsLayers: settings.featureLayers, env: env.LATHE_FEATURES, enable, disable });
-  for (const name of unknownFeatures(features)) warnings.push(`unknown feature "${name}" (see docs/tools.md)`);
+  const features = resolveFeatures({
+    settingsLayers: settings.featureLayers,
+    env: env.LATHE_FEATURES,
+    enable,
+    disable,
+  });
+  for (const name of unknownFeatures(features))
+    warnings.push(`unknown feature "${name}" (see docs/tools.md)`);
   if (Array.isArray(options.approve)) {
     for (const c of options.approve) {
       if (!(APPROVAL_CATEGORIES as readonly string[]).includes(c)) {

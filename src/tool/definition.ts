@@ -14,10 +14,9 @@ const schemaCache = new WeakMap<Tool, Record<string, unknown>>();
 export function inputJsonSchema(tool: Tool): Record<string, unknown> {
   let schema = schemaCache.get(tool);
   if (!schema) {
-    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema as z.ZodType, { io: 'input' }) as Record<
-      string,
-      unknown
-    >;
+    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
+      io: 'input',
+    }) as Record<string, unknown>;
     schema = rest;
     schemaCache.set(tool, schema);
   }

@@ -37,7 +37,9 @@ export class ToolExecution {
 
   constructor(private readonly options: ExecutorOptions) {
     this.bound = Math.max(1, options.concurrency ?? 10);
-    options.signal?.addEventListener('abort', () => this.cancelAll('the run was interrupted'), { once: true });
+    options.signal?.addEventListener('abort', () => this.cancelAll('the run was interrupted'), {
+      once: true,
+    });
   }
 
   /** Adds a call as it streams in; it starts as soon as the scheduling rules allow. */

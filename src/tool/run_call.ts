@@ -46,13 +46,19 @@ const STRICT_PLAN_REFUSED = new Set(['write_to_file', 'replace_in_file', 'apply_
 const error = (text: string): ToolResult => ({ isError: true, text });
 
 /** Parses and validates a call's input, or says what is wrong in words the model can act on. */
-export function parseInput(tool: Tool, raw: unknown): { ok: true; input: unknown } | { ok: false; message: string } {
+export function parseInput(
+  tool: Tool,
+  raw: unknown,
+): { ok: true; input: unknown } | { ok: false; message: string } {
   let value = raw ?? {};
   if (typeof raw === 'string') {
     try {
       value = raw.trim() === '' ? {} : JSON.parse(raw);
     } catch (e) {
-      return { ok: false, message: `The arguments of ${tool.name} are not valid JSON (${(e as Error).message}).` };
+      return {
+        ok: false,
+        message: `The arguments of ${tool.name} are not valid JSON (${(e as Error).message}).`,
+      };
     }
   }
   const parsed = (tool.inputSchema as z.ZodType).safeParse(value);
@@ -69,7 +75,7 @@ function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDeci
   return rank[b.behavior] > rank[a.behavior] ? b : a;
 }
 
-function headlessDenial(tool: Tool, decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
+function headlessDenial(decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
   const how = decision.category
     ? `rerun with --approve ${decision.category} or --yolo, or add an allow rule`
     : 'it cannot be approved without a user';
@@ -81,7 +87,11 @@ function headlessDenial(tool: Tool, decision: Extract<PermissionDecision, { beha
  * input → tool-specific validation → hooks (before) → permission decision → call → result
  * budgeting → hooks (after). Every failure becomes an error result; nothing here throws.
  */
-export async function runToolCall(call: ToolCall, env: CallEnvironment, signal: AbortSignal): Promise<ToolResult> {
+export async function runToolCall(
+  call: ToolCall,
+  env: CallEnvironment,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   // 1. Find the tool, by name or alias.
   const tool = findTool(env.pool, call.name);
   if (!tool) {
@@ -108,12 +118,23 @@ export async function runToolCall(call: ToolCall, env: CallEnvironment, signal: 
     const subject = tool.permissionSubject(input, ctx);
     const decision = strictest(
       await tool.checkPermissions(input, ctx),
-      ctx.permissions.decide({ tool: tool.name, readOnly, subject, strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name) }),
+      ctx.permissions.decide({
+        tool: tool.name,
+        readOnly,
+        subject,
+        strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
+      }),
     );
     if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
     if (decision.behavior === 'ask') {
-      if (!env.askUser) return error(headlessDenial(tool, decision));
-      const answer = await env.askUser({ call, tool, input, reason: decision.reason, category: decision.category });
+      if (!env.askUser) return error(headlessDenial(decision));
+      const answer = await env.askUser({
+        call,
+        tool,
+        input,
+        reason: decision.reason,
+        category: decision.category,
+      });
       if (!answer.approved) {
         const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
         return error(`The user declined ${tool.name}.${why}`);

@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import type { AgentKind, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
 
-export type { AgentKind, Mode, Profile, PermissionDecision, PermissionSubject };
-
+export type { AgentKind, Mode, PermissionDecision, PermissionSubject, Profile };
 
 /** What the model provider can do; tools that need a capability are left out without it. */
 export interface ProviderCapabilities {

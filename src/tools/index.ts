@@ -9,5 +9,13 @@ import { testingPermission } from './testing/testing_permission.js';
 
 /** Every built-in tool; the pool keeps those whose conditions hold. */
 export function builtinTools(): Tool[] {
-  return [readFileTool, listFiles, glob, searchFiles, listCodeDefinitionNames, overflowTest, testingPermission];
+  return [
+    readFileTool,
+    listFiles,
+    glob,
+    searchFiles,
+    listCodeDefinitionNames,
+    overflowTest,
+    testingPermission,
+  ];
 }

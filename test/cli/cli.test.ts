@@ -39,7 +39,9 @@ describe('lathe tools', () => {
   });
 
   it('follows --profile', () => {
-    const rows = JSON.parse(lathe(['tools', '--json', '--profile', 'simple', '--cwd', tempDir()], { env: env() }).stdout);
+    const rows = JSON.parse(
+      lathe(['tools', '--json', '--profile', 'simple', '--cwd', tempDir()], { env: env() }).stdout,
+    );
     expect(rows.map((r: { name: string }) => r.name)).toEqual(['read_file']);
   });
 
@@ -59,7 +61,9 @@ describe('lathe tool', () => {
   });
 
   it('exits 1 when the result is an error', () => {
-    const r = lathe(['tool', 'read_file', '--input', '{"path":"missing.txt"}', '--cwd', tempDir()], { env: env() });
+    const r = lathe(['tool', 'read_file', '--input', '{"path":"missing.txt"}', '--cwd', tempDir()], {
+      env: env(),
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/does not exist/);
   });
@@ -79,14 +83,19 @@ describe('lathe tool', () => {
   it('reads the input from standard input with --input -', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.txt'), 'A');
-    const r = lathe(['tool', 'read_file', '--input', '-', '--cwd', dir], { env: env(), input: '{"path":"a.txt"}' });
+    const r = lathe(['tool', 'read_file', '--input', '-', '--cwd', dir], {
+      env: env(),
+      input: '{"path":"a.txt"}',
+    });
     expect(r.stdout).toBe('1\tA\n');
   });
 
   it('prints JSON with --json', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.txt'), 'A');
-    const r = lathe(['tool', 'read_file', '--input', '{"path":"a.txt"}', '--json', '--cwd', dir], { env: env() });
+    const r = lathe(['tool', 'read_file', '--input', '{"path":"a.txt"}', '--json', '--cwd', dir], {
+      env: env(),
+    });
     expect(JSON.parse(r.stdout)).toMatchObject({ isError: false, text: '1\tA' });
   });
 
@@ -96,7 +105,10 @@ describe('lathe tool', () => {
     writeFileSync(join(outside, 'o.txt'), 'O');
     const input = JSON.stringify({ path: join(outside, 'o.txt') });
     expect(lathe(['tool', 'read_file', '--input', input, '--cwd', dir], { env: env() }).code).toBe(1);
-    const approved = lathe(['tool', 'read_file', '--input', input, '--cwd', dir, '--approve', 'readOutside'], { env: env() });
+    const approved = lathe(
+      ['tool', 'read_file', '--input', input, '--cwd', dir, '--approve', 'readOutside'],
+      { env: env() },
+    );
     expect(approved).toMatchObject({ code: 0, stdout: '1\tO\n' });
   });
 

@@ -41,13 +41,17 @@ const q = (tool: string, subject: PermissionSubject, readOnly = subject.kind ===
 });
 
 describe('approval categories and their defaults', () => {
-  it('allows reads inside the workspace', () => expect(engine().e.decide(q('read_file', read('a.txt'))).behavior).toBe('allow'));
+  it('allows reads inside the workspace', () =>
+    expect(engine().e.decide(q('read_file', read('a.txt'))).behavior).toBe('allow'));
   it('asks for reads outside the workspace (their own category)', () => {
     const d = engine().e.decide(q('read_file', read('/etc/hostname')));
     expect(d).toMatchObject({ behavior: 'ask', category: 'readOutside' });
   });
   it('asks for edits inside', () =>
-    expect(engine().e.decide(q('write_to_file', edit('a.txt')))).toMatchObject({ behavior: 'ask', category: 'edit' }));
+    expect(engine().e.decide(q('write_to_file', edit('a.txt')))).toMatchObject({
+      behavior: 'ask',
+      category: 'edit',
+    }));
   it('asks for edits outside as editOutside', () =>
     expect(engine().e.decide(q('write_to_file', edit('/tmp/x.txt')))).toMatchObject({
       behavior: 'ask',
@@ -67,22 +71,34 @@ describe('approval categories and their defaults', () => {
     }
   });
   it('a category set to allow in settings allows', () =>
-    expect(engine([{ approvals: { edit: 'allow' } }]).e.decide(q('write_to_file', edit('a'))).behavior).toBe('allow'));
+    expect(engine([{ approvals: { edit: 'allow' } }]).e.decide(q('write_to_file', edit('a'))).behavior).toBe(
+      'allow',
+    ));
   it('a category set to deny denies', () =>
-    expect(engine([{ approvals: { read: 'deny' } }]).e.decide(q('read_file', read('a'))).behavior).toBe('deny'));
+    expect(engine([{ approvals: { read: 'deny' } }]).e.decide(q('read_file', read('a'))).behavior).toBe(
+      'deny',
+    ));
 });
 
 describe('rules: deny beats ask beats allow, whatever the order', () => {
   it('deny wins over allow written later', () => {
-    const { e } = engine([{ permissions: { deny: ['read_file(secret.txt)'] } }, { permissions: { allow: ['read_file'] } }]);
+    const { e } = engine([
+      { permissions: { deny: ['read_file(secret.txt)'] } },
+      { permissions: { allow: ['read_file'] } },
+    ]);
     expect(e.decide(q('read_file', read('secret.txt'))).behavior).toBe('deny');
   });
   it('deny rules from an earlier level survive a later allow', () => {
-    const { e } = engine([{ permissions: { deny: ['web_fetch'] } }, { permissions: { allow: ['web_fetch'] } }]);
+    const { e } = engine([
+      { permissions: { deny: ['web_fetch'] } },
+      { permissions: { allow: ['web_fetch'] } },
+    ]);
     expect(e.decide(q('web_fetch', { kind: 'web', subjects: ['example.com'] }, true)).behavior).toBe('deny');
   });
   it('ask wins over allow', () => {
-    const { e } = engine([{ permissions: { allow: ['execute_command(git *)'], ask: ['execute_command(git push*)'] } }]);
+    const { e } = engine([
+      { permissions: { allow: ['execute_command(git *)'], ask: ['execute_command(git push*)'] } },
+    ]);
     expect(e.decide(q('execute_command', exec(false, 'git push origin main'))).behavior).toBe('ask');
     expect(e.decide(q('execute_command', exec(false, 'git commit -m x'))).behavior).toBe('allow');
   });
@@ -95,11 +111,15 @@ describe('rules: deny beats ask beats allow, whatever the order', () => {
     expect(e.decide(q('execute_command', exec(false, 'npm test', 'rm -rf x'))).behavior).toBe('ask');
   });
   it('a deny rule matches any subcommand of a chain', () => {
-    const { e } = engine([{ permissions: { deny: ['execute_command(rm *)'] }, approvals: { executeAll: 'allow' } }]);
+    const { e } = engine([
+      { permissions: { deny: ['execute_command(rm *)'] }, approvals: { executeAll: 'allow' } },
+    ]);
     expect(e.decide(q('execute_command', exec(false, 'ls', 'rm -rf x'))).behavior).toBe('deny');
   });
   it('a plain command pattern matches the command and its longer forms, not a prefix of a word', () => {
-    const { e } = engine([{ permissions: { deny: ['execute_command(git push)'] }, approvals: { executeAll: 'allow' } }]);
+    const { e } = engine([
+      { permissions: { deny: ['execute_command(git push)'] }, approvals: { executeAll: 'allow' } },
+    ]);
     expect(e.decide(q('execute_command', exec(false, 'git push --force'))).behavior).toBe('deny');
     expect(e.decide(q('execute_command', exec(false, 'git pushx'))).behavior).toBe('allow');
   });
@@ -110,7 +130,9 @@ describe('rules: deny beats ask beats allow, whatever the order', () => {
   });
   it('web rules are globs on the host', () => {
     const { e } = engine([{ permissions: { allow: ['web_fetch(*.example.com)'] } }]);
-    expect(e.decide(q('web_fetch', { kind: 'web', subjects: ['docs.example.com'] }, true)).behavior).toBe('allow');
+    expect(e.decide(q('web_fetch', { kind: 'web', subjects: ['docs.example.com'] }, true)).behavior).toBe(
+      'allow',
+    );
     expect(e.decide(q('web_fetch', { kind: 'web', subjects: ['evil.com'] }, true)).behavior).toBe('ask');
   });
   it('isToolDenied only for tool-wide deny rules', () => {
@@ -126,13 +148,16 @@ describe('rules: deny beats ask beats allow, whatever the order', () => {
 
 describe('path rules match the resolved real path', () => {
   const denyEnv = [{ permissions: { deny: ['read_file(**/.env)'] } }];
-  it('denies the file named directly', () => expect(engine(denyEnv).e.decide(q('read_file', read('.env'))).behavior).toBe('deny'));
-  it('denies a/../.env', () => expect(engine(denyEnv).e.decide(q('read_file', read('a/../.env'))).behavior).toBe('deny'));
+  it('denies the file named directly', () =>
+    expect(engine(denyEnv).e.decide(q('read_file', read('.env'))).behavior).toBe('deny'));
+  it('denies a/../.env', () =>
+    expect(engine(denyEnv).e.decide(q('read_file', read('a/../.env'))).behavior).toBe('deny'));
   it('denies the absolute path', () => {
     const { e, workspace } = engine(denyEnv);
     expect(e.decide(q('read_file', read(join(workspace, '.env')))).behavior).toBe('deny');
   });
-  it('denies a nested .env', () => expect(engine(denyEnv).e.decide(q('read_file', read('config/.env'))).behavior).toBe('deny'));
+  it('denies a nested .env', () =>
+    expect(engine(denyEnv).e.decide(q('read_file', read('config/.env'))).behavior).toBe('deny'));
   it('denies a .env outside the workspace too', () =>
     expect(engine(denyEnv).e.decide(q('read_file', read('/somewhere/else/.env'))).behavior).toBe('deny'));
   it('denies a symlink that points at the denied file', () => {
@@ -148,7 +173,10 @@ describe('path rules match the resolved real path', () => {
     writeFileSync(join(outside, 'x.txt'), 'x');
     symlinkSync(outside, join(workspace, 'link'));
     const { e } = engine([], { workspace });
-    expect(e.decide(q('read_file', read('link/x.txt')))).toMatchObject({ behavior: 'ask', category: 'readOutside' });
+    expect(e.decide(q('read_file', read('link/x.txt')))).toMatchObject({
+      behavior: 'ask',
+      category: 'readOutside',
+    });
   });
   it('an allow rule does not follow a symlink name to another file', () => {
     const workspace = tempDir();
@@ -163,7 +191,9 @@ describe('path rules match the resolved real path', () => {
 
 describe('protected paths always ask', () => {
   it('.git/ asks even under --yolo', () =>
-    expect(engine([], { yolo: true }).e.decide(q('write_to_file', edit('.git/config'))).behavior).toBe('ask'));
+    expect(engine([], { yolo: true }).e.decide(q('write_to_file', edit('.git/config'))).behavior).toBe(
+      'ask',
+    ));
   it('.agents/ asks even with an allow rule and edit allowed', () => {
     const { e } = engine([{ approvals: { edit: 'allow' }, permissions: { allow: ['write_to_file'] } }]);
     expect(e.decide(q('write_to_file', edit('.agents/settings.json'))).behavior).toBe('ask');
@@ -187,7 +217,9 @@ describe('--yolo and --approve', () => {
     expect(e.decide(q('execute_command', exec(false, 'make'))).behavior).toBe('ask');
   });
   it('--approve all answers every category', () =>
-    expect(engine([], { approve: 'all' }).e.decide(q('execute_command', exec(false, 'make'))).behavior).toBe('allow'));
+    expect(engine([], { approve: 'all' }).e.decide(q('execute_command', exec(false, 'make'))).behavior).toBe(
+      'allow',
+    ));
 });
 
 describe('Plan mode and Strict Plan Mode', () => {
@@ -202,7 +234,9 @@ describe('Plan mode and Strict Plan Mode', () => {
     expect(engine([], { mode: 'plan' }).e.decide(q('read_file', read('a'))).behavior).toBe('allow'));
   it('the plan file is the exception', () => {
     const { e } = engine([{ approvals: { edit: 'allow' } }], { mode: 'plan' });
-    expect(e.decide(q('write_to_file', { kind: 'edit', paths: ['plan.md'], planFile: true })).behavior).toBe('allow');
+    expect(e.decide(q('write_to_file', { kind: 'edit', paths: ['plan.md'], planFile: true })).behavior).toBe(
+      'allow',
+    );
   });
   it('Strict Plan Mode refuses write_to_file, replace_in_file, apply_patch and new_rule outright', () => {
     const { e } = engine([{ strictPlanMode: true }], { mode: 'plan', yolo: true });

@@ -9,14 +9,24 @@ const names = (rt: { pool: { name: string }[] }) => rt.pool.map((t) => t.name);
 describe('createRuntime', () => {
   it('offers the read-only tools in the standard profile, sorted by name', () => {
     const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {} });
-    expect(names(rt)).toEqual(['glob', 'list_code_definition_names', 'list_files', 'read_file', 'search_files']);
+    expect(names(rt)).toEqual([
+      'glob',
+      'list_code_definition_names',
+      'list_files',
+      'read_file',
+      'search_files',
+    ]);
   });
 
   it('offers only read_file of these in the simple profile', () =>
-    expect(names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'simple', env: {} }))).toEqual(['read_file']));
+    expect(
+      names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'simple', env: {} })),
+    ).toEqual(['read_file']));
 
   it('drops glob in the lite profile', () =>
-    expect(names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'lite', env: {} }))).not.toContain('glob'));
+    expect(
+      names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'lite', env: {} })),
+    ).not.toContain('glob'));
 
   it('reads global then workspace settings, the workspace winning', () => {
     const home = tempDir();
@@ -34,7 +44,9 @@ describe('createRuntime', () => {
     const ws = tempDir();
     mkdirSync(join(ws, '.agents'));
     writeFileSync(join(ws, '.agents', 'settings.json'), JSON.stringify({ profile: 'simple' }));
-    expect(createRuntime({ cwd: ws, documentsRoot: tempDir(), profile: 'standard', env: {} }).conditions.profile).toBe('standard');
+    expect(
+      createRuntime({ cwd: ws, documentsRoot: tempDir(), profile: 'standard', env: {} }).conditions.profile,
+    ).toBe('standard');
   });
 
   it('keeps a global deny rule when the workspace allows the same tool', async () => {
@@ -42,16 +54,29 @@ describe('createRuntime', () => {
     const ws = tempDir();
     writeFileSync(join(ws, 'a.txt'), 'a');
     mkdirSync(join(home, 'settings'), { recursive: true });
-    writeFileSync(join(home, 'settings', 'settings.json'), JSON.stringify({ permissions: { deny: ['read_file(a.txt)'] } }));
+    writeFileSync(
+      join(home, 'settings', 'settings.json'),
+      JSON.stringify({ permissions: { deny: ['read_file(a.txt)'] } }),
+    );
     mkdirSync(join(ws, '.agents'));
-    writeFileSync(join(ws, '.agents', 'settings.json'), JSON.stringify({ permissions: { allow: ['read_file'] } }));
-    const r = await createRuntime({ cwd: ws, documentsRoot: home, env: {} }).runTool('read_file', { path: 'a.txt' });
+    writeFileSync(
+      join(ws, '.agents', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['read_file'] } }),
+    );
+    const r = await createRuntime({ cwd: ws, documentsRoot: home, env: {} }).runTool('read_file', {
+      path: 'a.txt',
+    });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/denied by rule read_file\(a.txt\)/);
   });
 
   it('removes a tool that a tool-wide deny rule names', () => {
-    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), settings: { permissions: { deny: ['glob'] } }, env: {} });
+    const rt = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir(),
+      settings: { permissions: { deny: ['glob'] } },
+      env: {},
+    });
     expect(names(rt)).not.toContain('glob');
   });
 
@@ -64,7 +89,11 @@ describe('createRuntime', () => {
   });
 
   it('takes features from LATHE_FEATURES and reports unknown ones', () => {
-    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: { LATHE_FEATURES: 'web,frobnicate' } });
+    const rt = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir(),
+      env: { LATHE_FEATURES: 'web,frobnicate' },
+    });
     expect(rt.conditions.features.has('web')).toBe(true);
     expect(rt.warnings.join()).toMatch(/unknown feature "frobnicate"/);
   });
@@ -85,7 +114,12 @@ describe('createRuntime', () => {
   });
 
   it('--approve lets that category through', async () => {
-    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), approve: ['edit'], env: { NODE_ENV: 'test' } });
+    const rt = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir(),
+      approve: ['edit'],
+      env: { NODE_ENV: 'test' },
+    });
     expect((await rt.runTool('testing_permission', { path: 'x' })).isError).toBe(false);
   });
 
@@ -106,7 +140,13 @@ describe('createRuntime', () => {
   });
 
   it('in Plan mode a tool that changes things asks even under --yolo; back in Act it runs', async () => {
-    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), yolo: true, mode: 'plan', env: { NODE_ENV: 'test' } });
+    const rt = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir(),
+      yolo: true,
+      mode: 'plan',
+      env: { NODE_ENV: 'test' },
+    });
     expect((await rt.runTool('testing_permission', {})).text).toMatch(/Plan mode/);
     rt.setMode('act');
     expect((await rt.runTool('testing_permission', {})).isError).toBe(false);

@@ -25,7 +25,13 @@ export function testContext(
     documentsRoot,
     sessionDir: join(documentsRoot, 'sessions', 'test'),
     conditions: defaultConditions(),
-    permissions: new RulePermissionEngine({ settings, workspace, documentsRoot, cwd: workspace, yolo: options.yolo }),
+    permissions: new RulePermissionEngine({
+      settings,
+      workspace,
+      documentsRoot,
+      cwd: workspace,
+      yolo: options.yolo,
+    }),
     readFiles: new Map(),
   };
 }

@@ -14,10 +14,11 @@ interface Span {
 
 /** Tools that record when each call starts and ends, to see what overlapped. */
 function recordingTools(spans: Span[]): Tool[] {
-  const sleeper = (name: string, safe: boolean, extra: Partial<Parameters<typeof buildTool>[0]> = {}) =>
-    buildTool({
+  const schema = z.object({ id: z.string(), ms: z.number(), fail: z.boolean().optional() });
+  const sleeper = (name: string, safe: boolean, extra: { cancelsSiblingsOnError?: boolean } = {}) =>
+    buildTool<z.infer<typeof schema>>({
       name,
-      inputSchema: z.object({ id: z.string(), ms: z.number(), fail: z.boolean().optional() }),
+      inputSchema: schema,
       description: name,
       availability: { profiles: ['standard'] },
       isReadOnly: () => safe,
@@ -74,7 +75,10 @@ function maxConcurrency(spans: Span[]): number {
 function setup() {
   const spans: Span[] = [];
   const pool = recordingTools(spans);
-  return { spans, options: { pool, context: testContext({ settings: { approvals: { executeAll: 'allow' } } }) } };
+  return {
+    spans,
+    options: { pool, context: testContext({ settings: { approvals: { executeAll: 'allow' } } }) },
+  };
 }
 
 describe('executor', () => {
@@ -193,7 +197,11 @@ describe('executor', () => {
   it.each([
     ['an unknown tool', call('x', 'no_such_tool', {}), /Unknown tool "no_such_tool"/],
     ['bad JSON', call('x', 'safe_sleep', '{"id": '), /not valid JSON/],
-    ['a schema violation', call('x', 'safe_sleep', { id: 3, ms: 'soon' }), /Invalid arguments for safe_sleep:[\s\S]*id/],
+    [
+      'a schema violation',
+      call('x', 'safe_sleep', { id: 3, ms: 'soon' }),
+      /Invalid arguments for safe_sleep:[\s\S]*id/,
+    ],
     ['a throw', call('x', 'thrower', {}), /thrower failed: kaboom/],
   ])('turns %s into an error result', async (_name, theCall, message) => {
     const { options } = setup();

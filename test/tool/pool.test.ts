@@ -5,7 +5,12 @@ import { defaultConditions, unmetCondition } from '../../src/tool/conditions.js'
 import { assemblePool, findTool } from '../../src/tool/pool.js';
 import type { Availability } from '../../src/tool/types.js';
 
-const make = (name: string, availability: Partial<Availability> = {}, source: 'builtin' | 'external' = 'builtin', tag = '') =>
+const make = (
+  name: string,
+  availability: Partial<Availability> = {},
+  source: 'builtin' | 'external' = 'builtin',
+  tag = '',
+) =>
   buildTool(
     {
       name,
@@ -67,10 +72,17 @@ describe('assemblePool', () => {
 
   it('gives the coordinator lead only its four tools', () => {
     const pool = assemblePool({
-      builtins: ['use_subagent', 'task_stop', 'send_message', 'structured_output', 'read_file'].map((n) => make(n)),
+      builtins: ['use_subagent', 'task_stop', 'send_message', 'structured_output', 'read_file'].map((n) =>
+        make(n),
+      ),
       conditions: defaultConditions({ features: new Set(['coordinator']) }),
     });
-    expect(pool.map((t) => t.name)).toEqual(['send_message', 'structured_output', 'task_stop', 'use_subagent']);
+    expect(pool.map((t) => t.name)).toEqual([
+      'send_message',
+      'structured_output',
+      'task_stop',
+      'use_subagent',
+    ]);
   });
 
   it('finds a tool by alias', () => {
@@ -94,7 +106,8 @@ describe('conditions (SPEC §3)', () => {
     expect(unmetCondition(make('t', { profiles: ['standard'] }), c({ profile: 'lite' }))).toMatch(/lite/));
   it('profile: simple keeps its own tools', () =>
     expect(unmetCondition(make('t', { profiles: ['simple'] }), c({ profile: 'simple' }))).toBeUndefined());
-  it('feature: off by default', () => expect(unmetCondition(make('t', { feature: 'web' }), c())).toMatch(/web/));
+  it('feature: off by default', () =>
+    expect(unmetCondition(make('t', { feature: 'web' }), c())).toMatch(/web/));
   it('feature: on when switched on', () =>
     expect(unmetCondition(make('t', { feature: 'web' }), c({ features: new Set(['web']) }))).toBeUndefined());
   it('mode: a plan-only tool is not offered in act', () =>
@@ -107,7 +120,9 @@ describe('conditions (SPEC §3)', () => {
       ),
     ).toMatch(/browserUse/));
   it('task permission: not inside a subagent', () =>
-    expect(unmetCondition(make('t', { notFor: ['subagent'] }), c({ agentKind: 'subagent' }))).toMatch(/subagent/));
+    expect(unmetCondition(make('t', { notFor: ['subagent'] }), c({ agentKind: 'subagent' }))).toMatch(
+      /subagent/,
+    ));
   it('task permission: offered to the main agent', () =>
     expect(unmetCondition(make('t', { notFor: ['subagent'] }), c())).toBeUndefined());
   it('environment: MCP tools need a connected server', () =>

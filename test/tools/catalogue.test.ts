@@ -21,6 +21,7 @@ describe('docs/tools.md', () => {
   });
   it('marks nothing available that is not registered', () => {
     const registered = new Set(builtinTools().map((t) => t.name));
-    for (const [name, status] of rows) if (status === 'available') expect(registered.has(name), name).toBe(true);
+    for (const [name, status] of rows)
+      if (status === 'available') expect(registered.has(name), name).toBe(true);
   });
 });

@@ -105,7 +105,14 @@ describe('read_file', () => {
       nbformat_minor: 5,
       metadata: {},
       cells: [
-        { cell_type: 'code', id: 'c1', source: ['print(1)'], execution_count: 1, metadata: {}, outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }] },
+        {
+          cell_type: 'code',
+          id: 'c1',
+          source: ['print(1)'],
+          execution_count: 1,
+          metadata: {},
+          outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }],
+        },
       ],
     };
     const { runtime } = workspace({ 'n.ipynb': JSON.stringify(nb) });
@@ -136,5 +143,14 @@ describe('read_file', () => {
     const r = await runtime.runTool('read_file', { file_path: 'a.txt' });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/Invalid arguments for read_file/);
+  });
+
+  it('streams a file over 10 MB, showing only the lines asked for', async () => {
+    const line = `${'z'.repeat(99)}\n`;
+    const { runtime } = workspace({ 'huge.log': line.repeat(120_000) });
+    const r = await runtime.runTool('read_file', { path: 'huge.log', offset: 100_000, limit: 3 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/^100000\tz{99}\n100001\tz{99}\n100002\tz{99}\n/);
+    expect(r.text).toMatch(/offset=100003/);
   });
 });

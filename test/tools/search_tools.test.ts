@@ -19,12 +19,20 @@ describe('list_files', () => {
     expect((await runtime.runTool('list_files', {})).text).toBe('.hidden\na/\nb.txt');
   });
   it('honours .gitignore and never shows .git', async () => {
-    const { runtime } = workspace({ '.gitignore': 'dist/\n*.log\n', 'dist/out.js': '', 'x.log': '', 'src/a.ts': '', '.git/HEAD': '' });
+    const { runtime } = workspace({
+      '.gitignore': 'dist/\n*.log\n',
+      'dist/out.js': '',
+      'x.log': '',
+      'src/a.ts': '',
+      '.git/HEAD': '',
+    });
     expect((await runtime.runTool('list_files', {})).text).toBe('.gitignore\nsrc/');
   });
   it('lists recursively with folders before their files', async () => {
     const { runtime } = workspace({ 'src/a.ts': '', 'src/lib/b.ts': '', 'top.md': '' });
-    expect((await runtime.runTool('list_files', { recursive: true })).text).toBe('src/\nsrc/a.ts\nsrc/lib/\nsrc/lib/b.ts\ntop.md');
+    expect((await runtime.runTool('list_files', { recursive: true })).text).toBe(
+      'src/\nsrc/a.ts\nsrc/lib/\nsrc/lib/b.ts\ntop.md',
+    );
   });
   it('honours nested .gitignore files when recursive', async () => {
     const { runtime } = workspace({ 'pkg/.gitignore': 'gen/\n', 'pkg/gen/x.ts': '', 'pkg/y.ts': '' });
@@ -101,22 +109,36 @@ describe('search_files', () => {
   });
   it('searches case-insensitively on request', async () => {
     const { runtime } = workspace(files);
-    const r = await runtime.runTool('search_files', { regex: 'alpha', case_insensitive: true, output_mode: 'files_with_matches' });
+    const r = await runtime.runTool('search_files', {
+      regex: 'alpha',
+      case_insensitive: true,
+      output_mode: 'files_with_matches',
+    });
     expect(r.text.split('\n')).toContain('README.md');
   });
   it('filters by glob and by type', async () => {
     const { runtime } = workspace(files);
-    expect((await runtime.runTool('search_files', { regex: 'alpha', file_pattern: '*.py' })).text).toBe('src/b.py:1:def alpha():');
-    expect((await runtime.runTool('search_files', { regex: 'alpha', type: 'py' })).text).toBe('src/b.py:1:def alpha():');
+    expect((await runtime.runTool('search_files', { regex: 'alpha', file_pattern: '*.py' })).text).toBe(
+      'src/b.py:1:def alpha():',
+    );
+    expect((await runtime.runTool('search_files', { regex: 'alpha', type: 'py' })).text).toBe(
+      'src/b.py:1:def alpha():',
+    );
   });
   it('adds context lines', async () => {
     const { runtime } = workspace(files);
     const r = await runtime.runTool('search_files', { regex: 'const x', context: 1 });
-    expect(r.text).toBe('src/a.ts-1-export function alpha() {}\nsrc/a.ts:2:const x = 1;\nsrc/a.ts-3-export function beta() {}');
+    expect(r.text).toBe(
+      'src/a.ts-1-export function alpha() {}\nsrc/a.ts:2:const x = 1;\nsrc/a.ts-3-export function beta() {}',
+    );
   });
   it('matches across lines in multiline mode', async () => {
     const { runtime } = workspace(files);
-    const r = await runtime.runTool('search_files', { regex: 'alpha\\(\\) \\{\\}\\nconst', multiline: true, output_mode: 'files_with_matches' });
+    const r = await runtime.runTool('search_files', {
+      regex: 'alpha\\(\\) \\{\\}\\nconst',
+      multiline: true,
+      output_mode: 'files_with_matches',
+    });
     expect(r.text).toBe('src/a.ts');
   });
   it('pages with head_limit and offset', async () => {
@@ -146,7 +168,8 @@ describe('search_files', () => {
 describe('list_code_definition_names', () => {
   it('outlines the source files of a folder', async () => {
     const { runtime } = workspace({
-      'src/shapes.ts': 'export class Circle {\n  area(): number { return 1; }\n}\n\nexport function makeCircle() {}\n',
+      'src/shapes.ts':
+        'export class Circle {\n  area(): number { return 1; }\n}\n\nexport function makeCircle() {}\n',
       'src/util.py': 'def helper():\n    pass\n',
       'src/notes.txt': 'not code',
     });
@@ -167,6 +190,8 @@ describe('list_code_definition_names', () => {
   });
   it('says when a file has nothing to outline', async () => {
     const { runtime } = workspace({ 'a.txt': 'hello' });
-    expect((await runtime.runTool('list_code_definition_names', { path: 'a.txt' })).text).toMatch(/No definitions/);
+    expect((await runtime.runTool('list_code_definition_names', { path: 'a.txt' })).text).toMatch(
+      /No definitions/,
+    );
   });
 });

@@ -51,12 +51,19 @@ export async function toolsCommand(opts: CommonOptions): Promise<number> {
   const width = Math.max(4, ...rows.map((r) => r.name.length));
   const lines = [`${'tool'.padEnd(width)}  RO  D   CS  tokens  profiles`];
   for (const r of rows) {
-    const flags = [mark(r.readOnly), mark(r.destructive), mark(r.concurrencySafe)].map((f) => f.padEnd(3)).join(' ');
+    const flags = [mark(r.readOnly), mark(r.destructive), mark(r.concurrencySafe)]
+      .map((f) => f.padEnd(3))
+      .join(' ');
     const aliases = r.aliases.length ? `  (alias ${r.aliases.join(', ')})` : '';
-    lines.push(`${r.name.padEnd(width)}  ${flags} ${String(r.tokens).padStart(6)}  ${r.profiles.join(',')}${aliases}`);
+    lines.push(
+      `${r.name.padEnd(width)}  ${flags} ${String(r.tokens).padStart(6)}  ${r.profiles.join(',')}${aliases}`,
+    );
   }
   const total = rows.reduce((sum, r) => sum + r.tokens, 0);
-  lines.push('', `${rows.length} tools, ${total} tokens of definitions (profile ${profile}, mode ${runtime.conditions.mode})`);
+  lines.push(
+    '',
+    `${rows.length} tools, ${total} tokens of definitions (profile ${profile}, mode ${runtime.conditions.mode})`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

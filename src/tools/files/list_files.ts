@@ -85,4 +85,3 @@ export const listFiles = buildTool({
     return { text, data: { entries: entries.length, capped: more } };
   },
 });
-

@@ -21,7 +21,8 @@ const inputSchema = z.strictObject({
 type Input = z.infer<typeof inputSchema>;
 
 async function readImage(path: string, shown: string, size: number): Promise<ToolOutput> {
-  if (size > MAX_BINARY_READ) return { isError: true, text: `${shown} is too large to read as an image (${size} bytes).` };
+  if (size > MAX_BINARY_READ)
+    return { isError: true, text: `${shown} is too large to read as an image (${size} bytes).` };
   const { renderImage } = await import('./render/image.js');
   const image = await renderImage(await readFile(path), path);
   if (!image.ok) return { isError: true, text: `${shown}: ${image.error}` };
@@ -32,15 +33,25 @@ async function readImage(path: string, shown: string, size: number): Promise<Too
   };
 }
 
-async function readPdf(path: string, shown: string, size: number, pages: string | undefined): Promise<ToolOutput> {
-  if (size > MAX_BINARY_READ) return { isError: true, text: `${shown} is too large to read as a PDF (${size} bytes).` };
+async function readPdf(
+  path: string,
+  shown: string,
+  size: number,
+  pages: string | undefined,
+): Promise<ToolOutput> {
+  if (size > MAX_BINARY_READ)
+    return { isError: true, text: `${shown} is too large to read as a PDF (${size} bytes).` };
   const { renderPdf } = await import('./render/pdf.js');
   const pdf = await renderPdf(await readFile(path), pages);
   if (!pdf.ok) return { isError: true, text: `${shown}: ${pdf.error}` };
   return { text: pdf.text, data: { pageCount: pdf.pageCount, shown: pdf.shown } };
 }
 
-async function readNotebook(path: string, shown: string, ctxReadFiles: Map<string, string>): Promise<ToolOutput> {
+async function readNotebook(
+  path: string,
+  shown: string,
+  ctxReadFiles: Map<string, string>,
+): Promise<ToolOutput> {
   const bytes = await readFile(path);
   const { renderNotebook, notebookImages } = await import('./render/notebook.js');
   const text = bytes.toString('utf8');
@@ -48,7 +59,11 @@ async function readNotebook(path: string, shown: string, ctxReadFiles: Map<strin
   if (!notebook.ok) return { isError: true, text: `${shown}: ${notebook.error}` };
   ctxReadFiles.set(realPathOf(path), sha256(bytes));
   const images = notebookImages(text);
-  return { text: notebook.text, data: { cellCount: notebook.cellCount }, ...(images.length ? { images } : {}) };
+  return {
+    text: notebook.text,
+    data: { cellCount: notebook.cellCount },
+    ...(images.length ? { images } : {}),
+  };
 }
 
 export const readFileTool = buildTool({

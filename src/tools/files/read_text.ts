@@ -76,17 +76,33 @@ function splitLines(text: string): string[] {
 }
 
 /** Reads a text file whole: decoded by the codec (BOM, UTF-16, Latin-1), hashed for edit checks. */
-async function readWhole(path: string, shown: string, offset: number, limit: number, budget: number): Promise<TextRead> {
+async function readWhole(
+  path: string,
+  shown: string,
+  offset: number,
+  limit: number,
+  budget: number,
+): Promise<TextRead> {
   const bytes = await readFile(path);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, error: `${shown}: ${decoded.error}` };
   const lines = splitLines(decoded.text);
   const hash = sha256(bytes);
   if (lines.length === 0) {
-    return { ok: true, slice: { text: `(${shown} is empty)`, hash, data: { firstLine: 0, lastLine: 0, totalLines: 0, truncated: false } } };
+    return {
+      ok: true,
+      slice: {
+        text: `(${shown} is empty)`,
+        hash,
+        data: { firstLine: 0, lastLine: 0, totalLines: 0, truncated: false },
+      },
+    };
   }
   if (offset > lines.length) {
-    return { ok: false, error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lines.length)} lines.` };
+    return {
+      ok: false,
+      error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lines.length)} lines.`,
+    };
   }
   const slice = formatSlice(lines.slice(offset - 1), offset, limit, budget, lines.length, shown);
   const encoding = decoded.format.encoding;
@@ -95,13 +111,22 @@ async function readWhole(path: string, shown: string, offset: number, limit: num
 }
 
 /** Reads a very large text file as a stream, keeping only the requested lines in memory. */
-async function readStreamed(path: string, shown: string, offset: number, limit: number, budget: number): Promise<TextRead> {
+async function readStreamed(
+  path: string,
+  shown: string,
+  offset: number,
+  limit: number,
+  budget: number,
+): Promise<TextRead> {
   const handle = await open(path);
   try {
     const head = new Uint8Array(8192);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     if (isProbablyBinary(head.subarray(0, bytesRead))) {
-      return { ok: false, error: `${shown} is a binary file; read_file shows text, images, PDFs and notebooks.` };
+      return {
+        ok: false,
+        error: `${shown} is a binary file; read_file shows text, images, PDFs and notebooks.`,
+      };
     }
   } finally {
     await handle.close();
@@ -123,7 +148,10 @@ async function readStreamed(path: string, shown: string, offset: number, limit: 
   reader.close();
   stream.destroy();
   if (wanted.length === 0) {
-    return { ok: false, error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lineNumber)} lines.` };
+    return {
+      ok: false,
+      error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lineNumber)} lines.`,
+    };
   }
   const slice = formatSlice(wanted, offset, limit, budget, more ? undefined : lineNumber, shown);
   return { ok: true, slice };

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
@@ -6,8 +6,8 @@ import { absolutePath, displayPath, formatCount, pathKind, pathProblem } from '.
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
 const MAX_RESULTS = 100;
-/** Stat calls in flight at once while sorting by modification time. */
-const STAT_BATCH = 256;
+/** Files stat'ed between yields to the event loop (synchronous stat is several times faster here). */
+const STAT_BATCH = 2_000;
 /** More matches than this are not sorted by time (the note says so). */
 const MAX_SORTED = 200_000;
 
@@ -17,13 +17,14 @@ const inputSchema = z.strictObject({
 });
 
 async function newestFirst(root: string, files: string[]): Promise<string[]> {
-  const times = new Map<string, number>();
-  for (let i = 0; i < files.length; i += STAT_BATCH) {
-    const batch = files.slice(i, i + STAT_BATCH);
-    const stats = await Promise.all(batch.map((f) => stat(join(root, f)).then((s) => s.mtimeMs, () => 0)));
-    batch.forEach((f, j) => times.set(f, stats[j]));
+  const times = new Float64Array(files.length);
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+    times[i] = statSync(join(root, files[i]), { throwIfNoEntry: false })?.mtimeMs ?? 0;
   }
-  return [...files].sort((a, b) => times.get(b)! - times.get(a)! || (a < b ? -1 : 1));
+  const order = Array.from(files.keys());
+  order.sort((a, b) => times[b] - times[a] || (files[a] < files[b] ? -1 : 1));
+  return order.map((i) => files[i]);
 }
 
 export const glob = buildTool({

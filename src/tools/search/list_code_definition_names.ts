@@ -44,7 +44,8 @@ export const listCodeDefinitionNames = buildTool({
     const target = absolutePath(ctx, input.path);
     const isFolder = (await pathKind(target)).kind === 'directory';
     const candidates = isFolder ? await filesOf(target, ctx.workspace) : [target];
-    const results: Array<{ path: string; outline: NonNullable<Awaited<ReturnType<typeof outlineSource>>> }> = [];
+    const results: Array<{ path: string; outline: NonNullable<Awaited<ReturnType<typeof outlineSource>>> }> =
+      [];
     let skipped = 0;
     for (const file of candidates) {
       if (results.length >= MAX_FILES) {
@@ -69,7 +70,8 @@ export const listCodeDefinitionNames = buildTool({
       };
     }
     let text = formatOutline(results);
-    if (skipped > 0) text += `\n\n[${skipped} files not outlined (over ${MAX_FILES} files or over 1 MB); outline them one by one.]`;
+    if (skipped > 0)
+      text += `\n\n[${skipped} files not outlined (over ${MAX_FILES} files or over 1 MB); outline them one by one.]`;
     return { text, data: { files: results.length } };
   },
 });

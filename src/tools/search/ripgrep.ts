@@ -37,7 +37,11 @@ export async function runRipgrep(
 ): Promise<RipgrepRun> {
   const rg = await ripgrepPath();
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    const child = spawn(rg, args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: options.signal,
+    });
     const lines: string[] = [];
     let skip = options.skip ?? 0;
     let truncated = false;

@@ -8,16 +8,31 @@ const DEFAULT_HEAD_LIMIT = 200;
 const inputSchema = z.strictObject({
   regex: z.string().min(1).describe('Regular expression (Rust regex syntax) to search for'),
   path: z.string().optional().describe('File or folder to search (default: the working folder)'),
-  file_pattern: z.string().optional().describe('Glob that file names must match, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
+  file_pattern: z
+    .string()
+    .optional()
+    .describe('Glob that file names must match, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
   type: z.string().optional().describe('ripgrep file type, e.g. "ts", "py", "rust"'),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
     .describe('content: matching lines (default); files_with_matches: file paths; count: matches per file'),
-  context: z.number().int().min(0).max(50).optional().describe('Lines of context around each match (content mode)'),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .optional()
+    .describe('Lines of context around each match (content mode)'),
   case_insensitive: z.boolean().optional(),
   multiline: z.boolean().optional().describe('Let patterns span lines (. matches newlines)'),
-  head_limit: z.number().int().min(1).max(5000).optional().describe(`Return at most this many lines (default ${DEFAULT_HEAD_LIMIT})`),
+  head_limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(5000)
+    .optional()
+    .describe(`Return at most this many lines (default ${DEFAULT_HEAD_LIMIT})`),
   offset: z.number().int().min(0).optional().describe('Skip this many lines first (to page through results)'),
 });
 type Input = z.infer<typeof inputSchema>;
@@ -74,7 +89,11 @@ export const searchFiles = buildTool({
     }
     if (run.lines.length === 0) {
       const where = displayPath(ctx, target);
-      return { text: input.offset ? `No results past offset ${input.offset}.` : `No matches for /${input.regex}/ in ${where}.` };
+      return {
+        text: input.offset
+          ? `No results past offset ${input.offset}.`
+          : `No matches for /${input.regex}/ in ${where}.`,
+      };
     }
     let text = run.lines.join('\n');
     if (run.truncated) {

@@ -7,7 +7,10 @@ import { isInside } from '../../permission/paths.js';
  * A filter for the entries of one folder: the .gitignore files from the workspace root down to
  * it (or only the folder's own, outside the workspace), each applied relative to where it lies.
  */
-export async function gitignoreFilter(dir: string, workspace: string): Promise<(name: string, isDir: boolean) => boolean> {
+export async function gitignoreFilter(
+  dir: string,
+  workspace: string,
+): Promise<(name: string, isDir: boolean) => boolean> {
   const folders: string[] = [];
   if (isInside(dir, workspace)) {
     for (let current = dir; ; current = dirname(current)) {

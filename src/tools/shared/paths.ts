@@ -31,8 +31,10 @@ export async function pathKind(absolute: string): Promise<{ kind: PathKind; size
 export function pathProblem(shown: string, kind: PathKind, wanted: 'file' | 'directory'): string | undefined {
   if (kind === wanted) return undefined;
   if (kind === 'missing') return `${shown} does not exist. Check the path with list_files or glob.`;
-  if (wanted === 'file' && kind === 'directory') return `${shown} is a folder, not a file. Use list_files to see what it holds.`;
-  if (wanted === 'directory' && kind === 'file') return `${shown} is a file, not a folder. Use read_file to read it.`;
+  if (wanted === 'file' && kind === 'directory')
+    return `${shown} is a folder, not a file. Use list_files to see what it holds.`;
+  if (wanted === 'directory' && kind === 'file')
+    return `${shown} is a file, not a folder. Use read_file to read it.`;
   return `${shown} is not a regular ${wanted}.`;
 }
 

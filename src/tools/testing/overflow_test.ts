@@ -4,7 +4,10 @@ import { buildTool } from '../../tool/build_tool.js';
 /** Test-only: returns as many characters as asked, to exercise result budgeting. */
 export const overflowTest = buildTool({
   name: 'overflow_test',
-  inputSchema: z.strictObject({ chars: z.number().int().min(0).max(50_000_000), budget: z.number().int().optional() }),
+  inputSchema: z.strictObject({
+    chars: z.number().int().min(0).max(50_000_000),
+    budget: z.number().int().optional(),
+  }),
   description: 'Test tool: returns `chars` characters of numbered lines.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   maxResultChars: 10_000,
