@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { PROFILES } from '../config/types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** Options shared by every command that builds a runtime. */
 function runtimeOptions(command: Command): Command {
@@ -39,6 +48,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const program = new Command('lathe')
     .description('An open, provider-agnostic coding agent for the terminal')
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
   runtimeOptions(
@@ -62,13 +72,72 @@ export async function runCli(argv: string[]): Promise<number> {
       exitCode = await toolCommand(name, { ...opts, noFeature: disabled });
     });
 
-  program.action(() => {
-    process.stderr.write(
-      'lathe: the interactive UI and headless runs are not available in this build yet.\n' +
-        'Try `lathe tools` or `lathe tool read_file --input \'{"path":"README.md"}\'`.\n',
-    );
-    exitCode = 2;
-  });
+  const sessions = program
+    .command('sessions')
+    .description('list, show or export the sessions of this folder');
+  const sessionsAction =
+    (sub: 'list' | 'show' | 'export') => async (id: string | undefined, opts: Record<string, unknown>) => {
+      const { sessionsCommand } = await import('./commands/sessions.js');
+      exitCode = await sessionsCommand(sub, id, opts);
+    };
+  sessions
+    .command('list', { isDefault: true })
+    .option('--cwd <dir>')
+    .option('--json')
+    .action((opts) => sessionsAction('list')(undefined, opts));
+  sessions
+    .command('show <id>')
+    .option('--cwd <dir>')
+    .action((id, opts) => sessionsAction('show')(id, opts));
+  sessions
+    .command('export <id>')
+    .option('--cwd <dir>')
+    .addOption(new Option('--format <format>', 'export format').choices(['md', 'jsonl']).default('md'))
+    .action((id, opts) => sessionsAction('export')(id, opts));
+
+  runtimeOptions(program)
+    .option(
+      '-p, --print [prompt]',
+      'run one prompt headless and print the result (prompt from stdin when omitted)',
+    )
+    .option('--model <provider/model>', 'the model, e.g. anthropic/claude-sonnet-4-5, ollama/qwen2.5-coder')
+    .option('--base-url <url>', 'the provider endpoint (OpenAI-compatible servers, proxies)')
+    .option('--api-key <key>', 'the API key (default: the provider’s usual environment variable)')
+    .addOption(
+      new Option('--output-format <format>', 'headless output')
+        .choices(['text', 'json', 'stream-json'])
+        .default('text'),
+    )
+    .option('--max-turns <n>', 'stop after this many model requests', (v) => Number.parseInt(v, 10))
+    .option(
+      '--approve <category>',
+      'answer asks of this approval category with yes (repeatable; "all")',
+      collect,
+      [],
+    )
+    .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
+    .option('--json-schema <file>', 'the final answer must be JSON matching this schema (structured_output)')
+    .option('--answers <file>', 'a JSON array of answers to questions and approvals, in order')
+    .option('--resume <id>', 'resume a session (an id or unique prefix)')
+    .option('-c, --continue', 'continue the latest session of this folder')
+    .option('--verbose', 'print tool calls to stderr')
+    .action(async (opts) => {
+      if (opts.print === undefined) {
+        process.stderr.write(
+          'lathe: the interactive terminal UI is not in this build yet; run a prompt with lathe -p "…".\n',
+        );
+        exitCode = 2;
+        return;
+      }
+      const prompt = typeof opts.print === 'string' && opts.print !== '-' ? opts.print : readStdin();
+      if (!prompt.trim()) {
+        process.stderr.write('lathe: -p needs a prompt (as its value or on standard input)\n');
+        exitCode = 2;
+        return;
+      }
+      const { runHeadless } = await import('./headless/run.js');
+      exitCode = await runHeadless({ ...opts, noFeature: disabled, prompt });
+    });
 
   try {
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });

@@ -29,7 +29,10 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
   if (utf16 !== null) {
     const body = bytes.subarray(2);
     if (body.length % 2 !== 0) {
-      return { ok: false, error: `UTF-16 file with an odd number of bytes (${formatBytes(bytes)}): not edited` };
+      return {
+        ok: false,
+        error: `UTF-16 file with an odd number of bytes (${formatBytes(bytes)}): not edited`,
+      };
     }
     if (isProbablyBinary(bytes)) return { ok: false, error: binaryError(bytes) };
     return decoded(decodeUtf16(body, utf16), utf16);
@@ -65,7 +68,10 @@ export function encodeText(text: string, format: TextFormat): Uint8Array {
 }
 
 /** Whether `text` can be written in `format` without losing characters; a message if not. */
-export function checkEncodable(text: string, format: TextFormat): { ok: true } | { ok: false; error: string } {
+export function checkEncodable(
+  text: string,
+  format: TextFormat,
+): { ok: true } | { ok: false; error: string } {
   const unencodable =
     format.encoding === 'latin1'
       ? /[^\u0000-\u00ff]/.exec(text)
@@ -121,7 +127,16 @@ export function isProbablyBinary(bytes: Uint8Array): boolean {
 
 /** C0 controls and DEL, except tab, LF, VT, FF, CR and ESC (terminal colour codes in logs). */
 function isControl(code: number): boolean {
-  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0b && code !== 0x0c && code !== 0x0d && code !== 0x1b) || code === 0x7f;
+  return (
+    (code < 0x20 &&
+      code !== 0x09 &&
+      code !== 0x0a &&
+      code !== 0x0b &&
+      code !== 0x0c &&
+      code !== 0x0d &&
+      code !== 0x1b) ||
+    code === 0x7f
+  );
 }
 
 function utf16Encoding(bytes: Uint8Array): 'utf16le' | 'utf16be' | null {

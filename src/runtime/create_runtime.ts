@@ -19,7 +19,13 @@ import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
 import { assemblePool, findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
-import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
+import type {
+  AgentInteraction,
+  PoolConditions,
+  ProviderCapabilities,
+  Tool,
+  ToolResult,
+} from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 
 export interface RuntimeOptions {
@@ -41,6 +47,8 @@ export interface RuntimeOptions {
   agentKind?: AgentKind;
   /** Tools from MCP servers; they come after the built-ins and never replace one. */
   externalTools?: Tool[];
+  /** Headless `--json-schema` runs offer structured_output. */
+  jsonSchema?: boolean;
   /** Asks the user; without it (headless), an ask is a denial. */
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   hooks?: CallHooks;
@@ -66,6 +74,18 @@ export interface Runtime {
   runTools(calls: ToolCall[]): Promise<ToolResult[]>;
   /** Switches Plan/Act; the pool and the permission engine follow. */
   setMode(mode: Mode): void;
+  /** The model's capabilities decide some tools (images, browser use); the pool follows. */
+  setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
+  /** A streaming execution for one model message: calls are added as they arrive. */
+  createExecution(options?: ExecutionOptions): ToolExecution;
+}
+
+export interface ExecutionOptions {
+  interaction?: AgentInteraction;
+  signal?: AbortSignal;
+  onStart?: (call: ToolCall) => void;
+  onResult?: (call: ToolCall, result: ToolResult) => void;
+  progress?: (message: string) => void;
 }
 
 export class RuntimeError extends Error {}
@@ -126,15 +146,17 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   warnings.push(...permissions.warnings);
 
+  let capabilities: Partial<ProviderCapabilities> = { ...options.capabilities };
   const conditionsFor = (mode: Mode): PoolConditions =>
     defaultConditions({
       profile: settings.profile,
       mode,
       strictPlanMode: settings.strictPlanMode,
       features,
-      capabilities: { ...FULL_CAPABILITIES, ...options.capabilities },
+      capabilities: { ...FULL_CAPABILITIES, ...capabilities },
       agentKind: options.agentKind ?? 'main',
       mcpConnected: external.length > 0,
+      jsonSchema: options.jsonSchema ?? false,
       nodeEnv: env.NODE_ENV,
     });
   const poolFor = (conditions: PoolConditions) =>
@@ -147,13 +169,29 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   let pool = poolFor(conditions);
   let callCounter = 0;
 
-  const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
-    const execution = new ToolExecution({
+  const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
+    new ToolExecution({
       pool,
-      context: { cwd, workspace, documentsRoot, sessionDir, conditions, permissions, readFiles },
+      context: {
+        cwd,
+        workspace,
+        documentsRoot,
+        sessionDir,
+        conditions,
+        permissions,
+        readFiles,
+        interaction: extra.interaction,
+        progress: extra.progress,
+      },
       askUser: options.askUser,
       hooks: options.hooks,
+      signal: extra.signal,
+      onStart: extra.onStart,
+      onResult: extra.onResult,
     });
+
+  const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
+    const execution = createExecution();
     for (const call of calls) execution.add(call);
     execution.close();
     const results: ToolResult[] = [];
@@ -181,9 +219,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       return result;
     },
     runTools,
+    createExecution,
     setMode(mode) {
       permissions.setMode(mode);
       conditions = conditionsFor(mode);
+      pool = poolFor(conditions);
+    },
+    setCapabilities(next) {
+      capabilities = { ...capabilities, ...next };
+      conditions = conditionsFor(permissions.mode);
       pool = poolFor(conditions);
     },
   };

@@ -42,8 +42,11 @@ export class ToolExecution {
     });
   }
 
-  /** Adds a call as it streams in; it starts as soon as the scheduling rules allow. */
-  add(call: ToolCall): void {
+  /**
+   * Adds a call as it streams in; it starts as soon as the scheduling rules allow. A call given
+   * a `preset` result (the loop guard's refusal) is not run and takes its place in the order.
+   */
+  add(call: ToolCall, preset?: ToolResult): void {
     if (this.closed) throw new Error('no calls may be added after close()');
     const tool = findTool(this.options.pool, call.name);
     const parsed = tool ? parseInput(tool, call.input) : undefined;
@@ -62,6 +65,7 @@ export class ToolExecution {
       done,
       settle,
     });
+    if (preset) this.finish(this.entries[this.entries.length - 1], preset);
     this.schedule();
     this.wake();
   }

@@ -73,6 +73,27 @@ export interface ToolResult {
   savedPath?: string;
 }
 
+/** What the conversation tools need from the agent running them; absent when a tool runs alone. */
+export interface AgentInteraction {
+  readonly mode: Mode;
+  /** Asks the user a question; headless runs answer from --answers or say no user is present. */
+  ask(question: string, options?: string[]): Promise<{ answer: string; present: boolean }>;
+  /** Asks the user to approve a plan or acknowledge a phase. */
+  confirm(request: { kind: 'plan' | 'phase' | 'todo'; title: string; body: string }): Promise<{
+    approved: boolean;
+    feedback?: string;
+  }>;
+  /** Shows the user something: a report, a status line, a plan. */
+  emit(event: { type: string; [key: string]: unknown }): void;
+  /** Ends the run after this batch of calls. */
+  finish(outcome: { kind: 'completion' | 'answer' | 'stopped'; text: string }): void;
+  setMode(mode: Mode): void;
+  /** The mode before Plan mode was entered, to return to. */
+  readonly previousMode: Mode;
+  /** The JSON Schema the final answer must match (headless --json-schema). */
+  readonly jsonSchema?: Record<string, unknown>;
+}
+
 /** Runtime services a tool may use. Everything that touches disk or processes goes through here. */
 export interface ToolContext {
   cwd: string;
@@ -87,6 +108,8 @@ export interface ToolContext {
   readFiles: Map<string, string>;
   /** Reports progress of a long call (shown by clients). */
   progress?: (message: string) => void;
+  /** The agent running the call, for the conversation tools. */
+  interaction?: AgentInteraction;
 }
 
 export interface ToolDefinition<I = any> {

@@ -1,4 +1,18 @@
 import type { Tool } from '../tool/types.js';
+import { askFollowupQuestion } from './conversation/ask_followup_question.js';
+import { attemptCompletion } from './conversation/attempt_completion.js';
+import { generateReport } from './conversation/generate_report.js';
+import { phaseReport } from './conversation/phase_report.js';
+import { enterPlanMode, exitPlanMode, makePlan } from './conversation/plan_tools.js';
+import { qnaRespond } from './conversation/qna_respond.js';
+import { structuredOutput } from './conversation/structured_output.js';
+import { workingRespond } from './conversation/working_respond.js';
+import { applyPatch } from './edit/apply_patch.js';
+import { editFile } from './edit/edit_file.js';
+import { notebookEdit } from './edit/notebook_edit.js';
+import { replaceInFile } from './edit/replace_in_file.js';
+import { replaceText } from './edit/replace_text.js';
+import { writeToFile } from './edit/write_to_file.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
 import { glob } from './search/glob.js';
@@ -15,6 +29,22 @@ export function builtinTools(): Tool[] {
     glob,
     searchFiles,
     listCodeDefinitionNames,
+    writeToFile,
+    replaceInFile,
+    applyPatch,
+    editFile,
+    replaceText,
+    notebookEdit,
+    askFollowupQuestion,
+    attemptCompletion,
+    qnaRespond,
+    makePlan,
+    workingRespond,
+    phaseReport,
+    generateReport,
+    enterPlanMode,
+    exitPlanMode,
+    structuredOutput,
     overflowTest,
     testingPermission,
   ];

@@ -42,7 +42,7 @@ describe('lathe tools', () => {
     const rows = JSON.parse(
       lathe(['tools', '--json', '--profile', 'simple', '--cwd', tempDir()], { env: env() }).stdout,
     );
-    expect(rows.map((r: { name: string }) => r.name)).toEqual(['read_file']);
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(['edit_file', 'read_file']);
   });
 
   it('refuses an unknown profile', () => {
@@ -77,7 +77,7 @@ describe('lathe tool', () => {
   it('answers an unknown tool with the list of tools', () => {
     const r = lathe(['tool', 'frobnicate', '--cwd', tempDir()], { env: env() });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/Unknown tool "frobnicate". Available tools: glob/);
+    expect(r.stdout).toMatch(/Unknown tool "frobnicate". Available tools: .*read_file/);
   });
 
   it('reads the input from standard input with --input -', () => {

@@ -7,21 +7,42 @@ import { tempDir } from '../support/runtime_fixtures.js';
 const names = (rt: { pool: { name: string }[] }) => rt.pool.map((t) => t.name);
 
 describe('createRuntime', () => {
-  it('offers the read-only tools in the standard profile, sorted by name', () => {
+  it('offers the standard tools sorted by name', () => {
     const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {} });
-    expect(names(rt)).toEqual([
-      'glob',
-      'list_code_definition_names',
-      'list_files',
-      'read_file',
-      'search_files',
-    ]);
+    expect(names(rt)).toEqual([...names(rt)].sort());
+    expect(names(rt)).toEqual(
+      expect.arrayContaining(['glob', 'list_files', 'read_file', 'search_files', 'apply_patch']),
+    );
   });
 
-  it('offers only read_file of these in the simple profile', () =>
+  it('offers read_file and edit_file (and no more of these) in the simple profile', () =>
     expect(
       names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'simple', env: {} })),
-    ).toEqual(['read_file']));
+    ).toEqual(['edit_file', 'read_file']));
+
+  it('offers enter_plan_mode in Act and exit_plan_mode in Plan', () => {
+    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {} });
+    expect(names(rt)).toContain('enter_plan_mode');
+    expect(names(rt)).not.toContain('exit_plan_mode');
+    rt.setMode('plan');
+    expect(names(rt)).toContain('exit_plan_mode');
+    expect(names(rt)).not.toContain('enter_plan_mode');
+  });
+
+  it('offers structured_output only to --json-schema runs', () => {
+    expect(names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {} }))).not.toContain(
+      'structured_output',
+    );
+    expect(
+      names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {}, jsonSchema: true })),
+    ).toContain('structured_output');
+  });
+
+  it('keeps ask_followup_question and the plan tools from subagents', () => {
+    const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {}, agentKind: 'subagent' });
+    for (const name of ['ask_followup_question', 'make_plan', 'enter_plan_mode'])
+      expect(names(rt)).not.toContain(name);
+  });
 
   it('drops glob in the lite profile', () =>
     expect(

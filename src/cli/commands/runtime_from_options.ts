@@ -1,5 +1,5 @@
 import type { ApprovalCategory, Mode, Profile } from '../../config/types.js';
-import { createRuntime, type Runtime } from '../../runtime/create_runtime.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../runtime/create_runtime.js';
 
 export interface CommonOptions {
   cwd?: string;
@@ -12,17 +12,24 @@ export interface CommonOptions {
   yolo?: boolean;
 }
 
-/** Builds the runtime a command works in and prints settings warnings to stderr. */
-export function runtimeFromOptions(opts: CommonOptions): Runtime {
-  const approve = opts.approve?.includes('all') ? 'all' : (opts.approve as ApprovalCategory[] | undefined);
-  const runtime = createRuntime({
+/** The runtime options the command-line flags stand for. */
+export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
+  const approve: RuntimeOptions['approve'] = opts.approve?.includes('all')
+    ? 'all'
+    : (opts.approve as ApprovalCategory[] | undefined);
+  return {
     cwd: opts.cwd,
     profile: opts.profile,
     mode: opts.mode,
     features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
     approve,
     yolo: opts.yolo,
-  });
+  };
+}
+
+/** Builds the runtime a command works in and prints settings warnings to stderr. */
+export function runtimeFromOptions(opts: CommonOptions): Runtime {
+  const runtime = createRuntime(runtimeOptionsFrom(opts));
   for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
   return runtime;
 }

@@ -6,14 +6,16 @@ export const overflowTest = buildTool({
   name: 'overflow_test',
   inputSchema: z.strictObject({
     chars: z.number().int().min(0).max(50_000_000),
-    budget: z.number().int().optional(),
+    delay_ms: z.number().int().min(0).max(10_000).optional(),
   }),
-  description: 'Test tool: returns `chars` characters of numbered lines.',
+  description: 'Test tool: returns `chars` characters of numbered lines, after `delay_ms`.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   maxResultChars: 10_000,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  async call(input) {
+  async call(input, ctx) {
+    if (input.delay_ms) await new Promise((resolve) => setTimeout(resolve, input.delay_ms));
+    if (ctx.signal.aborted) return { isError: true, text: 'cancelled' };
     let text = '';
     for (let i = 0; text.length < input.chars; i++) text += `line ${i}\n`;
     return { text: text.slice(0, input.chars) };

@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { platform, release } from 'node:os';
+
+/** A few facts about where the agent runs, for the system prompt. */
+export function environmentDetails(cwd: string, now = new Date()): string {
+  const lines = [
+    `Working folder: ${cwd}`,
+    `OS: ${platform()} ${release()}`,
+    `Date: ${now.toISOString().slice(0, 10)}`,
+  ];
+  const git = spawnSync('git', ['status', '--porcelain=v1', '--branch'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 2_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  if (git.status === 0) {
+    const [branchLine = '', ...changes] = git.stdout.split('\n').filter(Boolean);
+    const branch = branchLine.replace(/^## /, '').replace(/\.\.\..*/, '');
+    const summary = changes.length === 0 ? 'clean' : `${changes.length} changed files`;
+    lines.push(`Git: branch ${branch}, ${summary}`);
+    if (changes.length > 0) lines.push(...changes.slice(0, 20).map((c) => `  ${c}`));
+    if (changes.length > 20) lines.push(`  … ${changes.length - 20} more`);
+  }
+  return lines.join('\n');
+}

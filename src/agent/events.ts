@@ -1,0 +1,50 @@
+import type { Mode } from '../config/types.js';
+import type { ToolResult } from '../tool/types.js';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+}
+
+export type AgentOutcomeKind =
+  | 'completed'
+  | 'answered'
+  | 'final_text'
+  | 'stopped'
+  | 'max_turns'
+  | 'aborted'
+  | 'error';
+
+export interface AgentOutcome {
+  kind: AgentOutcomeKind;
+  /** The result, the answer, the final text or the error message. */
+  text: string;
+  usage: Usage;
+  costUsd?: number;
+  turns: number;
+}
+
+/** Everything a client (terminal UI, headless printer, session log, tests) may render. */
+export type AgentEvent =
+  | { type: 'user_message'; text: string }
+  | { type: 'request_start'; turn: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'assistant_text'; text: string }
+  | { type: 'tool_call'; id: string; name: string; input: unknown }
+  | { type: 'tool_start'; id: string; name: string }
+  | { type: 'tool_result'; id: string; name: string; result: ToolResult }
+  | { type: 'usage'; usage: Usage; contextTokens: number }
+  | { type: 'retry'; attempt: number; delayMs: number; message: string }
+  | { type: 'mode_change'; mode: Mode }
+  | { type: 'working'; message: string }
+  | { type: 'phase_report'; phase: string; markdown: string }
+  | { type: 'report'; title: string; markdown: string; path: string }
+  | { type: 'plan'; markdown: string }
+  | { type: 'question'; question: string; options?: string[]; answer: string }
+  | { type: 'compaction'; summary: string; before: number }
+  | { type: 'notice'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'done'; outcome: AgentOutcome };
+
+export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });

@@ -1,0 +1,75 @@
+/** Facts about a failed model request: whether to retry, how long to wait, and a one-line message. */
+export interface ModelFailure {
+  retryable: boolean;
+  retryAfterMs?: number;
+  message: string;
+}
+
+interface ApiCallErrorLike {
+  name?: string;
+  message?: string;
+  statusCode?: number;
+  url?: string;
+  isRetryable?: boolean;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  cause?: unknown;
+  errors?: unknown[];
+}
+
+function networkCode(error: unknown): string | undefined {
+  for (let e = error as ApiCallErrorLike | undefined, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: string }).code;
+    if (code) return code;
+    e = e.cause as ApiCallErrorLike | undefined;
+  }
+  return undefined;
+}
+
+function bodyMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string };
+    if (typeof parsed.error === 'string') return parsed.error;
+    return parsed.error?.message ?? parsed.message;
+  } catch {
+    return body.slice(0, 200);
+  }
+}
+
+export function describeModelFailure(error: unknown, model: string): ModelFailure {
+  const e = (error as ApiCallErrorLike & { lastError?: unknown }).lastError ?? error;
+  const err = e as ApiCallErrorLike;
+  const status = err.statusCode;
+  if (status !== undefined) {
+    const detail = bodyMessage(err.responseBody) ?? err.message ?? '';
+    const retryAfter = Number(err.responseHeaders?.['retry-after']);
+    const retryAfterMs = Number.isFinite(retryAfter) ? retryAfter * 1000 : undefined;
+    if (status === 401 || status === 403) {
+      return {
+        retryable: false,
+        message: `the provider refused the API key for ${model} (${status}: ${detail})`,
+      };
+    }
+    if (status === 404) {
+      return {
+        retryable: false,
+        message: `the provider does not know the model ${model}, or the base URL is wrong (404: ${detail})`,
+      };
+    }
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    return { retryable, retryAfterMs, message: `${model} request failed (${status}: ${detail})` };
+  }
+  const code = networkCode(e);
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    const where = err.url ? ` ${new URL(err.url).origin}` : '';
+    return {
+      retryable: false,
+      message: `cannot reach the model endpoint${where} (${code}): check the base URL`,
+    };
+  }
+  if (code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'UND_ERR_SOCKET') {
+    return { retryable: true, message: `the connection to ${model} failed (${code})` };
+  }
+  return { retryable: false, message: (err.message ?? String(error)).split('\n')[0] };
+}

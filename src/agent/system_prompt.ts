@@ -1,0 +1,53 @@
+import type { AgentsFile } from '../config/agents_md.js';
+import type { Mode, Profile } from '../config/types.js';
+
+export interface PromptInputs {
+  profile: Profile;
+  mode: Mode;
+  environment: string;
+  agentsFiles: AgentsFile[];
+  /** Tool descriptions for models without native tool calling (already formatted). */
+  textTools?: string;
+  jsonSchema?: Record<string, unknown>;
+}
+
+const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
+
+How to work:
+- Understand before changing: use search_files, glob, list_files and read_file. Read several files at once by making several read_file calls in one message; they run in parallel.
+- Make small, exact edits: replace_in_file or edit_file for changes to part of a file, write_to_file for new files, apply_patch for changes across files. Keep the code's style.
+- Verify your work when you can (run the tests or the build), and fix what you broke.
+- Before a tool call that changes things, you may say what it does in one short working_respond in the same message.
+- When the task is done, call attempt_completion with the result. When the user only asked a question, answer with qna_respond. If you truly cannot go on without the user, ask_followup_question.
+- A tool result that is an error tells you what went wrong and what to do next: read it and adjust. Never repeat the same failing call.
+- Paths are relative to the working folder. Be concise: no filler, no restating the tools' output.`;
+
+const PLAN_MODE = `You are in Plan mode: explore with read-only tools and design; tools that change things need the user's explicit approval each time. When the plan is ready, present it with make_plan (or exit_plan_mode).`;
+
+const LITE = `You are lathe, a coding agent. Use the tools to read, search, edit and run code in the user's repository.
+- Look before you change: search_files, list_files, read_file.
+- Edit with replace_in_file (exact lines from the file) or write_to_file.
+- When done, call attempt_completion with the result. To answer a question, use qna_respond.
+- If a tool returns an error, read it and try another way.`;
+
+const SIMPLE = `You are lathe, a coding agent. Tools: execute_command runs shell commands, read_file reads a file, edit_file replaces an exact string in a file (read it first). When the task is done, reply with a short summary and no tool call.`;
+
+/** The system prompt for a profile: instructions, environment, AGENTS.md (nearest first). */
+export function systemPrompt(inputs: PromptInputs): string {
+  const base = inputs.profile === 'lite' ? LITE : inputs.profile === 'simple' ? SIMPLE : STANDARD;
+  const parts = [base];
+  if (inputs.mode === 'plan') parts.push(PLAN_MODE);
+  parts.push(`Environment:\n${inputs.environment}`);
+  for (const file of inputs.agentsFiles) {
+    parts.push(
+      `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`,
+    );
+  }
+  if (inputs.jsonSchema) {
+    parts.push(
+      `The final answer must be given with the structured_output tool, as JSON matching this schema:\n${JSON.stringify(inputs.jsonSchema)}`,
+    );
+  }
+  if (inputs.textTools) parts.push(inputs.textTools);
+  return parts.join('\n\n');
+}

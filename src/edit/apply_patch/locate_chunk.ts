@@ -1,0 +1,109 @@
+import type { LineMatcher } from './line_matcher.js';
+import type { PatchChunk } from './types.js';
+
+/** Where a chunk lands: replace `length` lines at `start` by `newLines`. */
+export interface Placement {
+  start: number;
+  length: number;
+  newLines: string[];
+  keptFrom: number[];
+  /** Where the next chunk's search begins. */
+  nextSearch: number;
+}
+
+export type LocateResult =
+  | { ok: true; placement: Placement }
+  | { ok: false; reason: 'context-not-found'; searchedFrom: number }
+  | { ok: false; reason: 'lines-not-found'; searchedFrom: number }
+  | { ok: false; reason: 'ambiguous'; candidates: number[]; contextLines: number[] };
+
+/**
+ * Locates one chunk the way the reference does: chunks are applied in order, each searching
+ * from where the previous one ended; `@@ line` moves the search past the first occurrence of
+ * that line; `*** End of File` pins the lines to the end; a chunk with no old lines appends.
+ *
+ * Unlike the reference, which takes the first match, a chunk that could land in several places
+ * is refused. Without `@@`, every match in the search window is a candidate. With `@@`, the
+ * chunk means "the first match after that line", so each occurrence of the `@@` line proposes
+ * its nearest following match, and only distinct proposals count.
+ */
+export function locateChunk(
+  matcher: LineMatcher,
+  lineCount: number,
+  chunk: PatchChunk,
+  cursor: number,
+  previousEnd: number,
+): LocateResult {
+  let from = cursor;
+  let contextStarts: number[] | null = null;
+  if (chunk.context !== null) {
+    const found = matcher.findAll([chunk.context], from);
+    if (found === null) return { ok: false, reason: 'context-not-found', searchedFrom: from };
+    contextStarts = found;
+    from = contextStarts[0] + 1;
+  }
+
+  if (chunk.oldLines.length === 0) {
+    const placement = { start: lineCount, length: 0, newLines: chunk.newLines, keptFrom: chunk.keptFrom };
+    return { ok: true, placement: { ...placement, nextSearch: from } };
+  }
+
+  let pattern = chunk.oldLines;
+  let newLines = chunk.newLines;
+  let keptFrom = chunk.keptFrom;
+  let result = place(matcher, lineCount, pattern, from, chunk.endOfFile, contextStarts, previousEnd);
+  if (result === null && pattern.at(-1) === '') {
+    // A trailing blank context line often stands for the file's final newline, which is not a
+    // line of its own here: retry without it, as the reference does.
+    pattern = pattern.slice(0, -1);
+    if (newLines.at(-1) === '') {
+      newLines = newLines.slice(0, -1);
+      keptFrom = keptFrom.slice(0, -1);
+    }
+    keptFrom = keptFrom.map((source) => (source < pattern.length ? source : -1));
+    result = place(matcher, lineCount, pattern, from, chunk.endOfFile, contextStarts, previousEnd);
+  }
+  if (result === null) return { ok: false, reason: 'lines-not-found', searchedFrom: from };
+  if (result.length > 1) {
+    return { ok: false, reason: 'ambiguous', candidates: result, contextLines: contextStarts ?? [] };
+  }
+  const start = result[0];
+  const nextSearch = start + pattern.length;
+  return { ok: true, placement: { start, length: pattern.length, newLines, keptFrom, nextSearch } };
+}
+
+/** Candidate starts for `pattern`, or null when it matches nowhere allowed. */
+function place(
+  matcher: LineMatcher,
+  lineCount: number,
+  pattern: readonly string[],
+  from: number,
+  endOfFile: boolean,
+  contextStarts: readonly number[] | null,
+  previousEnd: number,
+): number[] | null {
+  if (pattern.length === 0) return [from];
+  if (endOfFile) {
+    const start = lineCount - pattern.length;
+    // The reference pins to the end even before the search start; only refuse real overlaps.
+    return start >= previousEnd && matcher.matchesAt(pattern, start) ? [start] : null;
+  }
+  const found = matcher.findAll(pattern, from);
+  if (found === null) return null;
+  if (contextStarts === null || contextStarts.length === 1) {
+    return contextStarts === null ? found : [found[0]];
+  }
+  return nearestAfterEach(contextStarts, found);
+}
+
+/** For each context line, the first match strictly below it; duplicates collapse. */
+function nearestAfterEach(contextStarts: readonly number[], starts: readonly number[]): number[] {
+  const proposals: number[] = [];
+  let next = 0;
+  for (const context of contextStarts) {
+    while (next < starts.length && starts[next] <= context) next++;
+    if (next === starts.length) break;
+    if (proposals.at(-1) !== starts[next]) proposals.push(starts[next]);
+  }
+  return proposals;
+}

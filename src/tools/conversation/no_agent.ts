@@ -1,0 +1,13 @@
+import type { AgentInteraction, ToolContext, ToolOutput } from '../../tool/types.js';
+
+/** The conversation tools talk to an agent; run alone (`lathe tool`), they say so. */
+export async function withInteraction(
+  ctx: ToolContext,
+  name: string,
+  fn: (interaction: AgentInteraction) => Promise<ToolOutput> | ToolOutput,
+): Promise<ToolOutput> {
+  if (!ctx.interaction) {
+    return { isError: true, text: `${name} talks to the user through a running agent; there is none here.` };
+  }
+  return fn(ctx.interaction);
+}

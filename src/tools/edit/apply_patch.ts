@@ -1,0 +1,127 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { parsePatch, patchPaths, planPatch } from '../../edit/apply_patch/index.js';
+import type { FileState, PatchOp } from '../../edit/apply_patch/types.js';
+import { checkEncodable, encodeText, type TextFormat } from '../../edit/codec.js';
+import { commitFileChanges } from '../../edit/file_transaction.js';
+import { realPathOf } from '../../permission/paths.js';
+import { buildTool } from '../../tool/build_tool.js';
+import type { ToolContext } from '../../tool/types.js';
+import { sha256 } from '../files/read_text.js';
+import { absolutePath, displayPath } from '../shared/paths.js';
+import { compactDiff } from './compact_diff.js';
+import { loadTextFile, NEW_FILE_FORMAT } from './text_file.js';
+
+const inputSchema = z.strictObject({
+  input: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch"'),
+});
+
+const DESCRIPTION = `Add, delete, move and update files with one patch, applied atomically (all files or none):
+*** Begin Patch
+*** Add File: path/new.ts
++line of the new file
+*** Delete File: path/old.ts
+*** Update File: path/app.ts
+*** Move to: path/renamed.ts   (optional)
+@@ function containing the change   (optional context line)
+ context line (starts with a space)
+-removed line
++added line
+*** End of File   (optional: the chunk ends at the end of the file)
+*** End Patch
+Give about 3 lines of context around each change; a chunk whose context matches several places is refused.`;
+
+interface Loaded {
+  states: Map<string, FileState>;
+  formats: Map<string, TextFormat>;
+  texts: Map<string, string>;
+}
+
+async function loadPaths(paths: string[], ctx: ToolContext): Promise<Loaded | string> {
+  const loaded: Loaded = { states: new Map(), formats: new Map(), texts: new Map() };
+  for (const p of paths) {
+    const absolute = absolutePath(ctx, p);
+    const isDir = await stat(absolute).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (isDir) {
+      loaded.states.set(p, 'directory');
+      continue;
+    }
+    const file = await loadTextFile(absolute, displayPath(ctx, absolute));
+    if (file.ok) {
+      loaded.states.set(p, file.text);
+      loaded.texts.set(p, file.text);
+      loaded.formats.set(p, file.format);
+    } else if (file.missing) {
+      loaded.states.set(p, null);
+    } else {
+      return `${file.error} The patch was not applied.`;
+    }
+  }
+  return loaded;
+}
+
+/** A moved file is written in its source's encoding. */
+function sourceOf(ops: PatchOp[], path: string): string {
+  const move = ops.find((op) => op.kind === 'update' && op.moveTo === path);
+  return move ? move.path : path;
+}
+
+export const applyPatch = buildTool({
+  name: 'apply_patch',
+  inputSchema,
+  description: DESCRIPTION,
+  availability: { profiles: ['standard'] },
+  permissionSubject: (input) => {
+    const parsed = parsePatch(input.input);
+    return { kind: 'edit', paths: parsed.ok ? patchPaths(parsed.ops) : [] };
+  },
+  validateInput(input) {
+    const parsed = parsePatch(input.input);
+    return parsed.ok ? undefined : `The patch could not be parsed: ${parsed.error}`;
+  },
+  userFacingName: () => 'Patch',
+  async call(input, ctx) {
+    const parsed = parsePatch(input.input);
+    if (!parsed.ok) return { isError: true, text: `The patch could not be parsed: ${parsed.error}` };
+    const loaded = await loadPaths(patchPaths(parsed.ops), ctx);
+    if (typeof loaded === 'string') return { isError: true, text: loaded };
+    const plan = planPatch(parsed.ops, loaded.states);
+    if (!plan.ok)
+      return { isError: true, text: `The patch was not applied; no file was changed. ${plan.error}` };
+
+    const writes = [];
+    for (const change of plan.changes) {
+      const format = loaded.formats.get(sourceOf(parsed.ops, change.path)) ?? NEW_FILE_FORMAT;
+      if (change.content !== null) {
+        const encodable = checkEncodable(change.content, format);
+        if (!encodable.ok)
+          return { isError: true, text: `${change.path}: ${encodable.error}. No file was changed.` };
+      }
+      writes.push({
+        path: absolutePath(ctx, change.path),
+        bytes: change.content === null ? null : encodeText(change.content, format),
+      });
+    }
+    await commitFileChanges(writes);
+    for (const w of writes) if (w.bytes) ctx.readFiles.set(realPathOf(w.path), sha256(w.bytes));
+
+    const diffs: string[] = [];
+    for (const change of plan.changes) {
+      if (change.content === null) continue;
+      diffs.push(
+        await compactDiff(
+          change.path,
+          loaded.texts.get(sourceOf(parsed.ops, change.path)) ?? '',
+          change.content,
+        ),
+      );
+    }
+    return {
+      text: ['Applied the patch:', ...plan.summary, ...diffs].join('\n'),
+      data: { summary: plan.summary },
+    };
+  },
+});

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { exactReplace } from '../../edit/exact_replace.js';
+import { realPathOf } from '../../permission/paths.js';
+import { buildTool } from '../../tool/build_tool.js';
+import { absolutePath, displayPath } from '../shared/paths.js';
+import { compactDiff } from './compact_diff.js';
+import { loadTextFile, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
+
+const inputSchema = z.strictObject({
+  path: z.string().min(1).describe('File to edit'),
+  old_string: z.string().describe('The exact text to replace (empty only to create a new file)'),
+  new_string: z.string().describe('The text to put in its place'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one'),
+});
+
+export const editFile = buildTool({
+  name: 'edit_file',
+  inputSchema,
+  description:
+    'Replace an exact string in a file. old_string must occur exactly once (include surrounding lines to ' +
+    'make it unique) unless replace_all is true. Match indentation exactly. The file must have been read with ' +
+    'read_file first in this session, and not changed since. An empty old_string creates a new file.',
+  availability: { profiles: ['standard', 'simple'] },
+  permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
+  userFacingName: () => 'Edit',
+  async call(input, ctx) {
+    const path = absolutePath(ctx, input.path);
+    const shown = displayPath(ctx, path);
+    const loaded = await loadTextFile(path, shown);
+    if (!loaded.ok) {
+      if (loaded.missing && input.old_string === '') {
+        const saved = await saveTextFile(path, shown, input.new_string, NEW_FILE_FORMAT, ctx);
+        return saved.ok ? { text: `Created ${shown}.` } : { isError: true, text: saved.error };
+      }
+      return { isError: true, text: loaded.error };
+    }
+    // Judged by content hash: a touched but unchanged file is no reason to refuse.
+    const readHash = ctx.readFiles.get(realPathOf(path));
+    if (readHash === undefined) {
+      return {
+        isError: true,
+        text: `${shown} has not been read in this session. Read it with read_file first, then edit.`,
+      };
+    }
+    if (readHash !== loaded.hash) {
+      return {
+        isError: true,
+        text: `${shown} changed on disk since it was read. Read it again with read_file, then edit.`,
+      };
+    }
+    const result = exactReplace(loaded.text, input.old_string, input.new_string, input.replace_all ?? false);
+    if (!result.ok) return { isError: true, text: `${shown} was not changed. ${result.error}` };
+    const saved = await saveTextFile(path, shown, result.content, loaded.format, ctx);
+    if (!saved.ok) return { isError: true, text: saved.error };
+    const diff = await compactDiff(shown, loaded.text, result.content);
+    const count = result.count === 1 ? '1 replacement' : `${result.count} replacements`;
+    return { text: `Edited ${shown} (${count}).\n${diff}`, data: { replacements: result.count } };
+  },
+});

@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { atomicWriteFile } from '../../edit/atomic_write.js';
+import { checkEncodable, decodeText, encodeText, type TextFormat } from '../../edit/codec.js';
+import { realPathOf } from '../../permission/paths.js';
+import type { ToolContext } from '../../tool/types.js';
+import { sha256 } from '../files/read_text.js';
+
+export const NEW_FILE_FORMAT: TextFormat = { encoding: 'utf8', eol: '\n', finalNewline: true };
+
+export type LoadedText =
+  | { ok: true; text: string; format: TextFormat; hash: string }
+  | { ok: false; missing: boolean; error: string };
+
+/** Reads a file for editing: decoded (encoding and BOM remembered), with the hash of its bytes. */
+export async function loadTextFile(absolute: string, shown: string): Promise<LoadedText> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, missing: true, error: `${shown} does not exist.` };
+    if (code === 'EISDIR') return { ok: false, missing: false, error: `${shown} is a folder, not a file.` };
+    return { ok: false, missing: false, error: `${shown} cannot be read: ${(error as Error).message}` };
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return { ok: false, missing: false, error: `${shown}: ${decoded.error}` };
+  return { ok: true, text: decoded.text, format: decoded.format, hash: sha256(bytes) };
+}
+
+/**
+ * Writes text in the given format atomically (temp file, fsync, rename; mode bits kept) and
+ * remembers the new content hash as read, so the next edit needs no fresh read.
+ */
+export async function saveTextFile(
+  absolute: string,
+  shown: string,
+  text: string,
+  format: TextFormat,
+  ctx: Pick<ToolContext, 'readFiles'>,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const encodable = checkEncodable(text, format);
+  if (!encodable.ok) return { ok: false, error: `${shown}: ${encodable.error}. Nothing was written.` };
+  const bytes = encodeText(text, format);
+  await atomicWriteFile(absolute, bytes);
+  ctx.readFiles.set(realPathOf(absolute), sha256(bytes));
+  return { ok: true };
+}
+
+/** Text given with LF written in a CRLF file's own line endings. */
+export function withEol(text: string, eol: '\n' | '\r\n'): string {
+  return eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text;
+}

@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parsePatch, patchPaths, planPatch } from '../../src/edit/apply_patch/index.js';
+import type { FileState } from '../../src/edit/apply_patch/types.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixturesDir =
+  process.env.LATHE_FIXTURES_DIR ?? path.resolve(here, '../../../shared/fixtures/apply_patch');
+
+/** lathe is atomic: where the reference keeps a partial change, the tree must equal input/. */
+const ATOMIC_EXCEPTIONS = new Set(['015_failure_after_partial_success_leaves_changes']);
+
+type Snapshot = Map<string, 'dir' | Buffer>;
+
+async function snapshot(root: string): Promise<Snapshot> {
+  const result: Snapshot = new Map();
+  if (!existsSync(root)) return result;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const relative = path.relative(root, full).split(path.sep).join('/');
+      const stat = await fs.stat(full);
+      if (stat.isDirectory()) {
+        result.set(relative, 'dir');
+        await walk(full);
+      } else if (stat.isFile()) {
+        result.set(relative, await fs.readFile(full));
+      }
+    }
+  };
+  await walk(root);
+  return new Map([...result.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function printable(snap: Snapshot): Record<string, string> {
+  return Object.fromEntries(
+    [...snap].map(([key, value]) => [key, value === 'dir' ? '<dir>' : value.toString('utf8')]),
+  );
+}
+
+async function loadState(root: string, relative: string): Promise<FileState> {
+  try {
+    const stat = await fs.stat(path.join(root, relative));
+    return stat.isDirectory() ? 'directory' : await fs.readFile(path.join(root, relative), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Mirrors how the tool writes a plan: create parents, write files, remove deleted ones. */
+async function applyPatchToTree(root: string, patchText: string): Promise<{ ok: boolean; error?: string }> {
+  const parsed = parsePatch(patchText);
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  const files = new Map<string, FileState>();
+  for (const relative of patchPaths(parsed.ops)) files.set(relative, await loadState(root, relative));
+  const plan = planPatch(parsed.ops, files);
+  if (!plan.ok) return { ok: false, error: plan.error };
+  for (const change of plan.changes) {
+    const target = path.join(root, change.path);
+    if (change.content === null) {
+      await fs.rm(target);
+    } else {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, change.content);
+    }
+  }
+  return { ok: true };
+}
+
+const scenarios = existsSync(fixturesDir)
+  ? (await fs.readdir(fixturesDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort()
+  : [];
+
+const tempDirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(tempDirs.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
+});
+
+describe('apply_patch reference scenarios', () => {
+  it('finds the scenario folders (23 in the shared copy)', () => {
+    if (process.env.LATHE_FIXTURES_DIR === undefined) expect(scenarios).toHaveLength(23);
+    else expect(scenarios.length).toBeGreaterThan(0);
+  });
+
+  it.each(scenarios)('%s', async (scenario) => {
+    const scenarioDir = path.join(fixturesDir, scenario);
+    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lathe-apply-patch-'));
+    tempDirs.push(work);
+    const input = path.join(scenarioDir, 'input');
+    if (existsSync(input)) await fs.cp(input, work, { recursive: true, dereference: true });
+
+    const patchText = await fs.readFile(path.join(scenarioDir, 'patch.txt'), 'utf8');
+    const outcome = await applyPatchToTree(work, patchText);
+
+    const expectedRoot = ATOMIC_EXCEPTIONS.has(scenario) ? input : path.join(scenarioDir, 'expected');
+    const actual = await snapshot(work);
+    const expected = await snapshot(expectedRoot);
+    expect(printable(actual)).toEqual(printable(expected));
+    expect([...actual.keys()]).toEqual([...expected.keys()]);
+    for (const [key, value] of expected) {
+      const got = actual.get(key);
+      expect(value === 'dir' ? got === 'dir' : Buffer.isBuffer(got) && value.equals(got), key).toBe(true);
+    }
+    // Failing scenarios must fail with a message, not silently.
+    const mustFail = /rejects|fails|requires_existing|failure_after/.test(scenario);
+    expect(outcome.ok, outcome.error).toBe(!mustFail);
+    if (mustFail) expect(outcome.error).toMatch(/\S/);
+  });
+});

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  atomicWriteFile,
+  resolveWriteTarget,
+  syncFolder,
+  writeTempFile,
+} from '../../src/edit/atomic_write.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const projectRoot = path.resolve(here, '../..');
+const moduleUrl = pathToFileURL(path.join(projectRoot, 'src/edit/atomic_write.ts')).href;
+const posix = process.platform !== 'win32';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lathe-atomic-'));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+const leftovers = async (folder: string) =>
+  (await fs.readdir(folder)).filter((name) => name.includes('.lathe-tmp-'));
+
+describe('atomicWriteFile', () => {
+  it('creates missing parent folders and leaves no temp file', async () => {
+    const target = path.join(dir, 'a', 'b', 'file.txt');
+    await atomicWriteFile(target, 'héllo\n');
+    expect(await fs.readFile(target, 'utf8')).toBe('héllo\n');
+    expect(await leftovers(path.dirname(target))).toEqual([]);
+  });
+
+  it('replaces bytes exactly', async () => {
+    const target = path.join(dir, 'data.bin');
+    await fs.writeFile(target, 'old content that is longer');
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    await atomicWriteFile(target, bytes);
+    expect(new Uint8Array(await fs.readFile(target))).toEqual(bytes);
+  });
+
+  it.runIf(posix)('keeps the existing mode bits, or applies opts.mode', async () => {
+    const target = path.join(dir, 'script.sh');
+    await fs.writeFile(target, 'old');
+    await fs.chmod(target, 0o751);
+    await atomicWriteFile(target, 'new');
+    expect((await fs.stat(target)).mode & 0o7777).toBe(0o751);
+    await atomicWriteFile(target, 'newer', { mode: 0o600 });
+    expect((await fs.stat(target)).mode & 0o7777).toBe(0o600);
+  });
+
+  it.runIf(posix)('writes through a symlink, keeping the link', async () => {
+    const real = path.join(dir, 'real.txt');
+    const link = path.join(dir, 'link.txt');
+    await fs.writeFile(real, 'old');
+    await fs.symlink(real, link);
+    await atomicWriteFile(link, 'new');
+    expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await fs.readFile(real, 'utf8')).toBe('new');
+  });
+
+  it('exposes its steps: a flushed temp file beside the target, a resolved target, a folder sync', async () => {
+    const target = path.join(dir, 'sub', 'name.txt');
+    const temp = await writeTempFile(target, 'staged');
+    expect(path.dirname(temp)).toBe(path.dirname(target));
+    expect(path.basename(temp)).toMatch(/^\.name\.txt\.lathe-tmp-[0-9a-f]{8}$/);
+    expect(await fs.readFile(temp, 'utf8')).toBe('staged');
+    expect(await resolveWriteTarget(path.relative(process.cwd(), target))).toBe(target);
+    await expect(syncFolder(dir)).resolves.toBeUndefined();
+  });
+
+  it('removes the temp file and rethrows when the rename fails', async () => {
+    const target = path.join(dir, 'folder');
+    await fs.mkdir(target);
+    await fs.writeFile(path.join(target, 'inside.txt'), 'kept');
+    await expect(atomicWriteFile(target, 'x')).rejects.toThrow();
+    expect(await leftovers(dir)).toEqual([]);
+    expect(await fs.readFile(path.join(target, 'inside.txt'), 'utf8')).toBe('kept');
+  });
+
+  it.runIf(posix)(
+    'leaves the old or the new content, never a partial file, when killed mid-write',
+    async () => {
+      const size = 50 * 1024 * 1024;
+      const target = path.join(dir, 'big.bin');
+      const hash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+      const whole = new Set([hash(Buffer.alloc(size, 'a')), hash(Buffer.alloc(size, 'b'))]);
+      // Alternates two 50 MB contents forever; says "ready" once the first write is complete.
+      const child = [
+        `const { atomicWriteFile } = await import(${JSON.stringify(moduleUrl)});`,
+        `const size = ${size};`,
+        `const contents = [Buffer.alloc(size, 'a'), Buffer.alloc(size, 'b')];`,
+        'for (let i = 0; ; i++) {',
+        `  await atomicWriteFile(${JSON.stringify(target)}, contents[i % 2]);`,
+        "  if (i === 0) process.stdout.write('ready\\n');",
+        '}',
+      ].join('\n');
+
+      for (let round = 0; round < 5; round++) {
+        const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], {
+          cwd: projectRoot,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        proc.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+        await new Promise<void>((resolve, reject) => {
+          proc.stdout.on('data', (chunk: Buffer) => {
+            if (chunk.toString().includes('ready')) resolve();
+          });
+          proc.on('exit', (code) => reject(new Error(`child exited early (${code}): ${stderr}`)));
+        });
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 600));
+        proc.kill('SIGKILL');
+        await exited;
+
+        const stat = await fs.lstat(target);
+        expect(stat.isFile()).toBe(true);
+        expect(stat.size).toBe(size);
+        expect(whole.has(hash(await fs.readFile(target)))).toBe(true);
+        // A killed write may leave its temp file behind, but only under the temp name.
+        for (const name of await fs.readdir(dir)) {
+          expect(name === 'big.bin' || /^\.big\.bin\.lathe-tmp-[0-9a-f]{8}$/.test(name)).toBe(true);
+        }
+      }
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,121 @@
+import type { RequestSummary, ScriptedError, ToolResultRecord } from './types.js';
+import { type ProtocolHandler, parsedOrRaw, splitInPieces, textOf } from './wire.js';
+
+/**
+ * Gemini API: `POST /v1beta/models/MODEL:streamGenerateContent?alt=sse` and `:generateContent`.
+ * The model and whether to stream come from the path, not the body.
+ */
+
+const FINISH_REASON = { stop: 'STOP', tool_calls: 'STOP', length: 'MAX_TOKENS' } as const;
+
+const ERROR_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ABORTED',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** A functionResponse's payload as text: the AI SDK sends `{name, content}`, Gemini CLI `{output}` or `{error}`. */
+function functionResponseResult(part: any): ToolResultRecord {
+  const response = part.response ?? {};
+  const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const base = { ...(part.id ? { id: part.id } : {}), name: part.name };
+  if (response.error != null) return { ...base, content: asText(response.error), isError: true };
+  if (response.content != null) return { ...base, content: asText(response.content) };
+  if (response.output != null) return { ...base, content: asText(response.output) };
+  return { ...base, content: JSON.stringify(response) };
+}
+
+function read(body: any): RequestSummary {
+  const contents: any[] = Array.isArray(body?.contents) ? body.contents : [];
+  let toolResults: ToolResultRecord[] = [];
+  let lastUserText: string | undefined;
+  for (const content of contents) {
+    const parts: any[] = Array.isArray(content?.parts) ? content.parts : [];
+    if (content?.role === 'model') {
+      toolResults = [];
+      continue;
+    }
+    const text = textOf(parts);
+    if (text) lastUserText = text;
+    for (const part of parts)
+      if (part?.functionResponse) toolResults.push(functionResponseResult(part.functionResponse));
+  }
+  const declarations = (Array.isArray(body?.tools) ? body.tools : []).flatMap(
+    (t: any) => t?.functionDeclarations ?? t?.function_declarations ?? [],
+  );
+  return {
+    stream: false,
+    toolNames: declarations.map((d: any) => d?.name),
+    toolResults,
+    lastUserText,
+    systemText: textOf(body?.systemInstruction?.parts ?? body?.system_instruction?.parts) || undefined,
+  };
+}
+
+function errorBody(error: ScriptedError): unknown {
+  const status = error.type ?? ERROR_STATUS[error.status] ?? 'UNKNOWN';
+  return {
+    error: { code: error.status, message: error.message ?? `scripted ${status} (${error.status})`, status },
+  };
+}
+
+export const gemini: ProtocolHandler = {
+  protocol: 'gemini',
+  toolCallIdPrefix: 'call_',
+  read,
+  errorBody,
+  async write(out, { reply, model = 'gemini-fake', stream, query, nextId }) {
+    const responseId = nextId('gresp_');
+    const usageMetadata = {
+      promptTokenCount: reply.usage.inputTokens,
+      candidatesTokenCount: reply.usage.outputTokens,
+      totalTokenCount: reply.usage.inputTokens + reply.usage.outputTokens,
+    };
+    // Real Gemini sends args as an object; unparsable raw arguments go as a string, which the AI SDK passes on.
+    const callParts = reply.toolCalls.map((c) => ({
+      functionCall: { id: c.id, name: c.name, args: parsedOrRaw(c.arguments) },
+    }));
+    const response = (parts: unknown[], last: boolean) => ({
+      candidates: [
+        {
+          content: { role: 'model', parts },
+          index: 0,
+          ...(last ? { finishReason: FINISH_REASON[reply.finish] } : {}),
+        },
+      ],
+      ...(last ? { usageMetadata } : {}),
+      modelVersion: model,
+      responseId,
+    });
+    if (!stream) {
+      out.json(200, response([...(reply.text ? [{ text: reply.text }] : []), ...callParts], true));
+      return;
+    }
+    // Text arrives in pieces; function calls arrive whole, together, in the last chunk.
+    const chunks: unknown[][] = splitInPieces(reply.text).map((text) => [{ text }]);
+    if (callParts.length > 0 || chunks.length === 0) chunks.push(callParts);
+    const bodies = chunks.map((parts, i) => response(parts, i === chunks.length - 1));
+    if (query.get('alt') === 'sse') {
+      out.startStream('text/event-stream', '\r\n');
+      for (const b of bodies) await out.event(undefined, b);
+    } else {
+      // Without alt=sse the API streams one JSON array, element by element.
+      out.startStream('application/json');
+      for (const [i, b] of bodies.entries()) await out.raw(`${i === 0 ? '[' : ',\r\n'}${JSON.stringify(b)}`);
+      await out.raw(']');
+    }
+    out.end();
+  },
+};
+
+/** `POST /v1beta/models/MODEL:countTokens`: a rough count, a token per 4 characters of the body. */
+export function geminiCountTokens(rawBody: string): unknown {
+  return { totalTokens: Math.max(1, Math.ceil(rawBody.length / 4)) };
+}

@@ -1,0 +1,132 @@
+import { openaiErrorBody } from './openai_chat.js';
+import type { RequestSummary, ToolResultRecord } from './types.js';
+import { nowSeconds, type ProtocolHandler, resultText, splitInPieces, textOf } from './wire.js';
+
+/** OpenAI Responses API: `POST /v1/responses`, streamed as named, numbered `response.*` events. */
+
+/** Input items that are the model's own earlier output: tool results before them are old. */
+const MODEL_OUTPUT_ITEMS = new Set(['function_call', 'custom_tool_call', 'item_reference', 'reasoning']);
+
+function read(body: any): RequestSummary {
+  const items: any[] = Array.isArray(body?.input) ? body.input : [];
+  const toolNameById = new Map<string, string>();
+  const system: string[] = typeof body?.instructions === 'string' ? [body.instructions] : [];
+  let toolResults: ToolResultRecord[] = [];
+  let lastUserText: string | undefined = typeof body?.input === 'string' ? body.input : undefined;
+  for (const item of items) {
+    if (item?.role === 'system' || item?.role === 'developer') system.push(textOf(item.content));
+    else if (item?.role === 'user') {
+      const text = textOf(item.content);
+      if (text) lastUserText = text;
+    } else if (item?.role === 'assistant' || MODEL_OUTPUT_ITEMS.has(item?.type)) {
+      toolResults = [];
+      if (item.call_id) toolNameById.set(item.call_id, item.name);
+    } else if (item?.type === 'function_call_output' || item?.type === 'custom_tool_call_output') {
+      // The format has no error flag: a failed tool's output is just text.
+      toolResults.push({
+        id: item.call_id,
+        name: toolNameById.get(item.call_id),
+        content: resultText(item.output),
+      });
+    }
+  }
+  return {
+    model: body?.model,
+    stream: body?.stream === true,
+    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: any) => t?.name ?? t?.type) : [],
+    toolResults,
+    lastUserText,
+    systemText: system.filter(Boolean).join('\n') || undefined,
+  };
+}
+
+export const openaiResponses: ProtocolHandler = {
+  protocol: 'openai-responses',
+  toolCallIdPrefix: 'call_',
+  read,
+  errorBody: openaiErrorBody,
+  async write(out, { reply, model = 'gpt-fake', stream, nextId }) {
+    const usage = {
+      input_tokens: reply.usage.inputTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: reply.usage.outputTokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
+    };
+    const textPart = { type: 'output_text', text: reply.text, annotations: [] };
+    const message = reply.text
+      ? { id: nextId('msg_'), type: 'message', status: 'completed', role: 'assistant', content: [textPart] }
+      : undefined;
+    const calls = reply.toolCalls.map((c) => ({
+      id: nextId('fc_'),
+      type: 'function_call',
+      status: 'completed',
+      call_id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+    }));
+    const output = [...(message ? [message] : []), ...calls];
+    // Running out of tokens is reported as an incomplete response, not as a finish reason.
+    const incomplete = reply.finish === 'length';
+    const response = {
+      id: nextId('resp_'),
+      object: 'response',
+      created_at: nowSeconds(),
+      model,
+      error: null,
+      incomplete_details: null,
+      parallel_tool_calls: true,
+      tool_choice: 'auto',
+      tools: [],
+    };
+    const finished = {
+      ...response,
+      status: incomplete ? 'incomplete' : 'completed',
+      incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
+      output,
+      usage,
+    };
+    if (!stream) {
+      out.json(200, finished);
+      return;
+    }
+    let sequence = 0;
+    const emit = (type: string, data: object) =>
+      out.event(type, { type, sequence_number: sequence++, ...data });
+    out.startStream();
+    const started = { ...response, status: 'in_progress', output: [], usage: null };
+    await emit('response.created', { response: started });
+    await emit('response.in_progress', { response: started });
+    let output_index = 0;
+    if (message) {
+      const at = { item_id: message.id, output_index, content_index: 0 };
+      await emit('response.output_item.added', {
+        output_index,
+        item: { ...message, status: 'in_progress', content: [] },
+      });
+      await emit('response.content_part.added', { ...at, part: { ...textPart, text: '' } });
+      for (const delta of splitInPieces(reply.text)) {
+        await emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+      }
+      await emit('response.output_text.done', { ...at, text: reply.text, logprobs: [] });
+      await emit('response.content_part.done', { ...at, part: textPart });
+      await emit('response.output_item.done', { output_index, item: message });
+      output_index++;
+    }
+    for (const call of calls) {
+      const at = { item_id: call.id, output_index };
+      await emit('response.output_item.added', {
+        output_index,
+        item: { ...call, status: 'in_progress', arguments: '' },
+      });
+      for (const delta of splitInPieces(call.arguments)) {
+        await emit('response.function_call_arguments.delta', { ...at, delta });
+      }
+      await emit('response.function_call_arguments.done', { ...at, arguments: call.arguments });
+      await emit('response.output_item.done', { output_index, item: call });
+      output_index++;
+    }
+    await emit(incomplete ? 'response.incomplete' : 'response.completed', { response: finished });
+    out.end();
+  },
+};

@@ -1,0 +1,77 @@
+/** The four provider wire formats the fake server speaks. */
+export type Protocol = 'anthropic' | 'openai-chat' | 'openai-responses' | 'gemini';
+
+export interface ScriptedToolCall {
+  /** Defaults to `toolu_<n>` (Anthropic) or `call_<n>` (the others), counted per server. */
+  id?: string;
+  name: string;
+  input?: unknown;
+  /** Sent verbatim instead of `JSON.stringify(input)`: for malformed-JSON tests. */
+  rawArguments?: string;
+}
+
+export interface ScriptedError {
+  status: number;
+  message?: string;
+  retryAfterSeconds?: number;
+  /** The provider's error type, e.g. 'overloaded_error' for an Anthropic 529. */
+  type?: string;
+}
+
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: { inputTokens: number; outputTokens: number };
+  /** Sleep between stream events. */
+  chunkDelayMs?: number;
+  /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
+  finish?: 'stop' | 'tool_calls' | 'length';
+}
+
+export type ScriptedTurn =
+  | ScriptedReply
+  | { error: ScriptedError }
+  /** Accept the request and send headers, then nothing until the client goes away or the server closes. */
+  | { hang: true }
+  /** Decide from the request. */
+  | { respond: (req: RecordedRequest) => ScriptedTurn };
+
+export interface ToolResultRecord {
+  id?: string;
+  name?: string;
+  content: string;
+  isError?: boolean;
+}
+
+export interface RecordedRequest {
+  protocol: Protocol | 'unknown';
+  /** What the route was: a model call (consumes a turn), a token count, a model listing, or no route. */
+  kind: 'model' | 'count_tokens' | 'models' | 'unknown';
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON, or the raw text when the body is not JSON. */
+  body: any;
+  stream: boolean;
+  model?: string;
+  toolNames: string[];
+  /** The tool results the client sent back in this request, normalised across protocols. */
+  toolResults: ToolResultRecord[];
+  /** The plain text of the last user message that has text (tool-result-only messages are skipped). */
+  lastUserText?: string;
+  systemText?: string;
+}
+
+/** The protocol-specific fields a reader pulls out of a request body. */
+export type RequestSummary = Pick<
+  RecordedRequest,
+  'model' | 'stream' | 'toolNames' | 'toolResults' | 'lastUserText' | 'systemText'
+>;
+
+/** A reply turn with every default filled in, ready for a protocol writer. */
+export interface PlannedReply {
+  text: string;
+  toolCalls: Array<{ id: string; name: string; arguments: string }>;
+  usage: { inputTokens: number; outputTokens: number };
+  finish: 'stop' | 'tool_calls' | 'length';
+}
