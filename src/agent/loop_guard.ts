@@ -20,8 +20,8 @@ export class LoopGuard {
     this.last = signature;
     if (this.repeats < LIMIT) return undefined;
     return (
-      `Not run: this is the ${this.repeats}rd identical ${name} call in a row, and its result will not change. ` +
+      `Not run: the same ${name} call ${this.repeats} times in a row, and its result will not change. ` +
       'Do something different: change the input, try another tool, or explain what is blocking you.'
-    ).replace(/(\d+)rd/, (_m, n: string) => `${n}${n === '3' ? 'rd' : 'th'}`);
+    );
   }
 }

@@ -67,6 +67,8 @@ export function createPrinter(
     },
     finish(summary: RunSummary): void {
       if (format === 'text') {
+        // An error was already written to stderr when it happened.
+        if (summary.outcome.kind === 'error') return;
         const text = summary.outcome.text;
         const stream = exitCodeFor(summary.outcome) === 0 ? out : err;
         stream.write(text.endsWith('\n') ? text : `${text}\n`);

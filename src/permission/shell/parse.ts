@@ -1,0 +1,335 @@
+import type { Node, Parser } from 'web-tree-sitter';
+import { loadBashParser } from './grammar.js';
+import { checkHeredocBody, heredocDelimiter } from './heredoc.js';
+import { findLayoutProblem } from './layout.js';
+import { inspectTestCommand } from './test_command.js';
+import type { Assignment, ParsedCommand, Redirect, Subcommand, Word } from './types.js';
+import { evaluateWord, literal, type NestedSink, scanNested, UnsupportedShell } from './words.js';
+import { unwrap } from './wrappers.js';
+
+/** Longer commands are refused rather than parsed: nobody reviews a 100 KB command anyway. */
+const MAX_COMMAND_LENGTH = 100_000;
+/** Nesting of subshells, groups and substitutions; deeper input is refused, not risked on the stack. */
+const MAX_NESTING = 200;
+
+/** Statements whose named children are all statements. */
+const SEQUENCES = new Set([
+  'program',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'do_group',
+  'negated_command',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+]);
+
+/** Splits a shell command into the simple commands it would run (see `Subcommand`). */
+export async function parseShellCommand(command: string): Promise<ParsedCommand> {
+  if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: 'too complex to parse (over 100 KB)' };
+  // Bash and the grammar disagree on carriage returns and other control characters.
+  if (/[\0-\x08\x0b-\x1f\x7f]/.test(command)) return { ok: false, reason: 'contains control characters' };
+  return parseWith(await loadBashParser(), command);
+}
+
+function parseWith(parser: Parser, command: string): ParsedCommand {
+  const tree = parser.parse(command);
+  if (!tree) return { ok: false, reason: 'could not parse' };
+  try {
+    if (tree.rootNode.hasError)
+      return { ok: false, reason: 'syntax error (or syntax this parser does not know)' };
+    const layoutProblem = findLayoutProblem(tree.rootNode, command);
+    if (layoutProblem) return { ok: false, reason: layoutProblem };
+    const walker = new StatementWalker();
+    walker.statement(tree.rootNode);
+    return { ok: true, subcommands: walker.subcommands, arithmetic: walker.arithmetic };
+  } catch (error) {
+    if (error instanceof UnsupportedShell) return { ok: false, reason: error.message };
+    if (error instanceof RangeError) return { ok: false, reason: 'too complex to parse' };
+    throw error;
+  } finally {
+    tree.delete();
+  }
+}
+
+class StatementWalker {
+  readonly subcommands: Subcommand[] = [];
+  readonly arithmetic: string[] = [];
+  private depth = 0;
+
+  private readonly sink: NestedSink = {
+    substitution: (node) => this.children(node),
+    arithmetic: (text) => this.arithmetic.push(text),
+  };
+
+  statement(node: Node): void {
+    if (++this.depth > MAX_NESTING) throw new UnsupportedShell('too deeply nested');
+    try {
+      this.dispatch(node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private dispatch(node: Node): void {
+    if (SEQUENCES.has(node.type)) return this.children(node);
+    switch (node.type) {
+      case 'list':
+        return this.list(node);
+      case 'command':
+        return this.command(node);
+      case 'redirected_statement':
+        return this.redirected(node);
+      case 'variable_assignment':
+      case 'variable_assignments':
+        return this.bareAssignments(node);
+      case 'for_statement':
+        return this.forLoop(node);
+      case 'c_style_for_statement':
+        return this.cStyleFor(node);
+      case 'case_statement':
+        return this.caseStatement(node);
+      case 'test_command':
+        return this.testCommand(node);
+      case 'declaration_command':
+      case 'unset_command':
+        return this.declaration(node);
+      case 'comment':
+        return;
+      case 'function_definition':
+        throw new UnsupportedShell('defines a function');
+      default:
+        throw new UnsupportedShell(`unsupported shell construct: ${node.type}`);
+    }
+  }
+
+  /** Every named child as a statement (the bodies of substitutions, groups, loops, conditionals). */
+  children(node: Node): void {
+    for (const child of node.namedChildren) this.statement(child);
+  }
+
+  /** `a && b || c` nests to the left; walked as a loop so long chains do not recurse. */
+  private list(node: Node): void {
+    const later: Node[] = [];
+    let current = node;
+    while (current.type === 'list') {
+      const parts = current.namedChildren.filter((child) => child.type !== 'comment');
+      later.push(...parts.slice(1).reverse());
+      current = parts[0];
+    }
+    this.statement(current);
+    for (const part of later.reverse()) this.statement(part);
+  }
+
+  private word(node: Node): Word {
+    return evaluateWord(node, this.sink);
+  }
+
+  private command(node: Node, outer?: { redirects: Redirect[]; words: Word[]; text: string }): void {
+    const assignments: Assignment[] = [];
+    const words: Word[] = [];
+    const redirects: Redirect[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      const field = node.fieldNameForChild(i);
+      if (child.type === 'variable_assignment') assignments.push(this.assignment(child));
+      else if (child.type === 'command_name') words.push(this.word(onlyChild(child)));
+      else if (field === 'argument') words.push(this.word(child));
+      else if (field === 'redirect') this.redirect(child, redirects, words);
+      else throw new UnsupportedShell(`unsupported part of a command: ${child.type}`);
+    }
+    if (outer) {
+      redirects.push(...outer.redirects);
+      words.push(...outer.words);
+    }
+    this.push(words, redirects, assignments, outer?.text ?? node.text);
+  }
+
+  private push(words: Word[], redirects: Redirect[], assignments: Assignment[], text: string): void {
+    const unwrapped = unwrap(words);
+    this.subcommands.push({
+      argv: unwrapped.words.map((word) => word.value),
+      words: unwrapped.words,
+      text,
+      redirects,
+      dynamic: unwrapped.words[0]?.dynamic ?? false,
+      assignments: [...assignments, ...unwrapped.assignments],
+      wrappers: unwrapped.wrappers,
+      argsFromInput: unwrapped.argsFromInput,
+    });
+  }
+
+  /** A statement followed by redirections; those of a group or loop apply to every command inside. */
+  private redirected(node: Node): void {
+    const redirects: Redirect[] = [];
+    // Bash takes one word per redirection; the grammar hands any following words to it too.
+    const extraWords: Word[] = [];
+    const redirectNodes = node.childrenForFieldName('redirect');
+    for (const redirect of redirectNodes) this.redirect(redirect, redirects, extraWords);
+    const body = node.childForFieldName('body');
+    if (node.namedChildCount !== redirectNodes.length + (body ? 1 : 0)) {
+      throw new UnsupportedShell(`unsupported redirected statement: ${node.text}`);
+    }
+    if (!body) return this.push(extraWords, redirects, [], node.text);
+    if (body.type === 'command') return this.command(body, { redirects, words: extraWords, text: node.text });
+    if (extraWords.length > 0)
+      throw new UnsupportedShell('words after the redirection of a compound command');
+    const first = this.subcommands.length;
+    this.statement(body);
+    if (this.subcommands.length === first) this.push([], [], [], node.text);
+    for (const sub of this.subcommands.slice(first)) sub.redirects.push(...redirects);
+  }
+
+  private redirect(node: Node, redirects: Redirect[], words: Word[]): void {
+    switch (node.type) {
+      case 'file_redirect': {
+        const fd = node.childForFieldName('descriptor')?.text;
+        const op = node.children.find((child) => !child.isNamed)?.text ?? '';
+        const [target, ...extra] = node.childrenForFieldName('destination').map((child) => this.word(child));
+        redirects.push({ op, target: target?.value ?? '', fd, dynamic: target?.dynamic ?? false });
+        words.push(...extra);
+        return;
+      }
+      case 'herestring_redirect': {
+        const target = node.namedChildren.map((child) => this.word(child))[0];
+        redirects.push({ op: '<<<', target: target?.value ?? '', dynamic: target?.dynamic ?? false });
+        return;
+      }
+      case 'heredoc_redirect':
+        return this.heredoc(node, redirects, words);
+      default:
+        throw new UnsupportedShell(`unsupported redirection: ${node.type}`);
+    }
+  }
+
+  /**
+   * `<<EOF`. The grammar hangs what follows the delimiter on this line (more redirections, a pipe,
+   * `&& next`) under the here-document, so those are walked from here.
+   */
+  private heredoc(node: Node, redirects: Redirect[], words: Word[]): void {
+    const op = node.child(0)?.text ?? '<<';
+    const start = node.children.find((child) => child.type === 'heredoc_start');
+    const delimiter = heredocDelimiter(start?.text ?? '');
+    redirects.push({ op, target: delimiter.word, dynamic: false });
+    const end = node.children.find((child) => child.type === 'heredoc_end');
+    if (end?.text !== delimiter.word) throw new UnsupportedShell('here-document delimiter read differently from bash');
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)!;
+      const field = node.fieldNameForChild(i);
+      if (!child.isNamed || child.type === 'heredoc_start' || child.type === 'heredoc_end') continue;
+      if (child.type === 'heredoc_body') checkHeredocBody(child, delimiter, op === '<<-', this.sink);
+      else if (field === 'redirect') this.redirect(child, redirects, words);
+      else if (field === 'argument') words.push(this.word(child));
+      else this.statement(child);
+    }
+  }
+
+  private assignment(node: Node): Assignment {
+    const nameNode = node.childForFieldName('name');
+    if (!nameNode) throw new UnsupportedShell(`unsupported assignment: ${node.text}`);
+    let name = nameNode.text;
+    if (nameNode.type === 'subscript') {
+      scanNested(nameNode, this.sink);
+      name = nameNode.childForFieldName('name')?.text ?? name;
+    }
+    const valueNode = node.childForFieldName('value');
+    if (!valueNode) return { name, value: '', dynamic: false };
+    if (valueNode.type === 'array') {
+      for (const element of valueNode.namedChildren) this.word(element);
+      return { name, value: valueNode.text, dynamic: true };
+    }
+    const value = this.word(valueNode);
+    return { name, value: value.value, dynamic: value.dynamic };
+  }
+
+  private bareAssignments(node: Node): void {
+    const parts = node.type === 'variable_assignment' ? [node] : node.namedChildren;
+    this.push(
+      [],
+      [],
+      parts.map((part) => this.assignment(part)),
+      node.text,
+    );
+  }
+
+  /** `for name in words; do …; done`: the loop variable is recorded as an assignment. */
+  private forLoop(node: Node): void {
+    const variable = node.childForFieldName('variable')?.text ?? '';
+    const values = node.childrenForFieldName('value').map((value) => this.word(value));
+    const header = node.text.slice(
+      0,
+      (node.childForFieldName('body')?.startIndex ?? node.endIndex) - node.startIndex,
+    );
+    const value = values.map((word) => word.value).join(' ');
+    this.push(
+      [],
+      [],
+      [{ name: variable, value, dynamic: values.some((word) => word.dynamic) }],
+      header.trim(),
+    );
+    const body = node.childForFieldName('body');
+    if (body) this.statement(body);
+  }
+
+  private cStyleFor(node: Node): void {
+    const body = node.childForFieldName('body');
+    for (const child of node.namedChildren) {
+      if (body && sameNode(child, body)) continue;
+      scanNested(child, this.sink);
+      this.arithmetic.push(child.text);
+    }
+    if (body) this.statement(body);
+  }
+
+  private caseStatement(node: Node): void {
+    for (const value of node.childrenForFieldName('value')) scanNested(value, this.sink);
+    for (const item of node.namedChildren) {
+      if (
+        item.type === 'comment' ||
+        node.childrenForFieldName('value').some((value) => sameNode(value, item))
+      )
+        continue;
+      if (item.type !== 'case_item') throw new UnsupportedShell(`unsupported case part: ${item.type}`);
+      const patterns = item.childrenForFieldName('value');
+      for (const child of item.namedChildren) {
+        if (patterns.some((pattern) => sameNode(pattern, child))) scanNested(child, this.sink);
+        else this.statement(child);
+      }
+    }
+  }
+
+  /** `[ … ]`, `[[ … ]]`, `(( … ))`: kept as a command named by the bracket. */
+  private testCommand(node: Node): void {
+    const bracket = inspectTestCommand(node, this.sink);
+    this.push([literal(bracket)], [], [], node.text);
+  }
+
+  /** `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: kept as a command named by the keyword. */
+  private declaration(node: Node): void {
+    const words: Word[] = [];
+    for (const child of node.children) {
+      if (!child.isNamed) words.push(literal(child.text));
+      else if (child.type === 'variable_assignment') {
+        const assignment = this.assignment(child);
+        const value = `${assignment.name}=${assignment.value}`;
+        words.push({ value, dynamic: assignment.dynamic, literalPrefix: assignment.dynamic ? '' : value });
+      } else if (child.type === 'variable_name') words.push(literal(child.text));
+      else words.push(this.word(child));
+    }
+    this.push(words, [], [], node.text);
+  }
+}
+
+function onlyChild(node: Node): Node {
+  const child = node.namedChild(0);
+  if (!child || node.namedChildCount !== 1)
+    throw new UnsupportedShell(`unsupported command name: ${node.text}`);
+  return child;
+}
+
+function sameNode(a: Node, b: Node): boolean {
+  return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+}
+
