@@ -25,6 +25,7 @@ export interface RuleText {
 /** Settings after merging global, workspace and command line (later wins; deny rules from every level stay). */
 export interface ResolvedSettings {
   model?: string;
+  contextWindow?: number;
   profile: Profile;
   mode: Mode;
   strictPlanMode: boolean;
@@ -88,6 +89,13 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
   };
   for (const { source, settings } of layers) {
     if (typeof settings.model === 'string') resolved.model = settings.model;
+    if (settings.contextWindow !== undefined) {
+      if (typeof settings.contextWindow === 'number' && settings.contextWindow > 0) {
+        resolved.contextWindow = settings.contextWindow;
+      } else {
+        warnings.push(`${source}: contextWindow must be a positive number of tokens`);
+      }
+    }
     if (settings.profile !== undefined) {
       if (PROFILES.includes(settings.profile)) resolved.profile = settings.profile;
       else warnings.push(`${source}: unknown profile "${settings.profile}" (use ${PROFILES.join(', ')})`);

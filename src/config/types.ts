@@ -25,6 +25,8 @@ export type ApprovalCategory = (typeof APPROVAL_CATEGORIES)[number];
 /** One settings file (global, workspace) or the command line, as written. */
 export interface SettingsLayer {
   model?: string;
+  /** Overrides the model's context window (tokens), e.g. for a local model served with a small one. */
+  contextWindow?: number;
   profile?: Profile;
   mode?: Mode;
   strictPlanMode?: boolean;

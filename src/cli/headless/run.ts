@@ -74,7 +74,10 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
         'no model: pass --model provider/model (e.g. anthropic/claude-sonnet-4-5) or set "model" in settings',
       );
     const spec = parseModelSpec(modelName);
-    const capabilities = capabilitiesFor(spec);
+    const capabilities = capabilitiesFor(
+      spec,
+      runtime.settings.contextWindow ? { contextWindow: runtime.settings.contextWindow } : {},
+    );
     runtime.setCapabilities({
       images: capabilities.images,
       browserUse: capabilities.browserUse,

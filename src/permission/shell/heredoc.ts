@@ -27,7 +27,12 @@ export function heredocDelimiter(text: string): HeredocDelimiter {
  * grammar ended it elsewhere. An unquoted body expands `$…` and backquotes, which the grammar only
  * partly parses: every `$(`, `${` or `$[` must start a parsed node, and backquotes are refused.
  */
-export function checkHeredocBody(body: Node, delimiter: HeredocDelimiter, stripTabs: boolean, sink: NestedSink): void {
+export function checkHeredocBody(
+  body: Node,
+  delimiter: HeredocDelimiter,
+  stripTabs: boolean,
+  sink: NestedSink,
+): void {
   const text = body.text;
   for (const line of text.split('\n')) {
     if ((stripTabs ? line.replace(/^\t+/, '') : line) === delimiter.word) {

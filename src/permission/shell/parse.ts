@@ -73,36 +73,29 @@ class StatementWalker {
     }
   }
 
+  /** How each kind of statement is walked; a kind not listed is refused. */
+  private readonly handlers: Record<string, (node: Node) => void> = {
+    list: (node) => this.list(node),
+    command: (node) => this.command(node),
+    redirected_statement: (node) => this.redirected(node),
+    variable_assignment: (node) => this.bareAssignments(node),
+    variable_assignments: (node) => this.bareAssignments(node),
+    for_statement: (node) => this.forLoop(node),
+    c_style_for_statement: (node) => this.cStyleFor(node),
+    case_statement: (node) => this.caseStatement(node),
+    test_command: (node) => this.testCommand(node),
+    declaration_command: (node) => this.declaration(node),
+    unset_command: (node) => this.declaration(node),
+    comment: () => {},
+    function_definition: () => {
+      throw new UnsupportedShell('defines a function');
+    },
+  };
+
   private dispatch(node: Node): void {
-    if (SEQUENCES.has(node.type)) return this.children(node);
-    switch (node.type) {
-      case 'list':
-        return this.list(node);
-      case 'command':
-        return this.command(node);
-      case 'redirected_statement':
-        return this.redirected(node);
-      case 'variable_assignment':
-      case 'variable_assignments':
-        return this.bareAssignments(node);
-      case 'for_statement':
-        return this.forLoop(node);
-      case 'c_style_for_statement':
-        return this.cStyleFor(node);
-      case 'case_statement':
-        return this.caseStatement(node);
-      case 'test_command':
-        return this.testCommand(node);
-      case 'declaration_command':
-      case 'unset_command':
-        return this.declaration(node);
-      case 'comment':
-        return;
-      case 'function_definition':
-        throw new UnsupportedShell('defines a function');
-      default:
-        throw new UnsupportedShell(`unsupported shell construct: ${node.type}`);
-    }
+    if (SEQUENCES.has(node.type)) this.children(node);
+    else if (Object.hasOwn(this.handlers, node.type)) this.handlers[node.type](node);
+    else throw new UnsupportedShell(`unsupported shell construct: ${node.type}`);
   }
 
   /** Every named child as a statement (the bodies of substitutions, groups, loops, conditionals). */
@@ -172,8 +165,14 @@ class StatementWalker {
     if (node.namedChildCount !== redirectNodes.length + (body ? 1 : 0)) {
       throw new UnsupportedShell(`unsupported redirected statement: ${node.text}`);
     }
-    if (!body) return this.push(extraWords, redirects, [], node.text);
-    if (body.type === 'command') return this.command(body, { redirects, words: extraWords, text: node.text });
+    if (!body) {
+      this.push(extraWords, redirects, [], node.text);
+      return;
+    }
+    if (body.type === 'command') {
+      this.command(body, { redirects, words: extraWords, text: node.text });
+      return;
+    }
     if (extraWords.length > 0)
       throw new UnsupportedShell('words after the redirection of a compound command');
     const first = this.subcommands.length;
@@ -198,7 +197,8 @@ class StatementWalker {
         return;
       }
       case 'heredoc_redirect':
-        return this.heredoc(node, redirects, words);
+        this.heredoc(node, redirects, words);
+        return;
       default:
         throw new UnsupportedShell(`unsupported redirection: ${node.type}`);
     }
@@ -214,7 +214,8 @@ class StatementWalker {
     const delimiter = heredocDelimiter(start?.text ?? '');
     redirects.push({ op, target: delimiter.word, dynamic: false });
     const end = node.children.find((child) => child.type === 'heredoc_end');
-    if (end?.text !== delimiter.word) throw new UnsupportedShell('here-document delimiter read differently from bash');
+    if (end?.text !== delimiter.word)
+      throw new UnsupportedShell('here-document delimiter read differently from bash');
     for (let i = 0; i < node.childCount; i++) {
       const child = node.child(i)!;
       const field = node.fieldNameForChild(i);
@@ -332,4 +333,3 @@ function onlyChild(node: Node): Node {
 function sameNode(a: Node, b: Node): boolean {
   return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
 }
-
