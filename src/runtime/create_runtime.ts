@@ -21,6 +21,7 @@ import { assemblePool, findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type {
   AgentInteraction,
+  BackgroundCommand,
   PoolConditions,
   ProviderCapabilities,
   Tool,
@@ -74,6 +75,8 @@ export interface Runtime {
   runTools(calls: ToolCall[]): Promise<ToolResult[]>;
   /** Switches Plan/Act; the pool and the permission engine follow. */
   setMode(mode: Mode): void;
+  /** Ends every command still running in the background (at exit). */
+  stopBackgroundCommands(): void;
   /** The model's capabilities decide some tools (images, browser use); the pool follows. */
   setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
@@ -165,6 +168,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
+  const backgroundCommands = new Map<string, BackgroundCommand>();
   let conditions = conditionsFor(permissions.mode);
   let pool = poolFor(conditions);
   let callCounter = 0;
@@ -180,6 +184,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         conditions,
         permissions,
         readFiles,
+        backgroundCommands,
         interaction: extra.interaction,
         progress: extra.progress,
       },
@@ -224,6 +229,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       permissions.setMode(mode);
       conditions = conditionsFor(mode);
       pool = poolFor(conditions);
+    },
+    stopBackgroundCommands() {
+      for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
     },
     setCapabilities(next) {
       capabilities = { ...capabilities, ...next };

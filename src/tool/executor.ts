@@ -17,6 +17,8 @@ interface Entry {
   safe: boolean;
   cancelsSiblings: boolean;
   state: 'queued' | 'running' | 'done';
+  /** False while the tool's `prepare` runs: the call (and every later one) waits. */
+  ready: boolean;
   controller: AbortController;
   result?: ToolResult;
   done: Promise<ToolResult>;
@@ -56,16 +58,30 @@ export class ToolExecution {
     const done = new Promise<ToolResult>((resolve) => {
       settle = resolve;
     });
-    this.entries.push({
+    const entry: Entry = {
       call,
       safe,
+      ready: true,
       cancelsSiblings: tool?.cancelsSiblingsOnError ?? false,
       state: 'queued',
       controller: new AbortController(),
       done,
       settle,
-    });
-    if (preset) this.finish(this.entries[this.entries.length - 1], preset);
+    };
+    this.entries.push(entry);
+    if (preset) this.finish(entry, preset);
+    else if (tool?.prepare && parsed?.ok) {
+      entry.ready = false;
+      const input = parsed.input;
+      tool
+        .prepare(input)
+        .catch(() => undefined)
+        .then(() => {
+          entry.safe = tool.isConcurrencySafe(input);
+          entry.ready = true;
+          this.schedule();
+        });
+    }
     this.schedule();
     this.wake();
   }
@@ -114,6 +130,7 @@ export class ToolExecution {
     const running = this.entries.filter((e) => e.state === 'running');
     for (const entry of this.entries) {
       if (entry.state !== 'queued') continue;
+      if (!entry.ready) return;
       const canStart = entry.safe
         ? running.every((r) => r.safe) && running.length < this.bound
         : running.length === 0;

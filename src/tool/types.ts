@@ -94,6 +94,21 @@ export interface AgentInteraction {
   readonly jsonSchema?: Record<string, unknown>;
 }
 
+/** A command started with `run_in_background`, kept per runtime until it is read or killed. */
+export interface BackgroundCommand {
+  id: string;
+  command: string;
+  outputPath: string;
+  startedAt: number;
+  /** Settles when the command ends; then `exitCode`/`signal` are known. */
+  done: Promise<void>;
+  finished: boolean;
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
+  /** Ends the command's whole process tree. */
+  kill(): void;
+}
+
 /** Runtime services a tool may use. Everything that touches disk or processes goes through here. */
 export interface ToolContext {
   cwd: string;
@@ -106,6 +121,8 @@ export interface ToolContext {
   permissions: PermissionEngine;
   /** Per-runtime memory of files read: path → content hash (edit_file's read-before-edit check). */
   readFiles: Map<string, string>;
+  /** Commands running in the background, by id (execute_command, kill_command). */
+  backgroundCommands: Map<string, BackgroundCommand>;
   /** Reports progress of a long call (shown by clients). */
   progress?: (message: string) => void;
   /** The agent running the call, for the conversation tools. */
@@ -134,6 +151,11 @@ export interface ToolDefinition<I = any> {
   checkPermissions?(input: I, ctx: ToolContext): PermissionDecision | Promise<PermissionDecision>;
   toAutoClassifierInput?(input: I): string;
   userFacingName?(input: I | undefined): string;
+  /**
+   * Work the synchronous contract methods depend on (parsing a shell command to know whether it
+   * is read-only); the executor awaits it before deciding how to schedule the call.
+   */
+  prepare?(input: I): Promise<void>;
   /** Tool-specific checks after the schema, before permissions; returns an error message or nothing. */
   validateInput?(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   call(input: I, ctx: ToolContext): Promise<ToolOutput>;
@@ -146,7 +168,7 @@ export interface Tool<I = any>
   extends Required<
     Omit<
       ToolDefinition<I>,
-      'liteDescription' | 'permissionSubject' | 'validateInput' | 'dynamic' | 'cancelsSiblingsOnError'
+      'liteDescription' | 'permissionSubject' | 'validateInput' | 'dynamic' | 'cancelsSiblingsOnError' | 'prepare'
     >
   > {
   liteDescription: string;
@@ -154,6 +176,7 @@ export interface Tool<I = any>
   dynamic: { readOnly: boolean; concurrencySafe: boolean };
   permissionSubject(input: I, ctx: ToolContext): PermissionSubject;
   validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
+  prepare?(input: I): Promise<void>;
   /** Built-in or from an MCP server (external tools come after built-ins in the pool). */
   source: 'builtin' | 'external';
 }

@@ -13,6 +13,7 @@ import { notebookEdit } from './edit/notebook_edit.js';
 import { replaceInFile } from './edit/replace_in_file.js';
 import { replaceText } from './edit/replace_text.js';
 import { writeToFile } from './edit/write_to_file.js';
+import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
 import { glob } from './search/glob.js';
@@ -35,6 +36,8 @@ export function builtinTools(): Tool[] {
     editFile,
     replaceText,
     notebookEdit,
+    executeCommand,
+    killCommand,
     askFollowupQuestion,
     attemptCompletion,
     qnaRespond,

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { isInside, realPathOf } from '../../permission/paths.js';
+import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
+import type { ToolContext } from '../../tool/types.js';
+import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
+import { type ProcessOutcome, startProcess } from './run_process.js';
+import { classify, knownClassification } from './shell_facts.js';
+
+const DEFAULT_TIMEOUT_S = 120;
+const MAX_TIMEOUT_S = 600;
+/** Bytes of the head and of the tail of the output kept for the model. */
+const KEEP_BYTES = 12_000;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1).describe('The shell command (bash)'),
+  requires_approval: z
+    .boolean()
+    .optional()
+    .describe('true for commands that change things (install, delete, push, deploy); lathe also decides itself'),
+  timeout: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`),
+  run_in_background: z.boolean().optional().describe('Start it and return an id at once (servers, watchers)'),
+  cwd: z.string().optional().describe('Folder to run in, inside the workspace (default: the working folder)'),
+});
+type Input = z.infer<typeof inputSchema>;
+
+const isReadOnly = (input: Input) => input.requires_approval !== true && knownClassification(input.command)?.readOnly === true;
+
+function shellArgv(command: string): string[] {
+  return process.platform === 'win32'
+    ? ['powershell.exe', '-NoProfile', '-NonInteractive', '-Command', command]
+    : ['bash', '-c', command];
+}
+
+function describeEnd(outcome: ProcessOutcome, timeoutS: number): string {
+  if (outcome.timedOut) return `Stopped after ${timeoutS} s (timeout); the whole process tree was ended.`;
+  if (outcome.aborted) return 'Interrupted; the whole process tree was ended.';
+  if (outcome.signal) return `Ended by signal ${outcome.signal}.`;
+  return `Exit code ${outcome.exitCode}.`;
+}
+
+function outputPathFor(ctx: ToolContext, id: string): string {
+  return join(ctx.sessionDir, 'commands', `${id}.log`);
+}
+
+export const executeCommand = buildTool({
+  name: 'execute_command',
+  inputSchema,
+  description:
+    'Run a shell command in the workspace (bash; PowerShell on Windows) and get its output and exit code. ' +
+    'No interactive input: pass flags like --yes. Long output is cut to its head and tail, with the full output ' +
+    'saved to a file. Use run_in_background for servers and watchers (you get an id; stop it with kill_command). ' +
+    'Prefer read_file, search_files and glob for reading and searching.',
+  liteDescription: 'Run a shell command; get output and exit code.',
+  availability: { profiles: ['standard', 'lite', 'simple'] },
+  maxResultChars: SHELL_RESULT_CHARS,
+  cancelsSiblingsOnError: true,
+  dynamic: { readOnly: true, concurrencySafe: true },
+  isReadOnly,
+  isConcurrencySafe: (input) => isReadOnly(input) && !input.run_in_background,
+  async prepare(input) {
+    await classify(input.command);
+  },
+  permissionSubject: (input) => {
+    const facts = knownClassification(input.command);
+    return {
+      kind: 'execute',
+      subjects: facts && facts.subcommands.length > 0 ? facts.subcommands.map((s) => s.text) : [input.command],
+      readOnlyCommand: isReadOnly(input),
+    };
+  },
+  async validateInput(input, ctx) {
+    if (input.cwd === undefined) return undefined;
+    const folder = absolutePath(ctx, input.cwd);
+    if (!isInside(realPathOf(folder), ctx.workspace)) return `cwd ${input.cwd} is outside the workspace; commands run inside it.`;
+    if ((await pathKind(folder)).kind !== 'directory') return `cwd ${input.cwd} is not a folder.`;
+    return undefined;
+  },
+  userFacingName: () => 'Run',
+  async call(input, ctx) {
+    const cwd = input.cwd ? absolutePath(ctx, input.cwd) : ctx.cwd;
+    const timeoutS = input.timeout ?? DEFAULT_TIMEOUT_S;
+    const id = `cmd_${randomBytes(4).toString('hex')}`;
+    const outputPath = outputPathFor(ctx, id);
+    const running = startProcess({
+      argv: shellArgv(input.command),
+      cwd,
+      outputPath,
+      keepBytes: KEEP_BYTES,
+      timeoutMs: input.run_in_background ? undefined : timeoutS * 1000,
+      signal: input.run_in_background ? undefined : ctx.signal,
+    });
+    if (input.run_in_background) {
+      const entry = {
+        id,
+        command: input.command,
+        outputPath,
+        startedAt: Date.now(),
+        finished: false,
+        kill: running.kill,
+        done: running.done.then((outcome) => {
+          entry.finished = true;
+          entry.exitCode = outcome.exitCode;
+          entry.signal = outcome.signal;
+        }),
+      } as Parameters<typeof ctx.backgroundCommands.set>[1];
+      ctx.backgroundCommands.set(id, entry);
+      return {
+        text: `Started in the background as ${id} (pid ${running.pid}). Output goes to ${displayPath(ctx, outputPath)}; read it with read_file, stop it with kill_command.`,
+        data: { id, pid: running.pid, outputPath },
+      };
+    }
+    const outcome = await running.done;
+    const { text, truncated } = outcome.output.preview();
+    const end = describeEnd(outcome, timeoutS);
+    const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
+    const saved = truncated ? ` Full output: ${outcome.output.path}` : '';
+    return {
+      text: `${body}\n\n${end}${saved}`,
+      isError: outcome.exitCode !== 0,
+      data: { exitCode: outcome.exitCode, signal: outcome.signal, timedOut: outcome.timedOut, bytes: outcome.output.total },
+    };
+  },
+});
+
+export const killCommand = buildTool({
+  name: 'kill_command',
+  inputSchema: z.strictObject({ id: z.string().min(1).describe('The id execute_command returned') }),
+  description: 'Stop a command started with execute_command run_in_background, with its whole process tree.',
+  availability: { profiles: ['standard', 'lite'] },
+  isDestructive: () => true,
+  async call(input, ctx) {
+    const command = ctx.backgroundCommands.get(input.id);
+    if (!command) {
+      const ids = [...ctx.backgroundCommands.keys()];
+      return { isError: true, text: `No background command ${input.id}. Running: ${ids.length ? ids.join(', ') : 'none'}.` };
+    }
+    if (command.finished) {
+      return { text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}). Output: ${command.outputPath}` };
+    }
+    command.kill();
+    await command.done;
+    return { text: `Stopped ${input.id} (${command.command}). Output: ${command.outputPath}` };
+  },
+});
