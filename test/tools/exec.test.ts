@@ -1,0 +1,123 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { tempDir } from '../support/runtime_fixtures.js';
+
+function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
+  const dir = tempDir();
+  return { dir, rt: createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-'), env: {}, approve: ['executeAll'], ...options }) };
+}
+
+/** Processes whose command line holds `marker`. */
+function processesWith(marker: string): string[] {
+  const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+describe('execute_command', () => {
+  it('returns the output and the exit code', async () => {
+    const { rt } = runtime();
+    const r = await rt.runTool('execute_command', { command: 'echo hello; echo oops >&2' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe('hello\noops\n\nExit code 0.');
+  });
+
+  it('reports a non-zero exit as a result with the output', async () => {
+    const { rt } = runtime();
+    const r = await rt.runTool('execute_command', { command: 'echo failing; exit 3' });
+    expect(r).toMatchObject({ isError: true, text: 'failing\n\nExit code 3.' });
+  });
+
+  it('gives commands no standard input, so one waiting for input ends', async () => {
+    const { rt } = runtime();
+    const r = await rt.runTool('execute_command', { command: 'read x && echo "got:$x" || echo "no input"' });
+    expect(r.text).toMatch(/^no input/);
+  });
+
+  it('stops the whole process tree at the timeout', async () => {
+    const { rt } = runtime();
+    const marker = `lathe-timeout-${Date.now()}`;
+    const r = await rt.runTool('execute_command', { command: `sleep 30 & sleep 31; echo ${marker}`, timeout: 1 });
+    expect(r.text).toMatch(/Stopped after 1 s \(timeout\)/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesWith('sleep 3[01]').filter((pid) => pid !== String(process.pid))).toEqual([]);
+  });
+
+  it('keeps a flood of output out of memory: head and tail for the model, all of it on disk', async () => {
+    const { rt } = runtime();
+    const r = await rt.runTool('execute_command', { command: "head -c 30000000 /dev/zero | tr '\\0' 'a'; echo; echo END" });
+    expect(r.text.length).toBeLessThan(30_000);
+    expect(r.text).toMatch(/bytes omitted; the whole output is in (\S+) …/);
+    const path = /Full output: (\S+)/.exec(r.text)![1];
+    expect(statSync(path).size).toBe(30_000_005);
+    expect(r.text).toMatch(/END\n\nExit code 0/);
+  });
+
+  it('runs in a folder inside the workspace, and refuses one outside', async () => {
+    const { dir, rt } = runtime();
+    mkdirSync(join(dir, 'sub'));
+    expect((await rt.runTool('execute_command', { command: 'pwd', cwd: 'sub' })).text).toMatch(/\/sub\n/);
+    expect((await rt.runTool('execute_command', { command: 'pwd', cwd: '/' })).text).toMatch(/outside the workspace/);
+  });
+
+  it('runs in the background and is stopped by kill_command, tree and all', async () => {
+    const { rt } = runtime();
+    const marker = `lathe-bg-${Date.now()}`;
+    const started = await rt.runTool('execute_command', { command: `bash -c 'sleep 60; echo ${marker}' & sleep 60`, run_in_background: true });
+    const id = (started.data as { id: string }).id;
+    expect(started.text).toMatch(/Started in the background as cmd_/);
+    const killed = await rt.runTool('kill_command', { id });
+    expect(killed.text).toMatch(/^Stopped cmd_/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('kill_command names the running commands when the id is unknown', async () => {
+    const { rt } = runtime();
+    expect((await rt.runTool('kill_command', { id: 'cmd_nope' })).text).toMatch(/No background command cmd_nope. Running: none/);
+  });
+});
+
+describe('execute_command permissions', () => {
+  it('runs a read-only command without approval', async () => {
+    const { rt } = runtime({ approve: [] });
+    expect((await rt.runTool('execute_command', { command: 'ls -la | head -3' })).text).toMatch(/Exit code 0/);
+  });
+
+  it('asks (headless: refuses) for a command that changes things', async () => {
+    const { dir, rt } = runtime({ approve: [] });
+    const r = await rt.runTool('execute_command', { command: 'touch made.txt' });
+    expect(r.text).toMatch(/executeAll/);
+    expect(existsSync(join(dir, 'made.txt'))).toBe(false);
+  });
+
+  it('treats requires_approval as the stricter answer', async () => {
+    const { rt } = runtime({ approve: [] });
+    expect((await rt.runTool('execute_command', { command: 'ls', requires_approval: true })).text).toMatch(/executeAll/);
+  });
+
+  it('an allow rule for npm test does not cover a chained rm', async () => {
+    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test*)'] } } });
+    expect((await rt.runTool('execute_command', { command: 'echo test one' })).isError).toBe(false);
+    const chained = await rt.runTool('execute_command', { command: 'echo test && touch bad.txt' });
+    expect(chained.text).toMatch(/needs approval/);
+    expect(existsSync(join(dir, 'bad.txt'))).toBe(false);
+  });
+
+  it('a deny rule matches a subcommand hidden in a chain', async () => {
+    const { rt } = runtime({ settings: { permissions: { deny: ['execute_command(rm *)'] } } });
+    expect((await rt.runTool('execute_command', { command: 'ls && rm -rf nothing' })).text).toMatch(/denied by rule/);
+  });
+
+  it('is read-only and concurrency-safe only for read-only commands', async () => {
+    const { rt } = runtime();
+    await rt.runTool('execute_command', { command: 'git status' });
+    await rt.runTool('execute_command', { command: 'rm -f x' });
+    const tool = rt.pool.find((t) => t.name === 'execute_command')!;
+    expect(tool.isReadOnly({ command: 'git status' })).toBe(true);
+    expect(tool.isConcurrencySafe({ command: 'git status' })).toBe(true);
+    expect(tool.isReadOnly({ command: 'rm -f x' })).toBe(false);
+  });
+});
