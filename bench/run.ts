@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
+import { benchAgent } from './agent.js';
 import { benchApplyPatch } from './edit_patch.js';
 import { benchReplaceInFile } from './edit_replace.js';
 import { benchOutline } from './outline.js';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['replace_in_file engine', async () => asRows(await benchReplaceInFile())],
   ['apply_patch engine', async () => asRows(await benchApplyPatch())],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
+  ['agent loop overhead per tool call', benchAgent],
 ];
 
 const only = process.argv.slice(2);

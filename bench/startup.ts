@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { median, printTable } from './stats.js';
 
 const RUNS = 15;
-const BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 
 function timeCommand(args: string[], cwd: string, env: NodeJS.ProcessEnv): number[] {
   const times: number[] = [];

@@ -77,7 +77,9 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
  * Per-provider request options. The Responses API is used statelessly: lathe resends the
  * conversation itself, so earlier replies must not be referenced by id.
  */
-export function providerOptionsFor(spec: ModelSpec): Record<string, Record<string, string | boolean>> | undefined {
+export function providerOptionsFor(
+  spec: ModelSpec,
+): Record<string, Record<string, string | boolean>> | undefined {
   return spec.provider === 'openai' ? { openai: { store: false } } : undefined;
 }
 

@@ -168,7 +168,12 @@ export interface Tool<I = any>
   extends Required<
     Omit<
       ToolDefinition<I>,
-      'liteDescription' | 'permissionSubject' | 'validateInput' | 'dynamic' | 'cancelsSiblingsOnError' | 'prepare'
+      | 'liteDescription'
+      | 'permissionSubject'
+      | 'validateInput'
+      | 'dynamic'
+      | 'cancelsSiblingsOnError'
+      | 'prepare'
     >
   > {
   liteDescription: string;

@@ -13,11 +13,18 @@ afterEach(async () => {
 
 async function run(dir: string, turns: ScriptedTurn[], args: string[] = [], home = tempDir('lathe-home-')) {
   server = await FakeModelServer.start({ turns });
-  const r = await latheAsync(['-p', 'task', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'stream-json', ...args], {
-    cwd: dir,
-    env: { LATHE_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k' },
-  });
-  const events = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const r = await latheAsync(
+    ['-p', 'task', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'stream-json', ...args],
+    {
+      cwd: dir,
+      env: { LATHE_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k' },
+    },
+  );
+  const events = r.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   return { ...r, events, home, requests: server.requests.filter((q) => q.kind === 'model') };
 }
 
@@ -53,13 +60,18 @@ describe('Plan/Act and the conversation tools', () => {
       [{ toolCalls: [{ name: 'make_plan', input: { plan: 'Delete everything' } }] }, { text: 'Understood.' }],
       ['--mode', 'plan', '--answers', answers(dir, ['no: too risky'])],
     );
-    expect(r.requests[1].toolResults[0].content).toBe('The plan was not approved. They said: too risky Refine it, or ask what to change.');
+    expect(r.requests[1].toolResults[0].content).toBe(
+      'The plan was not approved. They said: too risky Refine it, or ask what to change.',
+    );
     expect(r.requests[1].toolNames).toContain('exit_plan_mode');
   });
 
   it('enter_plan_mode switches to Plan mode for the next request', async () => {
     const dir = tempDir();
-    const r = await run(dir, [{ toolCalls: [{ name: 'enter_plan_mode', input: {} }] }, { text: 'Planning.' }]);
+    const r = await run(dir, [
+      { toolCalls: [{ name: 'enter_plan_mode', input: {} }] },
+      { text: 'Planning.' },
+    ]);
     expect(r.events.find((e) => e.type === 'mode_change')).toMatchObject({ mode: 'plan' });
     expect(r.requests[1].systemText).toMatch(/You are in Plan mode/);
     expect(r.requests[1].toolNames).toContain('exit_plan_mode');
@@ -72,7 +84,10 @@ describe('Plan/Act and the conversation tools', () => {
       [
         {
           toolCalls: [
-            { name: 'phase_report', input: { phase: 'Parser', summary: 'Done.', requires_acknowledgment: true } },
+            {
+              name: 'phase_report',
+              input: { phase: 'Parser', summary: 'Done.', requires_acknowledgment: true },
+            },
           ],
         },
         { text: 'never asked for' },
@@ -101,7 +116,11 @@ describe('Plan/Act and the conversation tools', () => {
         toolCalls: [
           {
             name: 'generate_report',
-            input: { title: 'Audit', summary: 'All good.', sections: [{ heading: 'Details', body: 'Nothing found.' }] },
+            input: {
+              title: 'Audit',
+              summary: 'All good.',
+              sections: [{ heading: 'Details', body: 'Nothing found.' }],
+            },
           },
         ],
       },
@@ -126,7 +145,10 @@ describe('Plan/Act and the conversation tools', () => {
     writeFileSync(join(dir, '.agents', 'settings.json'), JSON.stringify({ contextWindow: 1_000 }));
     writeFileSync(join(dir, 'a.txt'), 'A');
     const r = await run(dir, [
-      { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }], usage: { inputTokens: 900, outputTokens: 10 } },
+      {
+        toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }],
+        usage: { inputTokens: 900, outputTokens: 10 },
+      },
       { text: 'Summary: read a.txt, it holds A.' },
       { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] },
     ]);

@@ -31,38 +31,65 @@ function repo(files: Record<string, string> = {}): string {
   return dir;
 }
 
-async function run(dir: string, turns: ScriptedTurn[], args: string[] = [], model = 'anthropic/claude-sonnet-4-5') {
+async function run(
+  dir: string,
+  turns: ScriptedTurn[],
+  args: string[] = [],
+  model = 'anthropic/claude-sonnet-4-5',
+) {
   server = await FakeModelServer.start({ turns });
   const home = tempDir('lathe-home-');
-  const result = await latheAsync(['-p', 'do the task', '--model', model, '--output-format', 'json', ...args], {
-    cwd: dir,
-    env: {
-      LATHE_HOME: home,
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: server.baseUrl('openai-chat'),
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: server.url,
-      LATHE_RETRY_BASE_MS: '10',
-      NODE_ENV: 'test',
+  const result = await latheAsync(
+    ['-p', 'do the task', '--model', model, '--output-format', 'json', ...args],
+    {
+      cwd: dir,
+      env: {
+        LATHE_HOME: home,
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'test-key',
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_BASE_URL: server.baseUrl('openai-chat'),
+        GEMINI_API_KEY: 'test-key',
+        GOOGLE_GEMINI_BASE_URL: server.url,
+        LATHE_RETRY_BASE_MS: '10',
+        NODE_ENV: 'test',
+      },
     },
-  });
+  );
   const json = result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').pop()!) : undefined;
   return { ...result, json, home, requests: server.requests.filter((r) => r.kind === 'model') };
 }
 
 describe('lathe -p (headless) against the fake model server', () => {
   it('runs a multi-step task: search, read, edit, complete', async () => {
-    const dir = repo({ 'src/config.ts': 'export const VERSION = "1.0";\n', 'src/other.ts': 'export const x = 1;\n' });
-    const r = await run(dir, [
-      { toolCalls: [{ name: 'search_files', input: { regex: 'VERSION', output_mode: 'files_with_matches' } }] },
-      { toolCalls: [{ name: 'read_file', input: { path: 'src/config.ts' } }] },
-      { toolCalls: [{ name: 'edit_file', input: { path: 'src/config.ts', old_string: '"1.0"', new_string: '"2.0"' } }] },
-      { toolCalls: [{ name: 'attempt_completion', input: { result: 'Bumped the version to 2.0.' } }] },
-    ], ['--approve', 'edit']);
+    const dir = repo({
+      'src/config.ts': 'export const VERSION = "1.0";\n',
+      'src/other.ts': 'export const x = 1;\n',
+    });
+    const r = await run(
+      dir,
+      [
+        {
+          toolCalls: [
+            { name: 'search_files', input: { regex: 'VERSION', output_mode: 'files_with_matches' } },
+          ],
+        },
+        { toolCalls: [{ name: 'read_file', input: { path: 'src/config.ts' } }] },
+        {
+          toolCalls: [
+            { name: 'edit_file', input: { path: 'src/config.ts', old_string: '"1.0"', new_string: '"2.0"' } },
+          ],
+        },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'Bumped the version to 2.0.' } }] },
+      ],
+      ['--approve', 'edit'],
+    );
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ subtype: 'completed', result: 'Bumped the version to 2.0.', num_turns: 4 });
+    expect(r.json).toMatchObject({
+      subtype: 'completed',
+      result: 'Bumped the version to 2.0.',
+      num_turns: 4,
+    });
     expect(readFileSync(join(dir, 'src/config.ts'), 'utf8')).toBe('export const VERSION = "2.0";\n');
     expect(r.requests[1].toolResults[0].content).toBe('src/config.ts');
     expect(r.requests[3].toolResults[0].content).toMatch(/^Edited src\/config.ts/);
@@ -84,18 +111,29 @@ describe('lathe -p (headless) against the fake model server', () => {
       ],
       ['--output-format', 'stream-json'],
     );
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    const order = events.filter((e) => e.type === 'tool_start' || e.type === 'tool_result').map((e) => e.type);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const order = events
+      .filter((e) => e.type === 'tool_start' || e.type === 'tool_result')
+      .map((e) => e.type);
     // Both calls start before either finishes.
     expect(order).toEqual(['tool_start', 'tool_start', 'tool_result', 'tool_result']);
-    expect(r.requests[1].toolResults.map((t) => t.content)).toEqual(['line 0\nlin', 'line 0\nline 1\nline 2']);
+    expect(r.requests[1].toolResults.map((t) => t.content)).toEqual([
+      'line 0\nlin',
+      'line 0\nline 1\nline 2',
+    ]);
   });
 
   it('denies an edit in Plan mode, and tells the model why', async () => {
     const dir = repo();
     const r = await run(
       dir,
-      [{ toolCalls: [{ name: 'write_to_file', input: { path: 'new.txt', content: 'x' } }] }, { text: 'I could not write.' }],
+      [
+        { toolCalls: [{ name: 'write_to_file', input: { path: 'new.txt', content: 'x' } }] },
+        { text: 'I could not write.' },
+      ],
       ['--mode', 'plan', '--yolo'],
     );
     expect(existsSync(join(dir, 'new.txt'))).toBe(false);
@@ -158,19 +196,28 @@ describe('lathe -p (headless) against the fake model server', () => {
 
   it('gives a clear one-line error for an unreachable base URL', async () => {
     const port = await closedPort();
-    const r = await latheAsync(['-p', 'hi', '--model', 'openai-compatible/some-model', '--base-url', `http://127.0.0.1:${port}/v1`], {
-      cwd: repo(),
-      env: { LATHE_HOME: tempDir() },
-    });
+    const r = await latheAsync(
+      ['-p', 'hi', '--model', 'openai-compatible/some-model', '--base-url', `http://127.0.0.1:${port}/v1`],
+      {
+        cwd: repo(),
+        env: { LATHE_HOME: tempDir() },
+      },
+    );
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`lathe: cannot reach the model endpoint http://127.0.0.1:${port} (ECONNREFUSED): check the base URL`);
+    expect(r.stderr.trim()).toBe(
+      `lathe: cannot reach the model endpoint http://127.0.0.1:${port} (ECONNREFUSED): check the base URL`,
+    );
   });
 
   it('answers a question headless with "no user is present" unless --answers supplies one', async () => {
     const dir = repo();
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify(['blue']));
-    const ask = { toolCalls: [{ name: 'ask_followup_question', input: { question: 'Which colour?', options: ['red', 'blue'] } }] };
+    const ask = {
+      toolCalls: [
+        { name: 'ask_followup_question', input: { question: 'Which colour?', options: ['red', 'blue'] } },
+      ],
+    };
     const plain = await run(dir, [ask, { text: 'ok' }]);
     expect(plain.requests[1].toolResults[0].content).toMatch(/No user is present/);
     await server?.close();
@@ -181,7 +228,10 @@ describe('lathe -p (headless) against the fake model server', () => {
   it('gives the final answer through structured_output with --json-schema, validated', async () => {
     const dir = repo();
     const schema = join(dir, 'schema.json');
-    writeFileSync(schema, JSON.stringify({ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] }));
+    writeFileSync(
+      schema,
+      JSON.stringify({ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] }),
+    );
     const r = await run(
       dir,
       [

@@ -47,7 +47,10 @@ describe('each provider’s wire format', () => {
       turns: [{ toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }, { text: 'It says hello.' }],
     });
     const args = extra.map((a) => (a === 'BASE' ? server!.baseUrl('openai-chat') : a));
-    const r = await latheAsync(['-p', 'read a.txt', '--model', model, ...args], { cwd: dir, env: env(server, tempDir()) });
+    const r = await latheAsync(['-p', 'read a.txt', '--model', model, ...args], {
+      cwd: dir,
+      env: env(server, tempDir()),
+    });
     expect(r.stderr).toBe('');
     expect(r).toMatchObject({ code: 0, stdout: 'It says hello.\n' });
     const requests = server.requests.filter((q) => q.kind === 'model');
@@ -62,14 +65,19 @@ describe('models without native tool calling', () => {
     const dir = repo({ 'a.txt': 'hello' });
     server = await FakeModelServer.start({
       turns: [
-        { text: 'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>' },
+        {
+          text: 'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>',
+        },
         { text: 'It says hello.' },
       ],
     });
-    const r = await latheAsync(['-p', 'read a.txt', '--model', 'ollama/llama2', '--base-url', server.baseUrl('openai-chat')], {
-      cwd: dir,
-      env: env(server, tempDir()),
-    });
+    const r = await latheAsync(
+      ['-p', 'read a.txt', '--model', 'ollama/llama2', '--base-url', server.baseUrl('openai-chat')],
+      {
+        cwd: dir,
+        env: env(server, tempDir()),
+      },
+    );
     expect(r).toMatchObject({ code: 0, stdout: 'It says hello.\n' });
     const [first, second] = server.requests.filter((q) => q.kind === 'model');
     expect(first.toolNames).toEqual([]);
@@ -105,10 +113,13 @@ describe('sessions', () => {
     expect(session.firstPrompt).toBe('read a.txt');
 
     s.enqueue({ text: 'Resumed: it says hello.' });
-    const resumed = await latheAsync(['-p', 'go on', '--model', 'anthropic/claude-sonnet-4-5', '--resume', session.id.slice(0, 17)], {
-      cwd: dir,
-      env: env(s, home),
-    });
+    const resumed = await latheAsync(
+      ['-p', 'go on', '--model', 'anthropic/claude-sonnet-4-5', '--resume', session.id.slice(0, 17)],
+      {
+        cwd: dir,
+        env: env(s, home),
+      },
+    );
     expect(resumed).toMatchObject({ code: 0, stdout: 'Resumed: it says hello.\n' });
     const last = s.requests.filter((q) => q.kind === 'model').pop()!;
     const messages = last.body.messages as Array<{ role: string; content: unknown }>;
@@ -122,16 +133,27 @@ describe('sessions', () => {
     const dir = repo();
     const home = tempDir();
     server = await FakeModelServer.start({ turns: [{ text: 'First answer.' }, { text: 'Second answer.' }] });
-    await latheAsync(['-p', 'first question', '--model', 'anthropic/claude-sonnet-4-5'], { cwd: dir, env: env(server, home) });
-    const second = await latheAsync(['-p', 'follow-up', '--model', 'anthropic/claude-sonnet-4-5', '--continue'], {
+    await latheAsync(['-p', 'first question', '--model', 'anthropic/claude-sonnet-4-5'], {
       cwd: dir,
       env: env(server, home),
     });
+    const second = await latheAsync(
+      ['-p', 'follow-up', '--model', 'anthropic/claude-sonnet-4-5', '--continue'],
+      {
+        cwd: dir,
+        env: env(server, home),
+      },
+    );
     expect(second.stdout).toBe('Second answer.\n');
     const body = server.requests.filter((q) => q.kind === 'model')[1].body;
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
-    const [session] = JSON.parse((await latheAsync(['sessions', '--json'], { cwd: dir, env: env(server, home) })).stdout);
-    const md = await latheAsync(['sessions', 'export', session.id, '--format', 'md'], { cwd: dir, env: env(server, home) });
+    const [session] = JSON.parse(
+      (await latheAsync(['sessions', '--json'], { cwd: dir, env: env(server, home) })).stdout,
+    );
+    const md = await latheAsync(['sessions', 'export', session.id, '--format', 'md'], {
+      cwd: dir,
+      env: env(server, home),
+    });
     expect(md.stdout).toMatch(/## User\n\nfirst question/);
     expect(md.stdout).toMatch(/## Assistant\n\nSecond answer./);
   });

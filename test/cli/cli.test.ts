@@ -42,7 +42,7 @@ describe('lathe tools', () => {
     const rows = JSON.parse(
       lathe(['tools', '--json', '--profile', 'simple', '--cwd', tempDir()], { env: env() }).stdout,
     );
-    expect(rows.map((r: { name: string }) => r.name)).toEqual(['edit_file', 'read_file']);
+    expect(rows.map((r: { name: string }) => r.name)).toEqual(['edit_file', 'execute_command', 'read_file']);
   });
 
   it('refuses an unknown profile', () => {

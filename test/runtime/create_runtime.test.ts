@@ -15,10 +15,10 @@ describe('createRuntime', () => {
     );
   });
 
-  it('offers read_file and edit_file (and no more of these) in the simple profile', () =>
+  it('offers only execute_command, read_file and edit_file in the simple profile', () =>
     expect(
       names(createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), profile: 'simple', env: {} })),
-    ).toEqual(['edit_file', 'read_file']));
+    ).toEqual(['edit_file', 'execute_command', 'read_file']));
 
   it('offers enter_plan_mode in Act and exit_plan_mode in Plan', () => {
     const rt = createRuntime({ cwd: tempDir(), documentsRoot: tempDir(), env: {} });

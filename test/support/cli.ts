@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The built command; `npm test` builds before testing. */
-export const LATHE_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const LATHE_BIN = fileURLToPath(new URL('../../dist/bin/lathe.js', import.meta.url));
 
 export function lathe(
   args: string[],
@@ -23,7 +23,12 @@ export function lathe(
  */
 export function latheAsync(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; onSpawn?: (child: ChildProcess) => void } = {},
+  options: {
+    cwd?: string;
+    env?: NodeJS.ProcessEnv;
+    input?: string;
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LATHE_BIN, ...args], {

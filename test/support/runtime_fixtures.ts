@@ -33,5 +33,6 @@ export function testContext(
       yolo: options.yolo,
     }),
     readFiles: new Map(),
+    backgroundCommands: new Map(),
   };
 }

@@ -7,7 +7,16 @@ import { tempDir } from '../support/runtime_fixtures.js';
 
 function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
   const dir = tempDir();
-  return { dir, rt: createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-'), env: {}, approve: ['executeAll'], ...options }) };
+  return {
+    dir,
+    rt: createRuntime({
+      cwd: dir,
+      documentsRoot: tempDir('lathe-home-'),
+      env: {},
+      approve: ['executeAll'],
+      ...options,
+    }),
+  };
 }
 
 /** Processes whose command line holds `marker`. */
@@ -39,7 +48,10 @@ describe('execute_command', () => {
   it('stops the whole process tree at the timeout', async () => {
     const { rt } = runtime();
     const marker = `lathe-timeout-${Date.now()}`;
-    const r = await rt.runTool('execute_command', { command: `sleep 30 & sleep 31; echo ${marker}`, timeout: 1 });
+    const r = await rt.runTool('execute_command', {
+      command: `sleep 30 & sleep 31; echo ${marker}`,
+      timeout: 1,
+    });
     expect(r.text).toMatch(/Stopped after 1 s \(timeout\)/);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(processesWith('sleep 3[01]').filter((pid) => pid !== String(process.pid))).toEqual([]);
@@ -47,7 +59,9 @@ describe('execute_command', () => {
 
   it('keeps a flood of output out of memory: head and tail for the model, all of it on disk', async () => {
     const { rt } = runtime();
-    const r = await rt.runTool('execute_command', { command: "head -c 30000000 /dev/zero | tr '\\0' 'a'; echo; echo END" });
+    const r = await rt.runTool('execute_command', {
+      command: "head -c 30000000 /dev/zero | tr '\\0' 'a'; echo; echo END",
+    });
     expect(r.text.length).toBeLessThan(30_000);
     expect(r.text).toMatch(/bytes omitted; the whole output is in (\S+) …/);
     const path = /Full output: (\S+)/.exec(r.text)![1];
@@ -59,13 +73,18 @@ describe('execute_command', () => {
     const { dir, rt } = runtime();
     mkdirSync(join(dir, 'sub'));
     expect((await rt.runTool('execute_command', { command: 'pwd', cwd: 'sub' })).text).toMatch(/\/sub\n/);
-    expect((await rt.runTool('execute_command', { command: 'pwd', cwd: '/' })).text).toMatch(/outside the workspace/);
+    expect((await rt.runTool('execute_command', { command: 'pwd', cwd: '/' })).text).toMatch(
+      /outside the workspace/,
+    );
   });
 
   it('runs in the background and is stopped by kill_command, tree and all', async () => {
     const { rt } = runtime();
     const marker = `lathe-bg-${Date.now()}`;
-    const started = await rt.runTool('execute_command', { command: `bash -c 'sleep 60; echo ${marker}' & sleep 60`, run_in_background: true });
+    const started = await rt.runTool('execute_command', {
+      command: `bash -c 'sleep 60; echo ${marker}' & sleep 60`,
+      run_in_background: true,
+    });
     const id = (started.data as { id: string }).id;
     expect(started.text).toMatch(/Started in the background as cmd_/);
     const killed = await rt.runTool('kill_command', { id });
@@ -76,14 +95,18 @@ describe('execute_command', () => {
 
   it('kill_command names the running commands when the id is unknown', async () => {
     const { rt } = runtime();
-    expect((await rt.runTool('kill_command', { id: 'cmd_nope' })).text).toMatch(/No background command cmd_nope. Running: none/);
+    expect((await rt.runTool('kill_command', { id: 'cmd_nope' })).text).toMatch(
+      /No background command cmd_nope. Running: none/,
+    );
   });
 });
 
 describe('execute_command permissions', () => {
   it('runs a read-only command without approval', async () => {
     const { rt } = runtime({ approve: [] });
-    expect((await rt.runTool('execute_command', { command: 'ls -la | head -3' })).text).toMatch(/Exit code 0/);
+    expect((await rt.runTool('execute_command', { command: 'ls -la | head -3' })).text).toMatch(
+      /Exit code 0/,
+    );
   });
 
   it('asks (headless: refuses) for a command that changes things', async () => {
@@ -95,11 +118,16 @@ describe('execute_command permissions', () => {
 
   it('treats requires_approval as the stricter answer', async () => {
     const { rt } = runtime({ approve: [] });
-    expect((await rt.runTool('execute_command', { command: 'ls', requires_approval: true })).text).toMatch(/executeAll/);
+    expect((await rt.runTool('execute_command', { command: 'ls', requires_approval: true })).text).toMatch(
+      /executeAll/,
+    );
   });
 
   it('an allow rule for npm test does not cover a chained rm', async () => {
-    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test*)'] } } });
+    const { dir, rt } = runtime({
+      approve: [],
+      settings: { permissions: { allow: ['execute_command(echo test*)'] } },
+    });
     expect((await rt.runTool('execute_command', { command: 'echo test one' })).isError).toBe(false);
     const chained = await rt.runTool('execute_command', { command: 'echo test && touch bad.txt' });
     expect(chained.text).toMatch(/needs approval/);
@@ -108,7 +136,9 @@ describe('execute_command permissions', () => {
 
   it('a deny rule matches a subcommand hidden in a chain', async () => {
     const { rt } = runtime({ settings: { permissions: { deny: ['execute_command(rm *)'] } } });
-    expect((await rt.runTool('execute_command', { command: 'ls && rm -rf nothing' })).text).toMatch(/denied by rule/);
+    expect((await rt.runTool('execute_command', { command: 'ls && rm -rf nothing' })).text).toMatch(
+      /denied by rule/,
+    );
   });
 
   it('is read-only and concurrency-safe only for read-only commands', async () => {

@@ -5,6 +5,9 @@ export type CommandCheck = (args: Word[]) => string | undefined;
 
 export const anyArguments: CommandCheck = () => undefined;
 
+/** `'-a --all -b'` → `['-a', '--all', '-b']`: keeps long option lists readable. */
+export const names = (list: string): string[] => list.split(' ').filter(Boolean);
+
 /** Could this word reach the program as an option? A dynamic word can, unless its known start rules it out. */
 export function mayBeOption(word: Word): boolean {
   if (word.dynamic) return word.literalPrefix === '' || word.literalPrefix.startsWith('-');

@@ -1,3 +1,4 @@
+import { names } from './options.js';
 import type { Assignment, Word } from './types.js';
 import { literal } from './words.js';
 
@@ -112,36 +113,9 @@ function xargs(words: Word[]): WrapperSplit | undefined {
   const commandAt = scanWrapperOptions(
     words,
     {
-      flags: [
-        '-0',
-        '--null',
-        '-o',
-        '--open-tty',
-        '-p',
-        '--interactive',
-        '-r',
-        '--no-run-if-empty',
-        '-t',
-        '--verbose',
-        '-x',
-        '--exit',
-      ],
-      valued: [
-        '-a',
-        '--arg-file',
-        '-d',
-        '--delimiter',
-        '-E',
-        '-I',
-        '-L',
-        '-n',
-        '--max-args',
-        '-P',
-        '--max-procs',
-        '-s',
-        '--max-chars',
-      ],
-      optional: ['-e', '--eof', '-l', '--max-lines', '-i', '--replace'],
+      flags: names('-0 --null -o --open-tty -p --interactive -r --no-run-if-empty -t --verbose -x --exit'),
+      valued: names('-a --arg-file -d --delimiter -E -I -L -n --max-args -P --max-procs -s --max-chars'),
+      optional: names('-e --eof -l --max-lines -i --replace'),
     },
     (name, value) => {
       if (name === '-I' || name === '-i' || name === '--replace') replace = value ?? '{}';
@@ -153,8 +127,8 @@ function xargs(words: Word[]): WrapperSplit | undefined {
 function env(words: Word[]): WrapperSplit | undefined {
   // -S splits a string into a command line and -P searches its own path: not followed.
   let at = scanWrapperOptions(words, {
-    flags: ['-i', '--ignore-environment', '-0', '--null', '-v', '--debug'],
-    valued: ['-u', '--unset', '-C', '--chdir'],
+    flags: names('-i --ignore-environment -0 --null -v --debug'),
+    valued: names('-u --unset -C --chdir'),
   });
   if (at === undefined) return undefined;
   const assignments: Assignment[] = [];
@@ -170,40 +144,16 @@ function env(words: Word[]): WrapperSplit | undefined {
 
 function sudo(words: Word[]): WrapperSplit | undefined {
   const at = scanWrapperOptions(words, {
-    flags: [
-      '-A',
-      '--askpass',
-      '-b',
-      '--background',
-      '-E',
-      '--preserve-env',
-      '-H',
-      '--set-home',
-      '-n',
-      '--non-interactive',
-    ],
-    valued: [
-      '-u',
-      '--user',
-      '-g',
-      '--group',
-      '-C',
-      '--close-from',
-      '-D',
-      '--chdir',
-      '-p',
-      '--prompt',
-      '-U',
-      '--other-user',
-    ],
+    flags: names('-A --askpass -b --background -E --preserve-env -H --set-home -n --non-interactive'),
+    valued: names('-u --user -g --group -C --close-from -D --chdir -p --prompt -U --other-user'),
   });
   return at !== undefined && at < words.length ? { commandAt: at } : undefined;
 }
 
 function timeout(words: Word[]): WrapperSplit | undefined {
   const at = scanWrapperOptions(words, {
-    flags: ['--foreground', '-f', '--preserve-status', '-p', '-v', '--verbose'],
-    valued: ['-s', '--signal', '-k', '--kill-after'],
+    flags: names('--foreground -f --preserve-status -p -v --verbose'),
+    valued: names('-s --signal -k --kill-after'),
   });
   // The duration comes before the command.
   return at !== undefined && at + 1 < words.length ? { commandAt: at + 1 } : undefined;
@@ -214,7 +164,7 @@ function nice(words: Word[]): WrapperSplit | undefined {
   if (second && !second.dynamic && /^-\d+$/.test(second.value)) {
     return words.length > 2 ? { commandAt: 2 } : undefined;
   }
-  const at = scanWrapperOptions(words, { flags: [], valued: ['-n', '--adjustment'] });
+  const at = scanWrapperOptions(words, { flags: [], valued: names('-n --adjustment') });
   return at !== undefined && at < words.length ? { commandAt: at } : undefined;
 }
 
@@ -233,7 +183,7 @@ const SPLITTERS: Record<string, Splitter> = {
   timeout,
   nice,
   nohup: flagsThenCommand([]),
-  command: flagsThenCommand(['-p']),
+  command: flagsThenCommand(names('-p')),
   // The bash keyword (`/usr/bin/time -o file` writes, so only `-p` is followed).
-  time: flagsThenCommand(['-p']),
+  time: flagsThenCommand(names('-p')),
 };

@@ -18,20 +18,25 @@ const inputSchema = z.strictObject({
   requires_approval: z
     .boolean()
     .optional()
-    .describe('true for commands that change things (install, delete, push, deploy); lathe also decides itself'),
+    .describe(
+      'true for commands that change things (install, delete, push, deploy); lathe also decides itself',
+    ),
   timeout: z
     .number()
     .int()
     .min(1)
     .max(MAX_TIMEOUT_S)
     .optional()
-    .describe(`Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`),
+    .describe(
+      `Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`,
+    ),
   run_in_background: z.boolean().optional().describe('Start it and return an id at once (servers, watchers)'),
   cwd: z.string().optional().describe('Folder to run in, inside the workspace (default: the working folder)'),
 });
 type Input = z.infer<typeof inputSchema>;
 
-const isReadOnly = (input: Input) => input.requires_approval !== true && knownClassification(input.command)?.readOnly === true;
+const isReadOnly = (input: Input) =>
+  input.requires_approval !== true && knownClassification(input.command)?.readOnly === true;
 
 function shellArgv(command: string): string[] {
   return process.platform === 'win32'
@@ -72,14 +77,16 @@ export const executeCommand = buildTool({
     const facts = knownClassification(input.command);
     return {
       kind: 'execute',
-      subjects: facts && facts.subcommands.length > 0 ? facts.subcommands.map((s) => s.text) : [input.command],
+      subjects:
+        facts && facts.subcommands.length > 0 ? facts.subcommands.map((s) => s.text) : [input.command],
       readOnlyCommand: isReadOnly(input),
     };
   },
   async validateInput(input, ctx) {
     if (input.cwd === undefined) return undefined;
     const folder = absolutePath(ctx, input.cwd);
-    if (!isInside(realPathOf(folder), ctx.workspace)) return `cwd ${input.cwd} is outside the workspace; commands run inside it.`;
+    if (!isInside(realPathOf(folder), ctx.workspace))
+      return `cwd ${input.cwd} is outside the workspace; commands run inside it.`;
     if ((await pathKind(folder)).kind !== 'directory') return `cwd ${input.cwd} is not a folder.`;
     return undefined;
   },
@@ -125,7 +132,12 @@ export const executeCommand = buildTool({
     return {
       text: `${body}\n\n${end}${saved}`,
       isError: outcome.exitCode !== 0,
-      data: { exitCode: outcome.exitCode, signal: outcome.signal, timedOut: outcome.timedOut, bytes: outcome.output.total },
+      data: {
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        timedOut: outcome.timedOut,
+        bytes: outcome.output.total,
+      },
     };
   },
 });
@@ -140,10 +152,15 @@ export const killCommand = buildTool({
     const command = ctx.backgroundCommands.get(input.id);
     if (!command) {
       const ids = [...ctx.backgroundCommands.keys()];
-      return { isError: true, text: `No background command ${input.id}. Running: ${ids.length ? ids.join(', ') : 'none'}.` };
+      return {
+        isError: true,
+        text: `No background command ${input.id}. Running: ${ids.length ? ids.join(', ') : 'none'}.`,
+      };
     }
     if (command.finished) {
-      return { text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}). Output: ${command.outputPath}` };
+      return {
+        text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}). Output: ${command.outputPath}`,
+      };
     }
     command.kill();
     await command.done;

@@ -5,6 +5,7 @@ import {
   findForbiddenOption,
   hasOption,
   mayBeOption,
+  names,
   parseStrict,
 } from '../options.js';
 import type { Word } from '../types.js';
@@ -52,11 +53,14 @@ function versionOnly(allowed: string[]): CommandCheck {
       : 'only --version is read-only';
 }
 
-const plainInteger = (word: Word | undefined) => !word || (!word.dynamic && /^-?\d+$/.test(word.value));
+const isInteger = (word: Word | undefined) =>
+  word !== undefined && !word.dynamic && /^-?\d+$/.test(word.value);
 
 /** `exit`, `return`, `break`, `continue`: at most a literal number. */
 const numberArgument: CommandCheck = (args) =>
-  args.length <= 1 && plainInteger(args[0]) ? undefined : 'expects at most one literal number';
+  args.length === 0 || (args.length === 1 && isInteger(args[0]))
+    ? undefined
+    : 'expects at most one literal number';
 
 /** The `printf` builtin's `-v NAME` assigns instead of printing; it only parses options first. */
 const checkPrintf: CommandCheck = (args) => {
@@ -66,23 +70,9 @@ const checkPrintf: CommandCheck = (args) => {
 };
 
 /** Without operands `hostname` prints; with one (or -F/-b) it sets the host name. */
-const HOSTNAME_PRINT_OPTIONS = [
-  '-f',
-  '--fqdn',
-  '--long',
-  '-s',
-  '--short',
-  '-i',
-  '--ip-address',
-  '-I',
-  '--all-ip-addresses',
-  '-d',
-  '--domain',
-  '-A',
-  '--all-fqdns',
-  '-a',
-  '--alias',
-];
+const HOSTNAME_PRINT_OPTIONS = names(
+  '-f --fqdn --long -s --short -i --ip-address -I --all-ip-addresses -d --domain -A --all-fqdns -a --alias',
+);
 const checkHostname: CommandCheck = (args) =>
   args.every((word) => !word.dynamic && HOSTNAME_PRINT_OPTIONS.includes(word.value))
     ? undefined
@@ -130,10 +120,7 @@ const checkTest: CommandCheck = (args) => {
     const word = words[i];
     if (word.dynamic) return `test on ${word.value}, only known at run time`;
     if (word.value === '-v' || word.value === '-R') return 'test -v evaluates array subscripts';
-    if (
-      /^-(eq|ne|lt|le|gt|ge)$/.test(word.value) &&
-      !(plainInteger(words[i - 1]) && plainInteger(words[i + 1]))
-    ) {
+    if (/^-(eq|ne|lt|le|gt|ge)$/.test(word.value) && !(isInteger(words[i - 1]) && isInteger(words[i + 1]))) {
       return `test ${word.value} evaluates its operands as arithmetic`;
     }
   }
@@ -149,11 +136,11 @@ const checkRead: CommandCheck = (args) => {
     const numeric = ['-n', '-N', '-t', '-u'].includes(option.name);
     if (numeric && value && !/^\d+(\.\d+)?$/.test(value.value)) return `read ${option.name} needs a number`;
   }
-  const names = [
+  const targets = [
     ...parsed.options.filter((option) => option.name === '-a').map((option) => option.value!),
     ...parsed.operands,
   ];
-  const bad = names.find(
+  const bad = targets.find(
     (word) => word.dynamic || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(word.value) || !isHarmlessVariable(word.value),
   );
   return bad ? `read sets ${bad.value}` : undefined;

@@ -5,6 +5,7 @@ import {
   findForbiddenOption,
   hasOption,
   mayBeOption,
+  names,
   parseStrict,
   type StrictSpec,
 } from '../options.js';
@@ -12,19 +13,12 @@ import type { Word } from '../types.js';
 
 /** Global options before the subcommand that take the next word as their value. */
 const GLOBAL_VALUED = new Set(['-C', '--git-dir', '--work-tree', '--namespace']);
-const GLOBAL_FLAGS = new Set([
-  '-P',
-  '--no-pager',
-  '-p',
-  '--paginate',
-  '--bare',
-  '--no-replace-objects',
-  '--literal-pathspecs',
-  '--glob-pathspecs',
-  '--noglob-pathspecs',
-  '--icase-pathspecs',
-  '--no-optional-locks',
-]);
+const GLOBAL_FLAGS = new Set(
+  names(
+    '-P --no-pager -p --paginate --bare --no-replace-objects ' +
+      '--literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks',
+  ),
+);
 
 /**
  * `git [global options] SUBCOMMAND …`. `-c`, `--config-env` and `--exec-path` are refused: a config
@@ -56,14 +50,7 @@ const noOutputFile: CommandCheck = (args) => findForbiddenOption(args, { long: [
 
 /** Listing options shared by `git branch` and `git tag`; anything else (delete, move, create…) is refused. */
 const LIST_LONG_VALUED = ['--sort', '--format'];
-const LIST_LONG_FLAGS = [
-  '--list',
-  '--ignore-case',
-  '--no-color',
-  '--no-column',
-  '--omit-empty',
-  '--no-abbrev',
-];
+const LIST_LONG_FLAGS = names('--list --ignore-case --no-color --no-column --omit-empty --no-abbrev');
 /** Filters that put both commands in list mode; their commit is optional, so a following word may be one. */
 const LIST_FILTERS = ['--contains', '--no-contains', '--merged', '--no-merged', '--points-at'];
 const LIST_LONG_OPTIONAL = ['--color', '--column', '--abbrev', ...LIST_FILTERS];
@@ -120,24 +107,10 @@ const checkConfig: CommandCheck = (args) => {
     valued: 'f',
     longFlags: [
       ...CONFIG_READ_MODES.filter((mode) => mode.startsWith('--')),
-      '--global',
-      '--system',
-      '--local',
-      '--worktree',
-      '--show-origin',
-      '--show-scope',
-      '--name-only',
-      '--null',
-      '--bool',
-      '--int',
-      '--bool-or-int',
-      '--path',
-      '--expiry-date',
-      '--includes',
-      '--no-includes',
-      '--all',
-      '--regexp',
-      '--show-names',
+      ...names(
+        '--global --system --local --worktree --show-origin --show-scope --name-only --null ' +
+          '--bool --int --bool-or-int --path --expiry-date --includes --no-includes --all --regexp --show-names',
+      ),
     ],
     longValued: ['--file', '--blob', '--type', '--default', '--value', '--url'],
   });

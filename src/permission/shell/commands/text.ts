@@ -3,6 +3,7 @@ import {
   dynamicOptionReason,
   findForbiddenOption,
   mayBeOption,
+  names,
   parseStrict,
   tooManyOperands,
 } from '../options.js';
@@ -27,8 +28,8 @@ const checkUniq: CommandCheck = (args) => {
 };
 
 const XXD_FLAGS = new Set(
-  '-a -autoskip -b -bits -C -capitalize -d -e -E -EBCDIC -i -include -p -ps -postscript -plain -r -revert -u'.split(
-    ' ',
+  names(
+    '-a -autoskip -b -bits -C -capitalize -d -e -E -EBCDIC -i -include -p -ps -postscript -plain -r -revert -u',
   ),
 );
 const XXD_VALUED = /^-(c|cols|g|groupsize|l|len|o|offset|s|seek|n|name|R)$/;

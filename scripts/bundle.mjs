@@ -1,0 +1,22 @@
+// Bundles the command into dist/bin/: one parse instead of hundreds of module files makes
+// start-up about 100 ms faster. Native, wasm and rarely used heavy packages stay external and
+// are loaded only when needed.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { lathe: 'src/cli/main.ts' },
+  outdir: 'dist/bin',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  external: ['sharp', 'unpdf', 'web-tree-sitter', '@vscode/ripgrep', '@vscode/tree-sitter-wasm', 'gpt-tokenizer'],
+  // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
+  banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
