@@ -77,6 +77,10 @@ export class Agent {
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string };
   private contextTokens = 0;
+  /** Environment and AGENTS.md are read once per prompt, not once per request. */
+  private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
+  private cachedSystem?: { key: string; text: string };
+  private cachedTools?: { pool: unknown; tools: ToolSet | undefined };
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];

@@ -1,30 +1,13 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { Parser } from 'web-tree-sitter';
+import { cached, loadGrammar, loadTreeSitter } from '../../util/tree_sitter.js';
 
-// The runtime and the bash grammar are loaded on first use and kept for the life of the process.
-// The promise (not the parser) is cached so concurrent first calls share one load; a failed load is
-// forgotten so a later call can try again. Parsing is synchronous, so one parser serves every call.
-let bashParser: Promise<Parser> | undefined;
+// Parsing is synchronous, so one parser serves every call for the life of the process.
+const parsers = new Map<string, Promise<Parser>>();
 
 /** A tree-sitter parser set to the bash grammar. */
 export function loadBashParser(): Promise<Parser> {
-  if (!bashParser) {
-    bashParser = (async () => {
-      const treeSitter = await import('web-tree-sitter');
-      await treeSitter.Parser.init();
-      const language = await treeSitter.Language.load(join(grammarDirectory(), 'tree-sitter-bash.wasm'));
-      return new treeSitter.Parser().setLanguage(language);
-    })();
-    bashParser.catch(() => {
-      bashParser = undefined;
-    });
-  }
-  return bashParser;
-}
-
-/** The package declares no `exports`, so its package.json resolves and the grammars sit beside it. */
-function grammarDirectory(): string {
-  const packageJson = createRequire(import.meta.url).resolve('@vscode/tree-sitter-wasm/package.json');
-  return join(dirname(packageJson), 'wasm');
+  return cached(parsers, 'bash', async () => {
+    const treeSitter = await loadTreeSitter();
+    return new treeSitter.Parser().setLanguage(await loadGrammar('bash'));
+  });
 }

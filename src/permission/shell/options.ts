@@ -58,6 +58,8 @@ export interface StrictSpec {
   longValued?: string[];
   /** Exact long names with an optional attached value (`--name` or `--name=v`). */
   longOptional?: string[];
+  /** Options may follow operands: a single implementation (git, npm) that always reads them as options. */
+  optionsAnywhere?: boolean;
 }
 
 export interface StrictOption {
@@ -69,7 +71,8 @@ export type StrictResult = { options: StrictOption[]; operands: Word[] } | { err
 
 /**
  * Reads arguments against a complete list of the options allowed; anything else is an error. An
- * option after an operand is refused: GNU tools read it as an option, BSD tools as an operand.
+ * option after an operand is refused unless `optionsAnywhere`: GNU tools read it as an option, BSD
+ * tools as an operand.
  */
 export function parseStrict(args: Word[], spec: StrictSpec): StrictResult {
   const options: StrictOption[] = [];
@@ -90,7 +93,8 @@ export function parseStrict(args: Word[], spec: StrictSpec): StrictResult {
       continue;
     }
     if (word.dynamic) return { error: dynamicOptionReason(word) };
-    if (operands.length > 0) return { error: `option ${word.value} after an operand` };
+    if (operands.length > 0 && !spec.optionsAnywhere)
+      return { error: `option ${word.value} after an operand` };
     const text = word.value;
     if (text.startsWith('--')) {
       const eq = text.indexOf('=');

@@ -71,6 +71,7 @@ const checkBranch = listing(
     longFlags: [...LIST_LONG_FLAGS, '--all', '--remotes', '--verbose', '--show-current'],
     longValued: LIST_LONG_VALUED,
     longOptional: LIST_LONG_OPTIONAL,
+    optionsAnywhere: true,
   },
   ['-l', '--list', ...LIST_FILTERS],
 );
@@ -82,6 +83,7 @@ const checkTag = listing(
     longFlags: LIST_LONG_FLAGS,
     longValued: LIST_LONG_VALUED,
     longOptional: LIST_LONG_OPTIONAL,
+    optionsAnywhere: true,
   },
   ['-l', '--list', '-n', ...LIST_FILTERS],
 );
@@ -113,6 +115,7 @@ const checkConfig: CommandCheck = (args) => {
       ),
     ],
     longValued: ['--file', '--blob', '--type', '--default', '--value', '--url'],
+    optionsAnywhere: true,
   });
   if ('error' in parsed) return parsed.error;
   if (parsed.options.some((option) => CONFIG_READ_MODES.includes(option.name))) return undefined;

@@ -28,6 +28,7 @@ export const checkNpm: CommandCheck = (args) => {
       '--unicode',
     ],
     longValued: ['--depth', '--omit', '--include', '--workspace'],
+    optionsAnywhere: true,
   });
   return 'error' in parsed ? `npm: ${parsed.error}` : undefined;
 };
