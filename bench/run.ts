@@ -1,8 +1,8 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
 import { benchAgent } from './agent.js';
-import { benchApplyPatch } from './edit_patch.js';
-import { benchReplaceInFile } from './edit_replace.js';
+import { benchEdit } from './edit.js';
 import { benchOutline } from './outline.js';
+import { benchPromptTokens } from './prompt_tokens.js';
 import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
@@ -14,10 +14,10 @@ const asRows = (rows: Array<{ name: string; medianMs: number; runs: number }>): 
 const benches: Array<[string, () => Promise<Rows>]> = [
   ['start-up (built command)', benchStartup],
   ['search_files and glob vs ripgrep, 50,000 files', benchSearch],
-  ['replace_in_file engine', async () => asRows(await benchReplaceInFile())],
-  ['apply_patch engine', async () => asRows(await benchApplyPatch())],
+  ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
+  ['first request size (o200k tokens)', benchPromptTokens],
 ];
 
 const only = process.argv.slice(2);

@@ -29,7 +29,8 @@ export async function timeRuns(
 export function printTable(title: string, rows: Array<Record<string, string | number>>): void {
   if (rows.length === 0) return;
   const keys = Object.keys(rows[0]);
-  const cell = (v: string | number) => (typeof v === 'number' ? v.toFixed(v < 10 ? 2 : 1) : v);
+  const cell = (v: string | number) =>
+    typeof v !== 'number' ? v : Number.isInteger(v) ? v.toLocaleString('en-US') : v.toFixed(v < 10 ? 2 : 1);
   const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(cell(r[k])).length)));
   const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ');
   console.log(`\n## ${title}\n`);

@@ -1,17 +1,18 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
 import type { Runtime } from '../runtime/create_runtime.js';
-import { definitionForModel } from '../tool/definition.js';
+import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { AgentInteraction, ToolResult } from '../tool/types.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
 import { LoopGuard } from './loop_guard.js';
-import { assistantMessage, resultsMessage } from './messages.js';
+import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
+import { type ConversationMessage, streamModel } from './model_stream.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
@@ -26,7 +27,7 @@ export interface UserSide {
 
 export interface AgentOptions {
   runtime: Runtime;
-  model: LanguageModel;
+  model: LanguageModelV3;
   modelName: string;
   capabilities: ModelCapabilities;
   user: UserSide;
@@ -40,11 +41,11 @@ export interface AgentOptions {
   /** Options passed to the provider with every request. */
   providerOptions?: Record<string, Record<string, string | boolean>>;
   /** Earlier messages, when a session is resumed. */
-  history?: ModelMessage[];
+  history?: ConversationMessage[];
   /** Every message added to the conversation, for the session log (resume replays them). */
-  onMessage?: (message: ModelMessage) => void;
+  onMessage?: (message: ConversationMessage) => void;
   /** The conversation was replaced by a compacted one. */
-  onCompacted?: (messages: ModelMessage[]) => void;
+  onCompacted?: (messages: ConversationMessage[]) => void;
 }
 
 const DEFAULT_MAX_TURNS = 100;
@@ -71,7 +72,7 @@ interface StreamedTurn {
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
-  readonly messages: ModelMessage[];
+  readonly messages: ConversationMessage[];
   readonly usage: Usage = emptyUsage();
   private readonly guard = new LoopGuard();
   private previousMode: Mode;
@@ -80,14 +81,14 @@ export class Agent {
   /** Environment and AGENTS.md are read once per prompt, not once per request. */
   private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
   private cachedSystem?: { key: string; text: string };
-  private cachedTools?: { pool: unknown; tools: ToolSet | undefined };
+  private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
   }
 
-  private push(message: ModelMessage): void {
+  private push(message: ConversationMessage): void {
     this.messages.push(message);
     this.options.onMessage?.(message);
   }
@@ -99,7 +100,8 @@ export class Agent {
   /** Runs one user prompt to its end. */
   async send(prompt: string, signal?: AbortSignal): Promise<AgentOutcome> {
     this.finished = undefined;
-    this.push({ role: 'user', content: prompt });
+    this.promptContext = undefined;
+    this.push(userMessage(prompt));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
       const message = describeModelFailure(error, this.options.modelName).message;
@@ -153,7 +155,7 @@ export class Agent {
       if (lastWasWorkingOnly && reminders < MAX_REMINDERS) {
         reminders++;
         lastWasWorkingOnly = false;
-        this.push({ role: 'user', content: WORKING_REMINDER });
+        this.push(userMessage(WORKING_REMINDER));
         this.emit({ type: 'notice', message: 'reminded the model to make the tool call it announced' });
         continue;
       }
@@ -192,35 +194,39 @@ export class Agent {
     };
   }
 
-  /** The tools as the SDK wants them: schemas only; lathe's executor runs the calls. */
-  private async toolSet(): Promise<ToolSet | undefined> {
+  /** The tool definitions for the provider: schemas only; lathe's executor runs the calls. */
+  private toolDefinitions(): ToolDefinitionForModel[] | undefined {
     if (!this.options.capabilities.nativeTools) return undefined;
-    const { jsonSchema } = await import('ai');
+    const pool = this.options.runtime.pool;
+    if (this.cachedTools?.pool === pool) return this.cachedTools.tools;
     const profile = this.options.runtime.conditions.profile;
-    const tools: ToolSet = {};
-    for (const tool of this.options.runtime.pool) {
-      const definition = definitionForModel(tool, profile);
-      tools[tool.name] = {
-        description: definition.description,
-        inputSchema: jsonSchema(definition.inputSchema as never),
-      };
-    }
+    const tools = pool.map((tool) => definitionForModel(tool, profile));
+    this.cachedTools = { pool, tools };
     return tools;
   }
 
+  /** The system prompt; rebuilt only when the mode or the tools change. */
   private system(): string {
     const { runtime, capabilities } = this.options;
-    const profile = runtime.conditions.profile;
-    return systemPrompt({
-      profile,
-      mode: runtime.conditions.mode,
+    const { profile, mode } = runtime.conditions;
+    this.promptContext ??= {
       environment: environmentDetails(runtime.cwd),
       agentsFiles: findAgentsFiles(runtime.cwd),
+    };
+    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${this.promptContext.environment}`;
+    if (this.cachedSystem?.key === key) return this.cachedSystem.text;
+    const text = systemPrompt({
+      profile,
+      mode,
+      environment: this.promptContext.environment,
+      agentsFiles: this.promptContext.agentsFiles,
       jsonSchema: this.options.jsonSchema,
       textTools: capabilities.nativeTools
         ? undefined
         : describeToolsInText(runtime.pool.map((t) => definitionForModel(t, profile))),
     });
+    this.cachedSystem = { key, text };
+    return text;
   }
 
   /** One model request, retried on 429/5xx before any output; tool calls start as they stream in. */
@@ -248,7 +254,6 @@ export class Agent {
   }
 
   private async streamOnce(signal?: AbortSignal): Promise<StreamedTurn> {
-    const { streamText } = await import('ai');
     const native = this.options.capabilities.nativeTools;
     const execution = this.options.runtime.createExecution({
       interaction: this.interaction(),
@@ -266,31 +271,25 @@ export class Agent {
       const refusal = this.guard.check(call.name, call.input);
       execution.add(call, refusal ? { isError: true, text: refusal } : undefined);
     };
-    const result = streamText({
-      model: this.options.model,
-      system: this.system(),
-      messages: this.messages,
-      tools: await this.toolSet(),
-      abortSignal: signal,
-      maxRetries: 0,
-      providerOptions: this.options.providerOptions,
-      // Errors arrive as stream parts and are handled below; the default handler would print them.
-      onError: () => {},
-    });
     let produced = false;
     try {
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
+      const events = streamModel(this.options.model, {
+        system: this.system(),
+        messages: this.messages,
+        tools: this.toolDefinitions(),
+        signal,
+        providerOptions: this.options.providerOptions,
+      });
+      for await (const event of events) {
+        if (event.type === 'text') {
           produced = true;
-          turn.text += part.text;
-          if (native) this.emit({ type: 'text_delta', text: part.text });
-        } else if (part.type === 'tool-call') {
+          turn.text += event.text;
+          if (native) this.emit({ type: 'text_delta', text: event.text });
+        } else if (event.type === 'tool-call') {
           produced = true;
-          addCall({ id: part.toolCallId, name: part.toolName, input: part.input });
-        } else if (part.type === 'finish-step') {
-          turn.usage = part.usage;
-        } else if (part.type === 'error') {
-          throw Object.assign(part.error as object, { partial: produced });
+          addCall({ id: event.id, name: event.name, input: event.input });
+        } else {
+          turn.usage = event;
         }
       }
     } catch (error) {

@@ -1,6 +1,6 @@
-import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ToolResult } from '../tool/types.js';
+import type { ConversationMessage } from './model_stream.js';
 import { formatTextToolResult } from './text_tools.js';
 
 /** What an assistant message carries once its stream is done. */
@@ -9,14 +9,22 @@ export interface AssistantTurn {
   calls: ToolCall[];
 }
 
+type AssistantMessage = Extract<ConversationMessage, { role: 'assistant' }>;
+type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
+type ToolOutput = Extract<ToolMessage['content'][number], { type: 'tool-result' }>['output'];
+
+export function userMessage(text: string): ConversationMessage {
+  return { role: 'user', content: [{ type: 'text', text }] };
+}
+
 /** The input as the model should see it again in history: an object, never a raw broken string. */
 function historyInput(input: unknown): unknown {
   return input !== null && typeof input === 'object' ? input : {};
 }
 
-export function assistantMessage(turn: AssistantTurn, nativeTools: boolean): AssistantModelMessage {
-  if (!nativeTools) return { role: 'assistant', content: turn.text };
-  const content: AssistantModelMessage['content'] = [];
+export function assistantMessage(turn: AssistantTurn, nativeTools: boolean): AssistantMessage {
+  if (!nativeTools) return { role: 'assistant', content: [{ type: 'text', text: turn.text }] };
+  const content: AssistantMessage['content'] = [];
   if (turn.text) content.push({ type: 'text', text: turn.text });
   for (const call of turn.calls) {
     content.push({
@@ -29,9 +37,7 @@ export function assistantMessage(turn: AssistantTurn, nativeTools: boolean): Ass
   return { role: 'assistant', content };
 }
 
-function toolOutput(
-  result: ToolResult,
-): ToolModelMessage['content'][number] extends { output: infer O } ? O : never {
+function toolOutput(result: ToolResult): ToolOutput {
   if (result.images && result.images.length > 0) {
     return {
       type: 'content',
@@ -43,26 +49,23 @@ function toolOutput(
           mediaType: image.mediaType,
         })),
       ],
-    } as never;
+    };
   }
-  return (
-    result.isError ? { type: 'error-text', value: result.text } : { type: 'text', value: result.text }
-  ) as never;
+  return result.isError ? { type: 'error-text', value: result.text } : { type: 'text', value: result.text };
 }
 
 /** Tool results as the next message: native tool-result parts, or `<tool_result>` text. */
 export function resultsMessage(
   results: Array<{ call: ToolCall; result: ToolResult }>,
   nativeTools: boolean,
-): ModelMessage | undefined {
+): ConversationMessage | undefined {
   if (results.length === 0) return undefined;
   if (!nativeTools) {
-    return {
-      role: 'user',
-      content: results
+    return userMessage(
+      results
         .map(({ call, result }) => formatTextToolResult(call.name, result.text, result.isError))
         .join('\n'),
-    };
+    );
   }
   return {
     role: 'tool',
@@ -73,4 +76,21 @@ export function resultsMessage(
       output: toolOutput(result),
     })),
   };
+}
+
+/** The plain text of a message, for summaries and transcripts. */
+export function messageText(message: ConversationMessage, limit = 500): string {
+  return message.content
+    .map((part) => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'tool-call')
+        return `[called ${part.toolName} ${JSON.stringify(part.input).slice(0, 300)}]`;
+      if (part.type === 'tool-result') {
+        const output = part.output as { value?: unknown };
+        const value = typeof output.value === 'string' ? output.value : JSON.stringify(output.value);
+        return `[result of ${part.toolName}: ${String(value).slice(0, limit)}]`;
+      }
+      return '';
+    })
+    .join('\n');
 }

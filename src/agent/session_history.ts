@@ -1,17 +1,17 @@
-import type { ModelMessage } from 'ai';
 import type { SessionEvent } from '../session/log.js';
+import type { ConversationMessage } from './model_stream.js';
 
 /**
  * The conversation to resume from a session log: the latest compacted conversation, if any,
  * then every message recorded after it.
  */
-export function historyFromEvents(events: SessionEvent[]): ModelMessage[] {
-  let messages: ModelMessage[] = [];
+export function historyFromEvents(events: SessionEvent[]): ConversationMessage[] {
+  let messages: ConversationMessage[] = [];
   for (const event of events) {
     if (event.type === 'compacted_messages' && Array.isArray(event.messages)) {
-      messages = [...(event.messages as ModelMessage[])];
+      messages = [...(event.messages as ConversationMessage[])];
     } else if (event.type === 'model_message' && event.message) {
-      messages.push(event.message as ModelMessage);
+      messages.push(event.message as ConversationMessage);
     }
   }
   // A run killed mid-turn may end with an assistant tool call whose results never came back.

@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ModelConfigError, type ModelSpec } from './model_spec.js';
 
 export interface ProviderOptions {
@@ -29,7 +29,7 @@ function checkUrl(url: string | undefined): string | undefined {
  * The AI SDK model for a spec, with keys and endpoints from the options or the usual
  * environment variables. Provider packages are loaded only when used.
  */
-export async function createModel(spec: ModelSpec, options: ProviderOptions = {}): Promise<LanguageModel> {
+export async function createModel(spec: ModelSpec, options: ProviderOptions = {}): Promise<LanguageModelV3> {
   const env = options.env ?? process.env;
   const baseURL = checkUrl(options.baseUrl);
   switch (spec.provider) {

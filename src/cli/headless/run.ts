@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { ModelMessage } from 'ai';
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../agent/events.js';
+import type { ConversationMessage } from '../../agent/model_stream.js';
 import { historyFromEvents } from '../../agent/session_history.js';
 import { capabilitiesFor } from '../../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../../provider/create_model.js';
@@ -49,7 +49,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     // Where the session resumes from decides the session id, and so the runtime's folder.
-    let history: ModelMessage[] = [];
+    let history: ConversationMessage[] = [];
     let resumePath: string | undefined;
     let sessionId: string | undefined;
     if (opts.resume || opts.continue) {

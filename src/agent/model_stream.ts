@@ -1,0 +1,94 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3StreamPart,
+} from '@ai-sdk/provider';
+import type { ToolDefinitionForModel } from '../tool/definition.js';
+
+/** A conversation message as the providers take it (the system prompt travels apart). */
+export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'system' }>;
+
+export type ModelStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; id: string; name: string; input: unknown }
+  | { type: 'finish'; inputTokens: number; outputTokens: number; cachedInputTokens: number };
+
+export interface ModelRequest {
+  system: string;
+  messages: ConversationMessage[];
+  tools?: ToolDefinitionForModel[];
+  signal?: AbortSignal;
+  providerOptions?: Record<string, Record<string, string | boolean>>;
+}
+
+/** Tool input arrives as JSON text; text that does not parse is passed on for the executor to explain. */
+function parseToolInput(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One streamed model request, straight through the provider's language model: lathe keeps its
+ * own conversation, retries and tool execution, so the per-request work is only the provider's
+ * wire format. Errors (HTTP, stream) are thrown.
+ */
+export async function* streamModel(
+  model: LanguageModelV3,
+  request: ModelRequest,
+): AsyncGenerator<ModelStreamEvent> {
+  const tools: LanguageModelV3FunctionTool[] | undefined = request.tools?.map((t) => ({
+    type: 'function',
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+  }));
+  const { stream } = await model.doStream({
+    prompt: [{ role: 'system', content: request.system }, ...request.messages],
+    tools: tools && tools.length > 0 ? tools : undefined,
+    abortSignal: request.signal,
+    providerOptions: request.providerOptions,
+  });
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      const part = value as LanguageModelV3StreamPart;
+      if (part.type === 'text-delta') yield { type: 'text', text: part.delta };
+      else if (part.type === 'tool-call') {
+        yield {
+          type: 'tool-call',
+          id: part.toolCallId,
+          name: part.toolName,
+          input: parseToolInput(part.input),
+        };
+      } else if (part.type === 'finish') {
+        yield {
+          type: 'finish',
+          inputTokens: part.usage.inputTokens.total ?? 0,
+          outputTokens: part.usage.outputTokens.total ?? 0,
+          cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
+        };
+      } else if (part.type === 'error') {
+        throw part.error;
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The whole text of a request made without tools (summaries). */
+export async function completeText(
+  model: LanguageModelV3,
+  request: Omit<ModelRequest, 'tools'>,
+): Promise<string> {
+  let text = '';
+  for await (const event of streamModel(model, request)) if (event.type === 'text') text += event.text;
+  return text;
+}
