@@ -180,7 +180,13 @@ export class RulePermissionEngine implements PermissionEngine {
     if (targets.length === 0 && subjects.length === 0) return false;
     return (
       targets.every((t) => allows.some((r) => this.pathMatches(r, t, false))) &&
-      subjects.every((s) => allows.some((r) => this.subjectMatches(r.pattern!, subject, s)))
+      subjects.every((s, i) =>
+        allows.some(
+          (r) =>
+            this.subjectMatches(r.pattern!, subject, s) &&
+            (subject.writes?.[i] ?? []).every((target) => r.pattern!.includes(target)),
+        ),
+      )
     );
   }
 

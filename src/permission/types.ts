@@ -9,6 +9,11 @@ export interface PermissionSubject {
   paths?: string[];
   /** Shell subcommands, URL hosts or MCP `server__tool` names that rules are matched against. */
   subjects?: string[];
+  /**
+   * For shell commands, the files each subject (same index) writes through redirections: an
+   * allow rule covers such a subcommand only when its pattern names every one of them.
+   */
+  writes?: string[][];
   /** A shell command that is wholly read-only (decides executeSafe vs executeAll). */
   readOnlyCommand?: boolean;
   /** The plan file: writable in Plan mode. */

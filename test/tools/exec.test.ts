@@ -134,6 +134,24 @@ describe('execute_command permissions', () => {
     expect(existsSync(join(dir, 'bad.txt'))).toBe(false);
   });
 
+  it('an allow rule never covers a redirection into a file it did not name', async () => {
+    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test*)'] } } });
+    expect((await rt.runTool('execute_command', { command: 'echo test > out.txt' })).text).toMatch(/needs approval/);
+    expect(existsSync(join(dir, 'out.txt'))).toBe(false);
+  });
+
+  it('an allow rule that names the redirection target covers it', async () => {
+    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test > out.txt)'] } } });
+    expect((await rt.runTool('execute_command', { command: 'echo test > out.txt' })).isError).toBe(false);
+    expect(existsSync(join(dir, 'out.txt'))).toBe(true);
+  });
+
+  it('a command too complex to parse is never auto-allowed by a pattern rule', async () => {
+    const { rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(f*)'] } } });
+    const r = await rt.runTool('execute_command', { command: 'f() { echo hi; }; f' });
+    expect(r.text).toMatch(/needs approval/);
+  });
+
   it('a deny rule matches a subcommand hidden in a chain', async () => {
     const { rt } = runtime({ settings: { permissions: { deny: ['execute_command(rm *)'] } } });
     expect((await rt.runTool('execute_command', { command: 'ls && rm -rf nothing' })).text).toMatch(

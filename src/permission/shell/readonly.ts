@@ -89,6 +89,11 @@ function redirectProblem(redirect: Redirect): string | undefined {
   return `writes to ${shown} (${redirect.fd ?? ''}${op})`;
 }
 
+/** The files a subcommand's redirections write (or may write: targets only known at run time). */
+export function writtenTargets(sub: Subcommand): string[] {
+  return sub.redirects.filter((r) => redirectProblem(r) !== undefined).map((r) => r.target);
+}
+
 const INPUT_PLACEHOLDER: Word = { value: '(words from xargs input)', dynamic: true, literalPrefix: '' };
 
 function commandProblem(sub: Subcommand): string | undefined {

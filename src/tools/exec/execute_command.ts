@@ -5,6 +5,7 @@ import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
+import { writtenTargets } from '../../permission/shell/readonly.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { classify, knownClassification } from './shell_facts.js';
 
@@ -75,10 +76,12 @@ export const executeCommand = buildTool({
   },
   permissionSubject: (input) => {
     const facts = knownClassification(input.command);
+    const parsed = facts !== undefined && facts.subcommands.length > 0;
     return {
       kind: 'execute',
-      subjects:
-        facts && facts.subcommands.length > 0 ? facts.subcommands.map((s) => s.text) : [input.command],
+      subjects: parsed ? facts.subcommands.map((s) => s.text) : [input.command],
+      // An unparsed command may write anywhere: no pattern rule covers it.
+      writes: parsed ? facts.subcommands.map(writtenTargets) : [['(unparsed command)']],
       readOnlyCommand: isReadOnly(input),
     };
   },
