@@ -19,6 +19,13 @@ function runtimeOptions(command: Command): Command {
     .addOption(new Option('--profile <profile>', 'prompt configuration').choices([...PROFILES]))
     .addOption(new Option('--mode <mode>', 'Plan or Act mode').choices(['plan', 'act']))
     .option('--feature <name>', 'turn a feature on (repeatable)', collect, [])
+    .addOption(
+      new Option('--sandbox <mode>', 'where commands may write (default workspace-write)').choices([
+        'read-only',
+        'workspace-write',
+        'off',
+      ]),
+    )
     .addHelpText('after', '\n  --no-feature <name>  turn a feature off (repeatable)')
     .option('--json', 'print JSON');
 }

@@ -14,6 +14,8 @@ import {
 } from '../config/types.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
+import type { SandboxStatus } from '../permission/sandbox/bubblewrap.js';
+import { Sandbox } from '../permission/sandbox/runner.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
@@ -77,6 +79,8 @@ export interface Runtime {
   setMode(mode: Mode): void;
   /** Ends every command still running in the background (at exit). */
   stopBackgroundCommands(): void;
+  /** Whether commands run in the OS sandbox here (probed once). */
+  checkSandbox(): Promise<SandboxStatus>;
   /** The model's capabilities decide some tools (images, browser use); the pool follows. */
   setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
@@ -169,6 +173,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
+  const sandbox = new Sandbox({
+    mode: settings.sandbox.mode,
+    network: settings.sandbox.network,
+    workspace,
+    documentsRoot,
+  });
   let conditions = conditionsFor(permissions.mode);
   let pool = poolFor(conditions);
   let callCounter = 0;
@@ -185,6 +195,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         permissions,
         readFiles,
         backgroundCommands,
+        sandbox,
         interaction: extra.interaction,
         progress: extra.progress,
       },
@@ -230,6 +241,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       conditions = conditionsFor(mode);
       pool = poolFor(conditions);
     },
+    checkSandbox: () => sandbox.check(),
     stopBackgroundCommands() {
       for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
     },

@@ -123,6 +123,10 @@ export interface ToolContext {
   readFiles: Map<string, string>;
   /** Commands running in the background, by id (execute_command, kill_command). */
   backgroundCommands: Map<string, BackgroundCommand>;
+  /** Wraps a command line in the OS sandbox; resolves to undefined when commands run bare. */
+  sandbox?: {
+    wrap(argv: string[], cwd: string): Promise<{ argv: string[]; cleanup(): void } | undefined>;
+  };
   /** Reports progress of a long call (shown by clients). */
   progress?: (message: string) => void;
   /** The agent running the call, for the conversation tools. */

@@ -10,6 +10,7 @@ export interface CommonOptions {
   json?: boolean;
   approve?: string[];
   yolo?: boolean;
+  sandbox?: 'read-only' | 'workspace-write' | 'off';
 }
 
 /** The runtime options the command-line flags stand for. */
@@ -24,6 +25,7 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
     approve,
     yolo: opts.yolo,
+    settings: opts.sandbox ? { sandbox: { mode: opts.sandbox } } : undefined,
   };
 }
 

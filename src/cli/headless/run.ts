@@ -45,6 +45,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const started = performance.now();
   const printer = createPrinter(opts.outputFormat, opts.verbose ?? false);
   let log: SessionLog | undefined;
+  let sandboxNotice: Promise<void> | undefined;
   try {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
@@ -68,6 +69,12 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     }
     const runtime = createRuntime({ ...runtimeOptions, sessionId });
     for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+    // Probed alongside the first request, not before it; the line comes as soon as it is known.
+    sandboxNotice = runtime.checkSandbox().then((status) => {
+      if (!status.active && runtime.settings.sandbox.mode !== 'off') {
+        process.stderr.write(`lathe: sandbox: ${status.reason}; commands run without a sandbox\n`);
+      }
+    });
     const modelName = opts.model ?? runtime.settings.model ?? process.env.LATHE_MODEL;
     if (!modelName)
       throw new UsageError(
@@ -134,6 +141,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
     return known ? 2 : 1;
   } finally {
+    await sandboxNotice;
     log?.close();
   }
 }

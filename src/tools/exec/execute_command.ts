@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isInside, realPathOf } from '../../permission/paths.js';
+import { writtenTargets } from '../../permission/shell/readonly.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
-import { writtenTargets } from '../../permission/shell/readonly.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { classify, knownClassification } from './shell_facts.js';
 
@@ -99,8 +99,9 @@ export const executeCommand = buildTool({
     const timeoutS = input.timeout ?? DEFAULT_TIMEOUT_S;
     const id = `cmd_${randomBytes(4).toString('hex')}`;
     const outputPath = outputPathFor(ctx, id);
+    const wrapped = await ctx.sandbox?.wrap(shellArgv(input.command), cwd);
     const running = startProcess({
-      argv: shellArgv(input.command),
+      argv: wrapped?.argv ?? shellArgv(input.command),
       cwd,
       outputPath,
       keepBytes: KEEP_BYTES,
@@ -116,6 +117,7 @@ export const executeCommand = buildTool({
         finished: false,
         kill: running.kill,
         done: running.done.then((outcome) => {
+          wrapped?.cleanup();
           entry.finished = true;
           entry.exitCode = outcome.exitCode;
           entry.signal = outcome.signal;
@@ -128,6 +130,7 @@ export const executeCommand = buildTool({
       };
     }
     const outcome = await running.done;
+    wrapped?.cleanup();
     const { text, truncated } = outcome.output.preview();
     const end = describeEnd(outcome, timeoutS);
     const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
