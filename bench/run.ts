@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
 import { benchAgent } from './agent.js';
 import { benchEdit } from './edit.js';
+import { benchExec } from './exec.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
 import { benchSearch } from './search.js';
@@ -17,6 +18,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
+  ['execute_command overhead and memory', benchExec],
   ['first request size (o200k tokens)', benchPromptTokens],
 ];
 
