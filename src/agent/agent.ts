@@ -104,6 +104,7 @@ export class Agent {
     this.push(userMessage(prompt));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
+      if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', 0);
       const message = describeModelFailure(error, this.options.modelName).message;
       this.emit({ type: 'error', message });
       return this.outcome('error', message, 0);

@@ -244,6 +244,63 @@ describe('lathe -p (headless) against the fake model server', () => {
     expect(r.json).toMatchObject({ subtype: 'completed', result: '{"count":3}' });
   });
 
+  it('says in one line when the provider does not know the model', async () => {
+    const dir = repo();
+    const r = await run(dir, [
+      { error: { status: 404, message: 'model: claude-nonexistent not found', type: 'not_found_error' } },
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'lathe: the provider does not know the model anthropic/claude-sonnet-4-5, or the base URL is wrong (404: model: claude-nonexistent not found)',
+    );
+  });
+
+  it('takes the prompt from standard input', async () => {
+    server = await FakeModelServer.start({ turns: [{ text: 'Read you.' }] });
+    const r = await latheAsync(['-p', '--model', 'anthropic/claude-sonnet-4-5'], {
+      cwd: repo(),
+      input: 'the prompt from stdin',
+      env: { LATHE_HOME: tempDir(), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k' },
+    });
+    expect(r.stdout).toBe('Read you.\n');
+    expect(server.requests[0].lastUserText).toBe('the prompt from stdin');
+  });
+
+  it('an interrupt (SIGINT) ends the run with exit 130 and a complete session log', async () => {
+    const dir = repo();
+    const home = tempDir();
+    server = await FakeModelServer.start({ turns: [{ hang: true }] });
+    const s = server;
+    const r = await latheAsync(
+      ['-p', 'wait', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json'],
+      {
+        cwd: dir,
+        env: { LATHE_HOME: home, ANTHROPIC_BASE_URL: s.url, ANTHROPIC_API_KEY: 'k' },
+        onSpawn: (child) => {
+          const timer = setInterval(() => {
+            if (s.requests.some((q) => q.kind === 'model')) {
+              clearInterval(timer);
+              child.kill('SIGINT');
+            }
+          }, 10);
+        },
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'aborted' });
+    const list = await latheAsync(['sessions', '--json'], { cwd: dir, env: { LATHE_HOME: home } });
+    const [session] = JSON.parse(list.stdout);
+    const shown = await latheAsync(['sessions', 'export', session.id, '--format', 'jsonl'], {
+      cwd: dir,
+      env: { LATHE_HOME: home },
+    });
+    const events = shown.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ type: 'session_end', reason: 'aborted' });
+  });
+
   it('stops at --max-turns with a non-zero exit', async () => {
     const dir = repo({ 'a.txt': 'a', 'b.txt': 'b' });
     const r = await run(
