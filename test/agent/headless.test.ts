@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
-import { tempDir } from '../support/runtime_fixtures.js';
+import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 /** A port nothing listens on: bound, then released. */
 function closedPort(): Promise<number> {
@@ -23,12 +23,7 @@ afterEach(async () => {
 });
 
 function repo(files: Record<string, string> = {}): string {
-  const dir = tempDir('lathe-repo-');
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
+  return writeTree(files, 'lathe-repo-');
 }
 
 async function run(

@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type Protocol } from '../support/fake_model_server.js';
-import { tempDir } from '../support/runtime_fixtures.js';
+import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
@@ -12,12 +10,7 @@ afterEach(async () => {
 });
 
 function repo(files: Record<string, string> = {}): string {
-  const dir = tempDir('lathe-repo-');
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
-  return dir;
+  return writeTree(files, 'lathe-repo-');
 }
 
 const env = (s: FakeModelServer, home: string) => ({

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeSettings } from '../../src/config/settings.js';
@@ -10,6 +10,16 @@ import type { ToolContext } from '../../src/tool/types.js';
 /** A fresh temp folder (mode 0700), real path. */
 export function tempDir(prefix = 'lathe-test-'): string {
   return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** A fresh temp folder holding the given files (path → content), folders made as needed. */
+export function writeTree(files: Record<string, string | Buffer>, prefix?: string): string {
+  const dir = tempDir(prefix);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  return dir;
 }
 
 /** A tool context over a temp workspace with the given settings, as the runtime would make it. */

@@ -135,13 +135,21 @@ describe('execute_command permissions', () => {
   });
 
   it('an allow rule never covers a redirection into a file it did not name', async () => {
-    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test*)'] } } });
-    expect((await rt.runTool('execute_command', { command: 'echo test > out.txt' })).text).toMatch(/needs approval/);
+    const { dir, rt } = runtime({
+      approve: [],
+      settings: { permissions: { allow: ['execute_command(echo test*)'] } },
+    });
+    expect((await rt.runTool('execute_command', { command: 'echo test > out.txt' })).text).toMatch(
+      /needs approval/,
+    );
     expect(existsSync(join(dir, 'out.txt'))).toBe(false);
   });
 
   it('an allow rule that names the redirection target covers it', async () => {
-    const { dir, rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(echo test > out.txt)'] } } });
+    const { dir, rt } = runtime({
+      approve: [],
+      settings: { permissions: { allow: ['execute_command(echo test > out.txt)'] } },
+    });
     expect((await rt.runTool('execute_command', { command: 'echo test > out.txt' })).isError).toBe(false);
     expect(existsSync(join(dir, 'out.txt'))).toBe(true);
   });

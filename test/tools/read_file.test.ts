@@ -1,16 +1,12 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
-import { tempDir } from '../support/runtime_fixtures.js';
+import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 function workspace(files: Record<string, string | Buffer>) {
-  const dir = tempDir();
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(join(dir, name, '..'), { recursive: true });
-    writeFileSync(join(dir, name), content);
-  }
+  const dir = writeTree(files);
   return { dir, runtime: createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-') }) };
 }
 

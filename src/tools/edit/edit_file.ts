@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { exactReplace } from '../../edit/exact_replace.js';
 import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
-import { absolutePath, displayPath } from '../shared/paths.js';
 import { compactDiff } from './compact_diff.js';
-import { loadTextFile, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
+import { loadEditTarget, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
 
 const inputSchema = z.strictObject({
   path: z.string().min(1).describe('File to edit'),
@@ -24,9 +23,7 @@ export const editFile = buildTool({
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   userFacingName: () => 'Edit',
   async call(input, ctx) {
-    const path = absolutePath(ctx, input.path);
-    const shown = displayPath(ctx, path);
-    const loaded = await loadTextFile(path, shown);
+    const { path, shown, loaded } = await loadEditTarget(ctx, input.path);
     if (!loaded.ok) {
       if (loaded.missing && input.old_string === '') {
         const saved = await saveTextFile(path, shown, input.new_string, NEW_FILE_FORMAT, ctx);

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { formatReport, replaceInFile as replaceEngine } from '../../edit/search_replace/index.js';
 import { buildTool } from '../../tool/build_tool.js';
-import { absolutePath, displayPath } from '../shared/paths.js';
 import { compactDiff } from './compact_diff.js';
-import { loadTextFile, saveTextFile } from './text_file.js';
+import { loadEditTarget, saveTextFile } from './text_file.js';
 
 const inputSchema = z.strictObject({
   path: z.string().min(1).describe('File to edit'),
@@ -28,9 +27,7 @@ export const replaceInFile = buildTool({
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   userFacingName: () => 'Edit',
   async call(input, ctx) {
-    const path = absolutePath(ctx, input.path);
-    const shown = displayPath(ctx, path);
-    const loaded = await loadTextFile(path, shown);
+    const { path, shown, loaded } = await loadEditTarget(ctx, input.path);
     if (!loaded.ok) {
       const hint = loaded.missing ? ' To create a file, use write_to_file.' : '';
       return { isError: true, text: `${loaded.error}${hint}` };

@@ -4,6 +4,7 @@ import { checkEncodable, decodeText, encodeText, type TextFormat } from '../../e
 import { realPathOf } from '../../permission/paths.js';
 import type { ToolContext } from '../../tool/types.js';
 import { sha256 } from '../files/read_text.js';
+import { absolutePath, displayPath } from '../shared/paths.js';
 
 export const NEW_FILE_FORMAT: TextFormat = { encoding: 'utf8', eol: '\n', finalNewline: true };
 
@@ -25,6 +26,16 @@ export async function loadTextFile(absolute: string, shown: string): Promise<Loa
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, missing: false, error: `${shown}: ${decoded.error}` };
   return { ok: true, text: decoded.text, format: decoded.format, hash: sha256(bytes) };
+}
+
+/** The file an edit tool's `path` names, as shown to the model, loaded for editing. */
+export async function loadEditTarget(
+  ctx: Pick<ToolContext, 'cwd' | 'workspace'>,
+  inputPath: string,
+): Promise<{ path: string; shown: string; loaded: LoadedText }> {
+  const path = absolutePath(ctx, inputPath);
+  const shown = displayPath(ctx, path);
+  return { path, shown, loaded: await loadTextFile(path, shown) };
 }
 
 /**

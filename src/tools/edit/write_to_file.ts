@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import { absolutePath, displayPath } from '../shared/paths.js';
 import { compactDiff } from './compact_diff.js';
-import { loadTextFile, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
+import { loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
 
 const inputSchema = z.strictObject({
   path: z.string().min(1).describe('File to create or overwrite'),
@@ -20,9 +19,7 @@ export const writeToFile = buildTool({
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   userFacingName: () => 'Write',
   async call(input, ctx) {
-    const path = absolutePath(ctx, input.path);
-    const shown = displayPath(ctx, path);
-    const existing = await loadTextFile(path, shown);
+    const { path, shown, loaded: existing } = await loadEditTarget(ctx, input.path);
     if (!existing.ok && !existing.missing)
       return { isError: true, text: `${existing.error} Nothing was written.` };
     const format = existing.ok ? existing.format : NEW_FILE_FORMAT;

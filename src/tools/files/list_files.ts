@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
-import { absolutePath, displayPath, formatCount, pathKind, pathProblem } from '../shared/paths.js';
+import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
 
 const MAX_ENTRIES = 1_000;
 
@@ -51,10 +51,7 @@ export const listFiles = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
-  async validateInput(input, ctx) {
-    const shown = input.path ?? '.';
-    return pathProblem(shown, (await pathKind(absolutePath(ctx, shown))).kind, 'directory');
-  },
+  validateInput: (input, ctx) => folderProblem(ctx, input.path),
   async call(input, ctx) {
     const dir = absolutePath(ctx, input.path ?? '.');
     const shown = displayPath(ctx, dir);

@@ -75,6 +75,13 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
+function pastTheEnd(offset: number, shown: string, lines: number): TextRead {
+  return {
+    ok: false,
+    error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lines)} lines.`,
+  };
+}
+
 /** Reads a text file whole: decoded by the codec (BOM, UTF-16, Latin-1), hashed for edit checks. */
 async function readWhole(
   path: string,
@@ -98,12 +105,7 @@ async function readWhole(
       },
     };
   }
-  if (offset > lines.length) {
-    return {
-      ok: false,
-      error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lines.length)} lines.`,
-    };
-  }
+  if (offset > lines.length) return pastTheEnd(offset, shown, lines.length);
   const slice = formatSlice(lines.slice(offset - 1), offset, limit, budget, lines.length, shown);
   const encoding = decoded.format.encoding;
   if (encoding === 'latin1') slice.text = `[${shown} is not valid UTF-8; shown as Latin-1]\n${slice.text}`;
@@ -147,12 +149,7 @@ async function readStreamed(
   }
   reader.close();
   stream.destroy();
-  if (wanted.length === 0) {
-    return {
-      ok: false,
-      error: `offset ${offset} is past the end of ${shown}, which has ${formatCount(lineNumber)} lines.`,
-    };
-  }
+  if (wanted.length === 0) return pastTheEnd(offset, shown, lineNumber);
   const slice = formatSlice(wanted, offset, limit, budget, more ? undefined : lineNumber, shown);
   return { ok: true, slice };
 }

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import { absolutePath, displayPath, formatCount, pathKind, pathProblem } from '../shared/paths.js';
+import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
 const MAX_RESULTS = 100;
@@ -37,10 +37,7 @@ export const glob = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
-  async validateInput(input, ctx) {
-    const shown = input.path ?? '.';
-    return pathProblem(shown, (await pathKind(absolutePath(ctx, shown))).kind, 'directory');
-  },
+  validateInput: (input, ctx) => folderProblem(ctx, input.path),
   async call(input, ctx) {
     const root = absolutePath(ctx, input.path ?? '.');
     const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.pattern], {

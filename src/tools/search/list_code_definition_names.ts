@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
-import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
+import { absolutePath, displayPath, missingProblem, pathKind } from '../shared/paths.js';
 
 /** Outlining reads at most this many files of one folder, and skips files larger than this. */
 const MAX_FILES = 50;
@@ -34,11 +34,7 @@ export const listCodeDefinitionNames = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path] }),
-  async validateInput(input, ctx) {
-    const { kind } = await pathKind(absolutePath(ctx, input.path));
-    if (kind === 'missing') return `${input.path} does not exist. Check the path with list_files or glob.`;
-    return undefined;
-  },
+  validateInput: (input, ctx) => missingProblem(ctx, input.path),
   async call(input, ctx) {
     const { outlineSource, formatOutline } = await import('../../outline/index.js');
     const target = absolutePath(ctx, input.path);

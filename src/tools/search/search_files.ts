@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
-import { absolutePath, displayPath, formatCount, pathKind } from '../shared/paths.js';
+import { absolutePath, displayPath, formatCount, missingProblem } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
 const DEFAULT_HEAD_LIMIT = 200;
@@ -69,12 +69,7 @@ export const searchFiles = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
-  async validateInput(input, ctx) {
-    const shown = input.path ?? '.';
-    const { kind } = await pathKind(absolutePath(ctx, shown));
-    if (kind === 'missing') return `${shown} does not exist. Check the path with list_files or glob.`;
-    return undefined;
-  },
+  validateInput: (input, ctx) => missingProblem(ctx, input.path),
   async call(input, ctx) {
     const target = absolutePath(ctx, input.path ?? '.');
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;

@@ -38,6 +38,25 @@ export function pathProblem(shown: string, kind: PathKind, wanted: 'file' | 'dir
   return `${shown} is not a regular ${wanted}.`;
 }
 
+/** validateInput for tools that take a folder (default: the working folder). */
+export async function folderProblem(
+  ctx: Pick<ToolContext, 'cwd'>,
+  path: string | undefined,
+): Promise<string | undefined> {
+  const shown = path ?? '.';
+  return pathProblem(shown, (await pathKind(absolutePath(ctx, shown))).kind, 'directory');
+}
+
+/** validateInput for tools that take a file or a folder that must exist. */
+export async function missingProblem(
+  ctx: Pick<ToolContext, 'cwd'>,
+  path: string | undefined,
+): Promise<string | undefined> {
+  const shown = path ?? '.';
+  const { kind } = await pathKind(absolutePath(ctx, shown));
+  return kind === 'missing' ? pathProblem(shown, kind, 'file') : undefined;
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
