@@ -14,7 +14,9 @@ await build({
   minify: true,
   sourcemap: false,
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
+  // Chunks sit beside the entry, one level below dist/ like the library's modules, so paths
+  // relative to a module (dist/token-counts.json, package.json) hold for both.
+  chunkNames: '[name]-[hash]',
   external: ['sharp', 'unpdf', 'web-tree-sitter', '@vscode/ripgrep', '@vscode/tree-sitter-wasm', 'gpt-tokenizer'],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
