@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runsDir } from './paths.js';
+
+/** A `lathe -p` run started by a schedule or a trigger. */
+export interface HeadlessRun {
+  id: string;
+  pid: number | undefined;
+  logPath: string;
+  finished: boolean;
+  /** Settles when the run's process has exited. */
+  done: Promise<void>;
+  /** Ends the run's whole process group (SIGTERM; SIGKILL after a grace period). */
+  kill(): void;
+}
+
+export interface HeadlessRunRequest {
+  prompt: string;
+  workspace: string;
+  documentsRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** What started it, for the log's first line: "cron job cron_1a2b", "trigger trg_…". */
+  origin: string;
+  /** The lathe command (a JS file run with this Node); default: see `latheBinPath`. */
+  bin?: string;
+}
+
+const GRACE_MS = 3_000;
+
+/**
+ * The lathe command: the running CLI's own script, else the package's built `dist/bin/lathe.js`
+ * found by walking up from this module (it may be bundled into `dist/bin/chunks/` or run from
+ * `src/` under a test runner).
+ */
+export function latheBinPath(): string | undefined {
+  const script = process.argv[1];
+  if (script && /^lathe(\.js)?$/.test(basename(script))) return script;
+  let folder = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 5; depth++) {
+    for (const candidate of [join(folder, 'dist', 'bin', 'lathe.js'), join(folder, 'bin', 'lathe.js')])
+      if (existsSync(candidate)) return candidate;
+    folder = dirname(folder);
+  }
+  return undefined;
+}
+
+/**
+ * Starts `lathe -p <prompt> --cwd <workspace>` in its own process group, its output appended to
+ * `<documents-root>/schedules/runs/<id>.log`. The run answers approvals as any headless run
+ * does: from settings, asks becoming denials.
+ */
+export function startHeadlessRun(request: HeadlessRunRequest): HeadlessRun {
+  const bin = request.bin ?? latheBinPath();
+  if (!bin) throw new Error('cannot find the lathe command (dist/bin/lathe.js); build lathe first.');
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const id = `run_${stamp}_${randomBytes(3).toString('hex')}`;
+  const folder = runsDir(request.documentsRoot);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const logPath = join(folder, `${id}.log`);
+  const fd = openSync(logPath, 'a', 0o600);
+  let child: ReturnType<typeof spawn>;
+  try {
+    writeSync(fd, `# ${request.origin}, ${new Date().toISOString()}, in ${request.workspace}\n`);
+    writeSync(fd, `# prompt: ${JSON.stringify(request.prompt)}\n`);
+    // `--print=…` keeps a prompt that starts with "-" from being read as an option.
+    child = spawn(process.execPath, [bin, '--cwd', request.workspace, `--print=${request.prompt}`], {
+      cwd: request.workspace,
+      env: { ...request.env, LATHE_HOME: request.documentsRoot },
+      detached: true,
+      stdio: ['ignore', fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  child.unref();
+  let killTimer: NodeJS.Timeout | undefined;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  const run: HeadlessRun = {
+    id,
+    pid: child.pid,
+    logPath,
+    finished: false,
+    done: new Promise((resolve) => {
+      child.on('error', (error) => {
+        appendFileSync(logPath, `lathe: could not start the run: ${error.message}\n`);
+        run.finished = true;
+        resolve();
+      });
+      child.on('exit', (code, signal) => {
+        clearTimeout(killTimer);
+        appendFileSync(logPath, `# ended: ${signal ? `signal ${signal}` : `exit code ${code}`}\n`);
+        run.finished = true;
+        resolve();
+      });
+    }),
+    kill() {
+      if (run.finished) return;
+      signalGroup('SIGTERM');
+      killTimer ??= setTimeout(() => signalGroup('SIGKILL'), GRACE_MS);
+      killTimer.unref();
+    },
+  };
+  return run;
+}

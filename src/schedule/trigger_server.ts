@@ -1,0 +1,145 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type StoredTrigger, type TriggerStore, tokenMatches } from './trigger_store.js';
+
+/** The endpoint's port unless LATHE_TRIGGER_PORT says otherwise (0: any free port). */
+export const DEFAULT_TRIGGER_PORT = 7391;
+const MAX_BODY_BYTES = 64 * 1024;
+
+export type EndpointState =
+  | { listening: true; port: number }
+  | { listening: false; port: number; reason: string };
+
+export interface TriggerServerOptions {
+  store: TriggerStore;
+  port: number;
+  /** Starts the run a valid request asks for; returns what to tell the caller. */
+  onTrigger(trigger: StoredTrigger, prompt: string): { id: string; logPath: string };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, `the body is over ${MAX_BODY_BYTES} bytes`));
+        // Drain the rest so the answer can still be sent.
+        req.removeAllListeners('data');
+        req.resume();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function promptOf(body: string): string | undefined {
+  if (body.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new HttpError(400, 'the body is not JSON; send {"prompt": "…"}');
+  }
+  const prompt = (parsed as { prompt?: unknown } | null)?.prompt;
+  if (prompt !== undefined && typeof prompt !== 'string')
+    throw new HttpError(400, '"prompt" must be a string');
+  return prompt;
+}
+
+/**
+ * The remote-trigger endpoint on 127.0.0.1: `POST /trigger/<id>` with `Authorization: Bearer
+ * <token>` and `{"prompt": "…"}` starts a headless run. The trigger list is read on every
+ * request, so triggers made or revoked by any lathe process take effect at once.
+ */
+export class TriggerServer {
+  private server?: Server;
+  private starting?: Promise<EndpointState>;
+
+  constructor(private readonly options: TriggerServerOptions) {}
+
+  start(): Promise<EndpointState> {
+    this.starting ??= this.listen();
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    await this.starting;
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  private listen(): Promise<EndpointState> {
+    const port = this.options.port;
+    const server = createServer((req, res) => void this.respond(req, res));
+    server.requestTimeout = 10_000;
+    server.headersTimeout = 10_000;
+    return new Promise((resolve) => {
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        const reason =
+          error.code === 'EADDRINUSE'
+            ? `port ${port} is in use (another lathe may serve the triggers there; LATHE_TRIGGER_PORT picks another)`
+            : error.message;
+        resolve({ listening: false, port, reason });
+      });
+      server.listen(port, '127.0.0.1', () => {
+        this.server = server;
+        // An endpoint alone never keeps lathe from exiting.
+        server.unref();
+        resolve({ listening: true, port: (server.address() as AddressInfo).port });
+      });
+    });
+  }
+
+  private async respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const { status, body } = await this.handle(req);
+      send(res, status, body);
+    } catch (error) {
+      if (error instanceof HttpError) send(res, error.status, { error: error.message });
+      else send(res, 500, { error: (error as Error).message });
+    }
+  }
+
+  private async handle(req: IncomingMessage): Promise<{ status: number; body: object }> {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const match = /^\/trigger\/([A-Za-z0-9_-]+)$/.exec(path);
+    if (!match) throw new HttpError(404, 'not found; POST /trigger/<id>');
+    if (req.method !== 'POST') throw new HttpError(405, 'use POST');
+    const body = await readBody(req);
+    const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!auth) throw new HttpError(401, 'missing "Authorization: Bearer <token>"');
+    const trigger = (await this.options.store.list()).find((t) => t.id === match[1]);
+    // One answer for an unknown trigger and a wrong token: the endpoint tells a guesser nothing.
+    if (!trigger || !tokenMatches(trigger, auth[1]))
+      throw new HttpError(401, 'unknown trigger or wrong token');
+    const prompt = promptOf(body) ?? trigger.prompt;
+    if (!prompt?.trim())
+      throw new HttpError(400, 'no prompt: send {"prompt": "…"} (this trigger has no default)');
+    const run = this.options.onTrigger(trigger, prompt);
+    await this.options.store.markFired(trigger.id, new Date());
+    return { status: 202, body: { run: run.id, log: run.logPath } };
+  }
+}
+
+function send(res: ServerResponse, status: number, body: object): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(`${JSON.stringify(body)}\n`);
+}

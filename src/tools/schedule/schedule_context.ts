@@ -1,0 +1,15 @@
+import type { ScheduleServices, ToolContext, ToolOutput } from '../../tool/types.js';
+
+/** The runtime's schedule services, or the error a tool returns without them. */
+export function scheduleServices(ctx: ToolContext): { services: ScheduleServices } | { error: ToolOutput } {
+  if (ctx.schedules) return { services: ctx.schedules() };
+  return {
+    error: { isError: true, text: 'Schedules are not available here: this run has no schedule services.' },
+  };
+}
+
+/** Notices not shown yet (missed runs, errors), appended to a tool's text. */
+export function withNotices(services: ScheduleServices, text: string): string {
+  const notices = services.takeNotices();
+  return notices.length ? `${text}\n\nNotices:\n${notices.map((n) => `- ${n}`).join('\n')}` : text;
+}

@@ -1,0 +1,71 @@
+import { isInside, realPathOf } from '../../permission/paths.js';
+import { writtenTargets } from '../../permission/shell/readonly.js';
+import type { PermissionSubject, ToolContext } from '../../tool/types.js';
+import { type RunningProcess, startProcess } from '../exec/run_process.js';
+import { classify, knownClassification } from '../exec/shell_facts.js';
+import { absolutePath, pathKind } from '../shared/paths.js';
+
+/** Bytes of head and tail kept in memory; the whole output is on disk. */
+const KEEP_BYTES = 12_000;
+
+/** What task_create and monitor run a command with: bash, or PowerShell on Windows. */
+export function shellArgv(command: string): string[] {
+  return process.platform === 'win32'
+    ? ['powershell.exe', '-NoProfile', '-NonInteractive', '-Command', command]
+    : ['bash', '-c', command];
+}
+
+/** Parses the command so the synchronous permission methods can answer (the tools' `prepare`). */
+export async function prepareCommand(command: string | undefined): Promise<void> {
+  if (command !== undefined) await classify(command);
+}
+
+export function isReadOnlyCommand(command: string): boolean {
+  return knownClassification(command)?.readOnly === true;
+}
+
+/** The permission facts of running `command`, exactly as execute_command states them. */
+export function commandSubject(command: string): PermissionSubject {
+  const facts = knownClassification(command);
+  const parsed = facts !== undefined && facts.subcommands.length > 0;
+  return {
+    kind: 'execute',
+    subjects: parsed ? facts.subcommands.map((s) => s.text) : [command],
+    // An unparsed command may write anywhere: no pattern rule covers it.
+    writes: parsed ? facts.subcommands.map(writtenTargets) : [['(unparsed command)']],
+    readOnlyCommand: isReadOnlyCommand(command),
+  };
+}
+
+/** Why `cwd` cannot be a command's folder, or undefined. */
+export async function cwdProblem(ctx: ToolContext, cwd: string | undefined): Promise<string | undefined> {
+  if (cwd === undefined) return undefined;
+  const folder = absolutePath(ctx, cwd);
+  if (!isInside(realPathOf(folder), ctx.workspace))
+    return `cwd ${cwd} is outside the workspace; commands run inside it.`;
+  if ((await pathKind(folder)).kind !== 'directory') return `cwd ${cwd} is not a folder.`;
+  return undefined;
+}
+
+/**
+ * Starts a shell command in the OS sandbox when there is one, in its own process group, its
+ * output streamed to `outputPath`.
+ */
+export async function startShellCommand(
+  ctx: ToolContext,
+  options: { command: string; cwd?: string; outputPath: string; timeoutMs?: number; signal?: AbortSignal },
+): Promise<RunningProcess> {
+  const cwd = options.cwd ? absolutePath(ctx, options.cwd) : ctx.cwd;
+  const argv = shellArgv(options.command);
+  const wrapped = await ctx.sandbox?.wrap(argv, cwd);
+  const running = startProcess({
+    argv: wrapped?.argv ?? argv,
+    cwd,
+    outputPath: options.outputPath,
+    keepBytes: KEEP_BYTES,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+  });
+  void running.done.then(() => wrapped?.cleanup());
+  return running;
+}
