@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadMcpConfig, parseServer } from '../../mcp/config.js';
+import { mcpFileFor, removeServerEntry, writeServerEntry } from '../../mcp/config_file.js';
+import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
+
+export interface McpOptions extends CommonOptions {
+  http?: string;
+  url?: string;
+  type?: string;
+  header?: string[];
+  env?: string[];
+  timeout?: string;
+  autoApprove?: string[];
+  workspace?: boolean;
+}
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const fail = (text: string) => {
+  process.stderr.write(`lathe: ${text}\n`);
+  return 1;
+};
+
+/** The package version, found by walking up from this file (bundled or not). */
+function latheVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'lathe' && pkg.version) return pkg.version;
+    } catch {
+      // not here; look further up
+    }
+  }
+  return '0.0.0';
+}
+
+/** `lathe mcp serve`: lathe's tool pool as an MCP server, over stdio or (with --http PORT) HTTP. */
+async function serve(opts: McpOptions): Promise<number> {
+  const runtime = runtimeFromOptions(opts);
+  const version = latheVersion();
+  if (opts.http === undefined) {
+    const { serveStdio } = await import('../../mcp/server.js');
+    await serveStdio(runtime, version);
+    runtime.stopBackgroundCommands();
+    return 0;
+  }
+  const port = Number(opts.http);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    return fail(`--http needs a port number, not "${opts.http}"`);
+  const { serveHttp } = await import('../../mcp/http_server.js');
+  const serving = await serveHttp(runtime, { port, version, token: process.env.LATHE_MCP_TOKEN });
+  out(`lathe MCP server: ${serving.url}\nAuthorization: Bearer ${serving.token}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await serving.close();
+  runtime.stopBackgroundCommands();
+  return 0;
+}
+
+function places(opts: McpOptions) {
+  const runtime = runtimeFromOptions({ cwd: opts.cwd });
+  const config = loadMcpConfig({ documentsRoot: runtime.documentsRoot, workspace: runtime.workspace });
+  for (const warning of config.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+  return { documentsRoot: runtime.documentsRoot, workspace: runtime.workspace, config };
+}
+
+/** `lathe mcp list`: every configured server, connected in parallel, with its state and tool count. */
+async function list(opts: McpOptions): Promise<number> {
+  const { config, workspace } = places(opts);
+  if (config.servers.length === 0) {
+    out('No MCP servers configured. Add one with: lathe mcp add NAME -- COMMAND ARGS…');
+    return 0;
+  }
+  const { probeServer } = await import('../../mcp/probe.js');
+  const probes = await Promise.all(config.servers.map((s) => probeServer(s, { workspace })));
+  if (opts.json) {
+    out(JSON.stringify(probes, null, 2));
+    return 0;
+  }
+  const rows = probes.map((p) => [
+    p.name,
+    p.transport,
+    p.state === 'connected' ? `connected (${Math.round(p.connectMs ?? 0)} ms)` : p.state,
+    p.state === 'connected' ? String(p.tools.length) : '-',
+    p.source,
+  ]);
+  const header = ['server', 'transport', 'status', 'tools', 'source'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < cells.length - 1 ? c.padEnd(widths[i]) : c))
+      .join('  ')
+      .trimEnd();
+  const lines = [line(header), ...rows.map(line)];
+  for (const p of probes) if (p.error) lines.push(`  ${p.name}: ${p.error}`);
+  out(lines.join('\n'));
+  return 0;
+}
+
+function pairs(
+  values: string[] | undefined,
+  separator: RegExp,
+  what: string,
+): Record<string, string> | string {
+  const result: Record<string, string> = {};
+  for (const value of values ?? []) {
+    const match = separator.exec(value);
+    if (!match || match.index === 0) return `${what} "${value}" is not of the form KEY=VALUE`;
+    result[value.slice(0, match.index).trim()] = value.slice(match.index + match[0].length).trim();
+  }
+  return result;
+}
+
+/** `lathe mcp add NAME -- CMD ARGS…` or `lathe mcp add NAME --url URL`. */
+async function add(name: string | undefined, command: string[], opts: McpOptions): Promise<number> {
+  if (!name) return fail('mcp add needs a server name');
+  if (!opts.url && command.length === 0) return fail('mcp add needs a command (after --) or --url URL');
+  if (opts.url && command.length > 0) return fail('mcp add takes a command or --url, not both');
+  const env = pairs(opts.env, /=/, '--env');
+  const headers = pairs(opts.header, /\s*[:=]\s*/, '--header');
+  if (typeof env === 'string') return fail(env);
+  if (typeof headers === 'string') return fail(headers);
+  const entry: Record<string, unknown> = opts.url
+    ? {
+        ...(opts.type ? { type: opts.type } : {}),
+        url: opts.url,
+        ...(Object.keys(headers).length ? { headers } : {}),
+      }
+    : { command: command[0], args: command.slice(1), ...(Object.keys(env).length ? { env } : {}) };
+  if (opts.timeout !== undefined) entry.timeout = Number(opts.timeout);
+  if (opts.autoApprove?.length) entry.autoApprove = opts.autoApprove;
+  const where = places(opts);
+  const file = mcpFileFor(opts.workspace ? 'workspace' : 'global', name, where);
+  // Validated as loading would, but without expanding ${VARS} that are set only at run time.
+  const checked = parseServer(name, entry, {
+    source: file,
+    workspace: where.workspace,
+    env: { ...process.env },
+  });
+  if (typeof checked === 'string' && !checked.includes('unset environment variable')) return fail(checked);
+  try {
+    const replaced = writeServerEntry(file, name, entry);
+    out(
+      `${replaced ? 'Replaced' : 'Added'} MCP server "${name}" in ${file}. Check it with: lathe mcp test ${name}`,
+    );
+    return 0;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+async function remove(name: string | undefined, opts: McpOptions): Promise<number> {
+  if (!name) return fail('mcp remove needs a server name');
+  const where = places(opts);
+  try {
+    const files = removeServerEntry(name, where);
+    if (files.length === 0) {
+      const known = where.config.servers.map((s) => s.name);
+      return fail(`no MCP server "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ''}`);
+    }
+    out(files.map((f) => `Removed MCP server "${name}" from ${f}.`).join('\n'));
+    return 0;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+/** `lathe mcp test NAME`: connect, list the tools, time a round trip. */
+async function test(name: string | undefined, opts: McpOptions): Promise<number> {
+  if (!name) return fail('mcp test needs a server name');
+  const { config, workspace } = places(opts);
+  const server = config.servers.find((s) => s.name === name);
+  if (!server) {
+    const known = config.servers.map((s) => s.name);
+    return fail(
+      `no MCP server "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ' is configured'}`,
+    );
+  }
+  const { probeServer } = await import('../../mcp/probe.js');
+  const probe = await probeServer({ ...server, disabled: false }, { roundTrips: true, workspace });
+  if (opts.json) {
+    out(JSON.stringify(probe, null, 2));
+    return probe.state === 'connected' ? 0 : 1;
+  }
+  if (probe.state !== 'connected') return fail(`MCP server "${name}" failed: ${probe.error}`);
+  out(
+    [
+      `MCP server "${name}" (${probe.transport}) connected in ${Math.round(probe.connectMs ?? 0)} ms`,
+      `${probe.tools.length} tools: ${probe.tools.join(', ')}`,
+      `round trip (ping, median of 5): ${(probe.roundTripMs ?? 0).toFixed(2)} ms`,
+      ...(server.disabled ? ['(disabled in its settings: lathe does not start it)'] : []),
+    ].join('\n'),
+  );
+  return 0;
+}
+
+export async function mcpCommand(
+  sub: 'serve' | 'list' | 'add' | 'remove' | 'test',
+  args: { name?: string; command?: string[] },
+  opts: McpOptions,
+): Promise<number> {
+  switch (sub) {
+    case 'serve':
+      return serve(opts);
+    case 'list':
+      return list(opts);
+    case 'add':
+      return add(args.name, args.command ?? [], opts);
+    case 'remove':
+      return remove(args.name, opts);
+    case 'test':
+      return test(args.name, opts);
+  }
+}

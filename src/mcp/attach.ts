@@ -1,0 +1,58 @@
+import type { PermissionRule } from '../permission/types.js';
+import type { McpAccess, Tool } from '../tool/types.js';
+import { loadMcpConfig, type McpServerConfig } from './config.js';
+import type { McpHub } from './hub.js';
+import { mcpToolName, sanitizeName } from './names.js';
+
+/** What attaching needs of a runtime (structurally: this layer does not import the runtime). */
+export interface McpHost {
+  readonly documentsRoot: string;
+  readonly workspace: string;
+  readonly pool: readonly Tool[];
+  readonly permissions: { readonly rules: PermissionRule[] };
+  setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
+}
+
+/** The rule a server's `autoApprove` entry stands for: `server__tool` (or `server__*`). */
+export function autoApproveRules(servers: readonly McpServerConfig[]): PermissionRule[] {
+  return servers.flatMap((server) =>
+    server.autoApprove.map((tool) => ({
+      tool: tool.includes('*') ? `${sanitizeName(server.name)}__${tool}` : mcpToolName(server.name, tool),
+      action: 'allow' as const,
+      source: `autoApprove of "${server.name}" in ${server.source}`,
+    })),
+  );
+}
+
+/**
+ * Starts the MCP servers of the workspace's settings for a runtime, without waiting for them:
+ * they connect in parallel and their tools join the pool as each comes up. Returns undefined
+ * (having loaded nothing of MCP) when no server is configured.
+ */
+export async function attachMcp(
+  host: McpHost,
+  options: { report: (line: string) => void; env?: NodeJS.ProcessEnv; clientVersion?: string },
+): Promise<McpHub | undefined> {
+  const config = loadMcpConfig({
+    documentsRoot: host.documentsRoot,
+    workspace: host.workspace,
+    env: options.env,
+  });
+  for (const warning of config.warnings) options.report(`warning: ${warning}`);
+  if (!config.servers.some((s) => !s.disabled)) return undefined;
+
+  // autoApprove lives in the MCP files, not in settings: its allow rules join the engine's rules.
+  host.permissions.rules.push(...autoApproveRules(config.servers));
+  const { McpHub } = await import('./hub.js');
+  const hub: McpHub = new McpHub(config.servers, {
+    workspace: host.workspace,
+    clientVersion: options.clientVersion,
+    onReport: options.report,
+    onChange: () => host.setExternalTools(hub.tools(), { access: hub, deferred: hub.deferredNames() }),
+  });
+  host.setExternalTools([], { access: hub });
+  // Deferral needs tool_search in the pool (feature on, standard profile, not denied) to load them back.
+  hub.setDeferral(host.pool.some((t) => t.name === 'tool_search'));
+  void hub.connectAll();
+  return hub;
+}

@@ -1,0 +1,195 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { globalMcpSettingsPath } from '../config/paths.js';
+import { expandVariables } from './expand.js';
+
+export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp';
+
+/** One server of an MCP settings file (SPEC §6), validated, with `${VAR}` expanded. */
+export interface McpServerConfig {
+  name: string;
+  transport: McpTransportKind;
+  command?: string;
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  url?: string;
+  headers: Record<string, string>;
+  /** Tools of this server that run without asking. */
+  autoApprove: string[];
+  disabled: boolean;
+  /** Per-request timeout in milliseconds (the file says seconds; default 60). */
+  timeoutMs: number;
+  /** The file it came from (for messages and `lathe mcp remove`). */
+  source: string;
+}
+
+export interface McpConfig {
+  servers: McpServerConfig[];
+  /** Problems with the files: reported, never fatal; the other servers still load. */
+  warnings: string[];
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/** The workspace's MCP server files, `.agents/mcp/*.json`, in name order. */
+export function workspaceMcpFiles(workspace: string): string[] {
+  const dir = join(workspace, '.agents', 'mcp');
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+/** Reads a settings file's `mcpServers`; a missing file is empty, a broken one a warning. */
+export function readMcpServers(file: string, warnings: string[]): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      warnings.push(`${file}: cannot be read (${(error as Error).message})`);
+    }
+    return undefined;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    warnings.push(`${file}: not valid JSON (${(error as Error).message}); its MCP servers are skipped`);
+    return undefined;
+  }
+  const servers = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
+  if (servers === undefined) return {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    warnings.push(`${file}: "mcpServers" must be an object of servers by name`);
+    return undefined;
+  }
+  return servers as Record<string, unknown>;
+}
+
+const TRANSPORTS: Record<string, McpTransportKind> = {
+  stdio: 'stdio',
+  sse: 'sse',
+  streamableHttp: 'streamableHttp',
+  'streamable-http': 'streamableHttp',
+  http: 'streamableHttp',
+};
+
+function stringList(value: unknown): string[] | undefined {
+  if (value === undefined) return [];
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+function stringMap(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return undefined;
+    out[k] = String(v);
+  }
+  return out;
+}
+
+/** Validates one server entry; returns the config or the problem with it. */
+export function parseServer(
+  name: string,
+  raw: unknown,
+  context: { source: string; workspace: string; env: NodeJS.ProcessEnv },
+): McpServerConfig | string {
+  const where = `${context.source}: server "${name}"`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return `${where} must be an object`;
+  const entry = raw as Record<string, unknown>;
+  const command = entry.command;
+  const url = entry.url;
+  if (typeof command !== 'string' && typeof url !== 'string') return `${where} needs "command" or "url"`;
+  const type = entry.type ?? entry.transportType;
+  let transport: McpTransportKind = typeof command === 'string' ? 'stdio' : 'streamableHttp';
+  if (type !== undefined) {
+    const known = typeof type === 'string' ? TRANSPORTS[type] : undefined;
+    if (!known)
+      return `${where}: unknown "type" ${JSON.stringify(type)} (use stdio, sse, streamableHttp or http)`;
+    transport = known;
+  }
+  if (transport === 'stdio' && typeof command !== 'string') return `${where}: type stdio needs "command"`;
+  if (transport !== 'stdio' && typeof url !== 'string') return `${where}: type ${transport} needs "url"`;
+  const args = stringList(entry.args);
+  const env = stringMap(entry.env);
+  const headers = stringMap(entry.headers);
+  const autoApprove = stringList(entry.autoApprove ?? entry.alwaysAllow);
+  if (!args) return `${where}: "args" must be a list of strings`;
+  if (!env) return `${where}: "env" must be an object of strings`;
+  if (!headers) return `${where}: "headers" must be an object of strings`;
+  if (!autoApprove) return `${where}: "autoApprove" must be a list of tool names`;
+  const timeout = entry.timeout ?? DEFAULT_TIMEOUT_SECONDS;
+  if (typeof timeout !== 'number' || !(timeout > 0))
+    return `${where}: "timeout" must be a positive number of seconds`;
+  if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return `${where}: "cwd" must be a string`;
+
+  const missing = new Set<string>();
+  const expand = (text: string) => expandVariables(text, context.env, missing);
+  const config: McpServerConfig = {
+    name,
+    transport,
+    args: transport === 'stdio' ? args.map(expand) : [],
+    env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, expand(v)])),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v)])),
+    autoApprove,
+    disabled: entry.disabled === true,
+    timeoutMs: Math.round(timeout * 1000),
+    source: context.source,
+  };
+  if (transport === 'stdio') {
+    config.command = expand(command as string);
+    if (typeof entry.cwd === 'string') {
+      const cwd = expand(entry.cwd);
+      config.cwd = isAbsolute(cwd) ? cwd : resolve(context.workspace, cwd);
+    }
+  } else {
+    config.url = expand(url as string);
+    try {
+      new URL(config.url);
+    } catch {
+      return `${where}: "url" ${JSON.stringify(config.url)} is not a URL`;
+    }
+  }
+  if (missing.size > 0 && !config.disabled) {
+    return `${where} uses unset environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')}; set ${missing.size > 1 ? 'them' : 'it'} or give a default with \${NAME:-default}`;
+  }
+  return config;
+}
+
+/**
+ * The MCP servers of SPEC §6: documents-root `settings/mcp_settings.json`, then every
+ * `.agents/mcp/*.json` of the workspace; a later file's server replaces an earlier one of the
+ * same name, so the workspace wins. Invalid entries and files are warnings.
+ */
+export function loadMcpConfig(options: {
+  documentsRoot: string;
+  workspace: string;
+  env?: NodeJS.ProcessEnv;
+}): McpConfig {
+  const env = options.env ?? process.env;
+  const warnings: string[] = [];
+  const byName = new Map<string, McpServerConfig>();
+  const files = [globalMcpSettingsPath(options.documentsRoot), ...workspaceMcpFiles(options.workspace)];
+  for (const file of files) {
+    const servers = readMcpServers(file, warnings);
+    if (!servers) continue;
+    for (const [name, raw] of Object.entries(servers)) {
+      const parsed = parseServer(name, raw, { source: file, workspace: options.workspace, env });
+      if (typeof parsed === 'string') {
+        warnings.push(parsed);
+        byName.delete(name);
+      } else {
+        byName.set(name, parsed);
+      }
+    }
+  }
+  return { servers: [...byName.values()], warnings };
+}

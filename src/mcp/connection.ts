@@ -1,0 +1,316 @@
+import { pathToFileURL } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ToolOutput } from '../tool/types.js';
+import type { McpServerConfig } from './config.js';
+import { classifyFailure, describeFailure } from './failures.js';
+import { mapCallResult, mapResourceContents } from './results.js';
+import { closeTransport, type OpenedTransport, openTransport } from './transport.js';
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'disabled' | 'closed';
+
+/** A tool as its server lists it. */
+export interface RemoteTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+}
+
+export interface ConnectionEvents {
+  /** The tool list or the state changed (the pool follows). */
+  onChange(): void;
+  /** A one-line report for the user: a failure, a crash, a restart. */
+  onReport?(message: string): void;
+}
+
+export interface ConnectionOptions {
+  /** Offered to servers that ask for the client's roots. */
+  workspace?: string;
+  clientVersion?: string;
+}
+
+/** More crashes than this within the window stop the automatic restarts (retried on next use). */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * One MCP server: connects on demand, keeps its tool list, restarts after a crash, and turns
+ * every failure into an error output the model can act on.
+ */
+export class McpConnection {
+  state: ConnectionState;
+  error?: string;
+  tools: RemoteTool[] = [];
+  private client?: Client;
+  private opened?: OpenedTransport;
+  private pending?: Promise<void>;
+  /** The transport of a connect in progress, so `close()` can end a server that is still starting. */
+  private starting?: OpenedTransport;
+  private crashes: number[] = [];
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly events: ConnectionEvents,
+    private readonly options: ConnectionOptions = {},
+  ) {
+    this.state = config.disabled ? 'disabled' : 'idle';
+  }
+
+  /** Connects and lists the tools; settles (never rejects) when done, whatever the outcome. */
+  connect(): Promise<void> {
+    if (this.state === 'disabled' || this.state === 'closed') return Promise.resolve();
+    if (this.state === 'connected') return Promise.resolve();
+    this.pending ??= this.open().finally(() => {
+      this.pending = undefined;
+      this.starting = undefined;
+    });
+    return this.pending;
+  }
+
+  private async open(): Promise<void> {
+    this.state = 'connecting';
+    this.error = undefined;
+    let opened: OpenedTransport | undefined;
+    try {
+      const [{ Client }, types] = await Promise.all([
+        import('@modelcontextprotocol/sdk/client/index.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+      ]);
+      opened = await openTransport(this.config);
+      this.starting = opened;
+      const client = new Client(
+        { name: 'lathe', version: this.options.clientVersion ?? '0' },
+        { capabilities: this.options.workspace ? { roots: { listChanged: false } } : {} },
+      );
+      const workspace = this.options.workspace;
+      if (workspace) {
+        client.setRequestHandler(types.ListRootsRequestSchema, () => ({
+          roots: [{ uri: pathToFileURL(workspace).href, name: 'workspace' }],
+        }));
+      }
+      client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
+        void this.refreshTools(client);
+      });
+      client.onclose = () => this.lost(client);
+      await client.connect(opened.transport, { timeout: this.config.timeoutMs });
+      // A server with only resources (or prompts) has no tools to list.
+      const tools = client.getServerCapabilities()?.tools ? await this.listAllTools(client) : [];
+      if (this.closed()) {
+        await closeTransport(opened, client);
+        return;
+      }
+      this.client = client;
+      this.opened = opened;
+      this.tools = tools;
+      this.state = 'connected';
+      this.events.onChange();
+    } catch (error) {
+      const reason = describeFailure(error, opened?.stderrTail() ?? '');
+      await closeTransport(opened);
+      if (this.closed()) return;
+      this.state = 'failed';
+      this.error = reason;
+      this.events.onReport?.(
+        `MCP server "${this.config.name}" failed to connect: ${reason} (retried on next use)`,
+      );
+      this.events.onChange();
+    }
+  }
+
+  /** Read through a method: `close()` may run while a connect awaits. */
+  private closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  private async listAllTools(client: Client): Promise<RemoteTool[]> {
+    const tools: RemoteTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: this.config.timeoutMs,
+      });
+      for (const t of page.tools) {
+        tools.push({
+          name: t.name,
+          description: t.description ?? t.title ?? '',
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          annotations: t.annotations,
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    if (this.client !== client) return;
+    try {
+      this.tools = await this.listAllTools(client);
+      this.events.onChange();
+    } catch {
+      // The old list stays; a broken connection shows itself on the next call.
+    }
+  }
+
+  /** The connection closed without being asked to: the server crashed or exited. */
+  private lost(client: Client): void {
+    if (this.client !== client || this.state !== 'connected') return;
+    const tail = this.opened?.stderrTail();
+    this.client = undefined;
+    this.opened = undefined;
+    this.state = 'failed';
+    this.error = `the server exited${tail ? ` (it said: ${lastLine(tail)})` : ''}`;
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < RESTART_WINDOW_MS), now];
+    if (this.crashes.length <= MAX_RESTARTS) {
+      this.events.onReport?.(`MCP server "${this.config.name}" exited; restarting it`);
+      void this.connect();
+    } else {
+      this.events.onReport?.(
+        `MCP server "${this.config.name}" keeps exiting; not restarting it until its next use`,
+      );
+      this.events.onChange();
+    }
+  }
+
+  /** The connected client, connecting first when needed; throws a message the model can act on. */
+  async ready(): Promise<Client> {
+    if (this.state === 'disabled') {
+      throw new Error(
+        `MCP server "${this.config.name}" is disabled in ${this.config.source}; a user can enable it there.`,
+      );
+    }
+    if (this.state !== 'connected') await this.connect();
+    if (this.client && this.state === 'connected') return this.client;
+    throw new Error(
+      `MCP server "${this.config.name}" is not available: ${this.error ?? 'it is shutting down'}. ` +
+        `Check its entry in ${this.config.source} (lathe mcp test ${this.config.name}); do not retry at once.`,
+    );
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; progress?: (message: string) => void },
+  ): Promise<ToolOutput> {
+    const client = await this.ready();
+    const progress = options.progress;
+    try {
+      const result = await withOwnSignal(options.signal, (signal) =>
+        client.callTool({ name: tool, arguments: args }, undefined, {
+          signal,
+          timeout: this.config.timeoutMs,
+          ...(progress
+            ? {
+                onprogress: (p) =>
+                  progress(`${p.progress}${p.total ? `/${p.total}` : ''}${p.message ? ` ${p.message}` : ''}`),
+              }
+            : {}),
+        }),
+      );
+      return mapCallResult(result as Parameters<typeof mapCallResult>[0]);
+    } catch (error) {
+      return { isError: true, text: await this.failure(client, error, `tool ${tool}`, options.signal) };
+    }
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<ToolOutput> {
+    const client = await this.ready();
+    try {
+      const result = await withOwnSignal(signal, (own) =>
+        client.readResource({ uri }, { signal: own, timeout: this.config.timeoutMs }),
+      );
+      return mapResourceContents(result.contents as Parameters<typeof mapResourceContents>[0]);
+    } catch (error) {
+      return { isError: true, text: await this.failure(client, error, `resource ${uri}`, signal) };
+    }
+  }
+
+  /** Resources and resource templates; a server without resources has none. */
+  async listResources(signal: AbortSignal): Promise<{
+    resources: Array<{ uri: string; name: string; mimeType?: string; description?: string }>;
+    templates: Array<{ uriTemplate: string; name: string; description?: string }>;
+  }> {
+    const client = await this.ready();
+    if (!client.getServerCapabilities()?.resources) return { resources: [], templates: [] };
+    const timeout = this.config.timeoutMs;
+    const [resources, templates] = await Promise.all([
+      withOwnSignal(signal, (own) => client.listResources(undefined, { signal: own, timeout })),
+      withOwnSignal(signal, (own) => client.listResourceTemplates(undefined, { signal: own, timeout })).catch(
+        () => ({ resourceTemplates: [] }),
+      ),
+    ]);
+    return { resources: resources.resources, templates: templates.resourceTemplates };
+  }
+
+  /** A round trip to the server (`ping`), for `lathe mcp test`. */
+  async ping(): Promise<void> {
+    const client = await this.ready();
+    await client.ping({ timeout: this.config.timeoutMs });
+  }
+
+  /** Explains a failed request and, when the connection itself broke, drops it so the next use reconnects. */
+  private async failure(client: Client, error: unknown, what: string, signal: AbortSignal): Promise<string> {
+    const kind = classifyFailure(error, signal);
+    const name = this.config.name;
+    switch (kind) {
+      case 'cancelled':
+        return `The call of ${what} on MCP server "${name}" was cancelled.`;
+      case 'timeout':
+        return (
+          `MCP server "${name}" did not answer ${what} within ${this.config.timeoutMs / 1000} s; the request was cancelled. ` +
+          `If it needs longer, raise "timeout" (seconds) for "${name}" in ${this.config.source}.`
+        );
+      case 'closed':
+        return `MCP server "${name}" exited while running ${what}; lathe restarts it. Try again once; if it fails again, work around it.`;
+      case 'protocol':
+        return `MCP server "${name}" refused ${what}: ${describeFailure(error, '')}`;
+      case 'transport':
+        // The connection broke (an HTTP server went away): reconnect on the next use.
+        if (this.client === client) {
+          this.client = undefined;
+          this.state = 'failed';
+          this.error = describeFailure(error, '');
+          const opened = this.opened;
+          this.opened = undefined;
+          await closeTransport(opened, client);
+          this.events.onChange();
+        }
+        return `MCP server "${name}" could not be reached for ${what}: ${describeFailure(error, '')}. lathe reconnects on the next use.`;
+    }
+  }
+
+  /** Closes the connection and ends a stdio server (its input closed, then SIGTERM if it lingers). */
+  async close(): Promise<void> {
+    this.state = 'closed';
+    const { client, opened, starting } = this;
+    this.client = undefined;
+    this.opened = undefined;
+    this.starting = undefined;
+    await Promise.all([
+      closeTransport(opened, client),
+      starting !== opened ? closeTransport(starting) : undefined,
+    ]);
+  }
+}
+
+/**
+ * Runs one SDK request under its own signal: the SDK never removes the abort listener it adds,
+ * so a signal shared by many requests would collect listeners.
+ */
+async function withOwnSignal<T>(signal: AbortSignal, fn: (own: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const forward = () => own.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  try {
+    return await fn(own.signal);
+  } finally {
+    signal.removeEventListener('abort', forward);
+  }
+}
+
+function lastLine(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  return (lines.at(-1) ?? '').slice(0, 300);
+}

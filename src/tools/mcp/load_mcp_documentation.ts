@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { buildTool } from '../../tool/build_tool.js';
+import { MCP_GUIDE } from './mcp_guide.js';
+
+export const loadMcpDocumentation = buildTool({
+  name: 'load_mcp_documentation',
+  inputSchema: z.strictObject({}),
+  description:
+    'Load the guide to writing an MCP server (with a complete working example) and adding it to lathe. ' +
+    'Use it when the user asks to create or install an MCP server.',
+  availability: { profiles: ['standard'] },
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  call: async () => ({ text: MCP_GUIDE }),
+});
