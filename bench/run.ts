@@ -2,11 +2,13 @@
 import { benchAgent } from './agent.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
 import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
+import { benchTui } from './tui.js';
 
 type Rows = Array<Record<string, string | number>>;
 const asRows = (rows: Array<{ name: string; medianMs: number; runs: number }>): Rows =>
@@ -19,7 +21,9 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
   ['execute_command overhead and memory', benchExec],
+  ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
   ['first request size (o200k tokens)', benchPromptTokens],
+  ['interactive UI: time per frame, memory, start-up', benchTui],
 ];
 
 const only = process.argv.slice(2);

@@ -17,7 +17,16 @@ await build({
   // Chunks sit beside the entry, one level below dist/ like the library's modules, so paths
   // relative to a module (dist/token-counts.json, package.json) hold for both.
   chunkNames: '[name]-[hash]',
-  external: ['sharp', 'unpdf', 'web-tree-sitter', '@vscode/ripgrep', '@vscode/tree-sitter-wasm', 'gpt-tokenizer'],
+  // Ink loads react-devtools-core only under DEV=true; it is not installed, so it stays out.
+  external: [
+    'sharp',
+    'unpdf',
+    'web-tree-sitter',
+    '@vscode/ripgrep',
+    '@vscode/tree-sitter-wasm',
+    'gpt-tokenizer',
+    'react-devtools-core',
+  ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
   logLevel: 'warning',

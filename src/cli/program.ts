@@ -102,6 +102,57 @@ export async function runCli(argv: string[]): Promise<number> {
     .addOption(new Option('--format <format>', 'export format').choices(['md', 'jsonl']).default('md'))
     .action((id, opts) => sessionsAction('export')(id, opts));
 
+  const mcp = program
+    .command('mcp')
+    .description('MCP: serve lathe’s tools, or list, add, remove and test servers');
+  const mcpAction =
+    (sub: 'serve' | 'list' | 'add' | 'remove' | 'test') =>
+    async (name: string | undefined, command: string[] | undefined, opts: Record<string, unknown>) => {
+      const { mcpCommand } = await import('./commands/mcp.js');
+      exitCode = await mcpCommand(sub, { name, command }, { ...opts, noFeature: disabled });
+    };
+  runtimeOptions(
+    mcp.command('serve').description('serve lathe’s tool pool over MCP (stdio, or HTTP with --http)'),
+  )
+    .option('--http <port>', 'serve streamable HTTP on 127.0.0.1:PORT with a bearer token (0: any free port)')
+    .option(
+      '--approve <category>',
+      'answer asks of this approval category with yes (repeatable; "all")',
+      collect,
+      [],
+    )
+    .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
+    .action((opts) => mcpAction('serve')(undefined, undefined, opts));
+  mcp
+    .command('list')
+    .description('configured servers, their status and tool counts')
+    .option('--cwd <dir>')
+    .option('--json')
+    .action((opts) => mcpAction('list')(undefined, undefined, opts));
+  mcp
+    .command('add <name> [command...]')
+    .description('add a server: lathe mcp add NAME -- COMMAND ARGS…, or --url URL')
+    .option('--url <url>', 'an HTTP server instead of a command')
+    .addOption(new Option('--type <type>', 'HTTP transport').choices(['streamableHttp', 'http', 'sse']))
+    .option('--header <header>', 'an HTTP header, "Name: value" (repeatable)', collect, [])
+    .option('--env <pair>', 'an environment variable for the command, KEY=VALUE (repeatable)', collect, [])
+    .option('--timeout <seconds>', 'request timeout in seconds (default 60)')
+    .option('--auto-approve <tool>', 'a tool that runs without asking (repeatable)', collect, [])
+    .option('--workspace', 'write .agents/mcp/NAME.json in this workspace instead of the global file')
+    .option('--cwd <dir>')
+    .action((name, command, opts) => mcpAction('add')(name, command, opts));
+  mcp
+    .command('remove <name>')
+    .description('remove a server from every settings file that names it')
+    .option('--cwd <dir>')
+    .action((name, opts) => mcpAction('remove')(name, undefined, opts));
+  mcp
+    .command('test <name>')
+    .description('connect to a server, list its tools and time a round trip')
+    .option('--cwd <dir>')
+    .option('--json')
+    .action((name, opts) => mcpAction('test')(name, undefined, opts));
+
   runtimeOptions(program)
     .option(
       '-p, --print [prompt]',
@@ -130,10 +181,8 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--verbose', 'print tool calls to stderr')
     .action(async (opts) => {
       if (opts.print === undefined) {
-        process.stderr.write(
-          'lathe: the interactive terminal UI is not in this build yet; run a prompt with lathe -p "…".\n',
-        );
-        exitCode = 2;
+        const { runInteractive } = await import('./interactive.js');
+        exitCode = await runInteractive({ ...opts, noFeature: disabled });
         return;
       }
       const prompt = typeof opts.print === 'string' && opts.print !== '-' ? opts.print : readStdin();

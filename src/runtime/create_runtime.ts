@@ -16,6 +16,8 @@ import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
 import type { SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
+import { BackgroundServices } from '../schedule/background_services.js';
+import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
@@ -24,12 +26,14 @@ import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../to
 import type {
   AgentInteraction,
   BackgroundCommand,
+  McpAccess,
   PoolConditions,
   ProviderCapabilities,
   Tool,
   ToolResult,
 } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
 
 export interface RuntimeOptions {
   /** The working folder; the workspace is its real path. Default: process.cwd(). */
@@ -50,6 +54,8 @@ export interface RuntimeOptions {
   agentKind?: AgentKind;
   /** Tools from MCP servers; they come after the built-ins and never replace one. */
   externalTools?: Tool[];
+  /** The MCP client the MCP tools use (servers connect later: see `setExternalTools`). */
+  mcp?: McpAccess;
   /** Headless `--json-schema` runs offer structured_output. */
   jsonSchema?: boolean;
   /** Asks the user; without it (headless), an ask is a denial. */
@@ -79,12 +85,26 @@ export interface Runtime {
   setMode(mode: Mode): void;
   /** Ends every command still running in the background (at exit). */
   stopBackgroundCommands(): void;
+  /**
+   * Installs the client's handler of scheduled prompts (an interactive client queues each as a
+   * user message) and starts the cron scheduler (feature `triggers`) and the remote-trigger
+   * endpoint (`remote_triggers`). Without a handler, due prompts start headless runs.
+   * Returns a function that removes the handler.
+   */
+  onScheduledPrompt(handler: ScheduledPromptHandler): () => void;
+  /** Ends everything the runtime started: background commands, tasks, schedules, endpoint, runs. */
+  dispose(): Promise<void>;
   /** Whether commands run in the OS sandbox here (probed once). */
   checkSandbox(): Promise<SandboxStatus>;
   /** The model's capabilities decide some tools (images, browser use); the pool follows. */
   setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
   createExecution(options?: ExecutionOptions): ToolExecution;
+  /**
+   * MCP servers connect after start: their tools join the pool (after the built-ins) as they
+   * come; `deferred` names the tools tool_search holds back.
+   */
+  setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
 }
 
 export interface ExecutionOptions {
@@ -140,7 +160,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   }
 
   const builtins = builtinTools();
-  const external = options.externalTools ?? [];
+  let external = options.externalTools ?? [];
+  let mcp = options.mcp;
+  let deferred: readonly string[] = [];
   const canonicalName = (name: string) => findTool([...builtins, ...external], name)?.name ?? name;
   const permissions = new RulePermissionEngine({
     settings,
@@ -162,17 +184,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       features,
       capabilities: { ...FULL_CAPABILITIES, ...capabilities },
       agentKind: options.agentKind ?? 'main',
-      mcpConnected: external.length > 0,
+      mcpConnected: external.length > 0 || mcp !== undefined,
       jsonSchema: options.jsonSchema ?? false,
       nodeEnv: env.NODE_ENV,
     });
   const poolFor = (conditions: PoolConditions) =>
-    assemblePool({ builtins, external, conditions, isDenied: (name) => permissions.isToolDenied(name) });
+    withDeferredToolNames(
+      assemblePool({ builtins, external, conditions, isDenied: (name) => permissions.isToolDenied(name) }),
+      deferred,
+    );
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
+  const background = new BackgroundServices({ documentsRoot, workspace, env, features });
   const sandbox = new Sandbox({
     mode: settings.sandbox.mode,
     network: settings.sandbox.network,
@@ -196,6 +222,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         readFiles,
         backgroundCommands,
         sandbox,
+        tasks: background.tasks,
+        schedules: background.schedules,
+        mcp,
         interaction: extra.interaction,
         progress: extra.progress,
       },
@@ -242,8 +271,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       pool = poolFor(conditions);
     },
     checkSandbox: () => sandbox.check(),
+    setExternalTools(tools, next) {
+      external = tools;
+      mcp = next?.access ?? mcp;
+      deferred = next?.deferred ?? [];
+      conditions = conditionsFor(permissions.mode);
+      pool = poolFor(conditions);
+    },
     stopBackgroundCommands() {
       for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
+    },
+    onScheduledPrompt: (handler) => background.onScheduledPrompt(handler),
+    async dispose() {
+      for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
+      await background.dispose();
     },
     setCapabilities(next) {
       capabilities = { ...capabilities, ...next };

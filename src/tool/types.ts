@@ -109,6 +109,73 @@ export interface BackgroundCommand {
   kill(): void;
 }
 
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+
+/** A task of task_create, kept per runtime: tracked work, run by a process when it has a command. */
+export interface BackgroundTask {
+  id: string;
+  subject: string;
+  description?: string;
+  command?: string;
+  status: TaskStatus;
+  createdAt: number;
+  endedAt?: number;
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
+  outputPath?: string;
+  /** Bytes of output task_output has returned so far ("new since last read" starts here). */
+  readOffset: number;
+  /** Settles when the process ends (process tasks only). */
+  done?: Promise<void>;
+  /** Ends the process tree (process tasks only). */
+  kill?(): void;
+}
+
+/** A prompt scheduled with cron_create, persisted under documents-root. */
+export interface ScheduledPrompt {
+  id: string;
+  /** A cron expression: 5 fields, or 6 with seconds first. */
+  schedule: string;
+  prompt: string;
+  recurring: boolean;
+  /** Only a lathe running in this workspace fires it. */
+  workspace: string;
+  createdAt: string;
+  lastRunAt?: string;
+  /** Runs missed while no lathe ran there: reported once, never replayed. */
+  missed?: { count: number; lastAt: string };
+  /** Computed when listed, not stored. */
+  nextRunAt?: string;
+}
+
+/** A remote trigger as listed; its token is shown once, at creation, and stored only hashed. */
+export interface RemoteTriggerInfo {
+  id: string;
+  name?: string;
+  /** Used when a request brings no prompt of its own. */
+  prompt?: string;
+  workspace: string;
+  createdAt: string;
+  lastFiredAt?: string;
+  url: string;
+}
+
+/** The runtime's scheduled prompts and remote triggers (cron_*, remote_trigger). */
+export interface ScheduleServices {
+  createCron(spec: { schedule: string; prompt: string; recurring: boolean }): Promise<ScheduledPrompt>;
+  deleteCron(id: string): Promise<ScheduledPrompt | undefined>;
+  listCron(): Promise<ScheduledPrompt[]>;
+  createTrigger(spec: {
+    name?: string;
+    prompt?: string;
+  }): Promise<{ trigger: RemoteTriggerInfo; token: string }>;
+  /** The triggers and where the endpoint listens (or why it does not). */
+  listTriggers(): Promise<{ triggers: RemoteTriggerInfo[]; endpoint: string }>;
+  revokeTrigger(id: string): Promise<RemoteTriggerInfo | undefined>;
+  /** Notices no client has shown yet (missed runs, errors); each is returned once. */
+  takeNotices(): string[];
+}
+
 /** Runtime services a tool may use. Everything that touches disk or processes goes through here. */
 export interface ToolContext {
   cwd: string;
@@ -127,10 +194,55 @@ export interface ToolContext {
   sandbox?: {
     wrap(argv: string[], cwd: string): Promise<{ argv: string[]; cleanup(): void } | undefined>;
   };
+  /** Tasks of the task_* tools, by id. */
+  tasks?: Map<string, BackgroundTask>;
+  /** The schedule services (cron_*, remote_trigger), made on the first call. */
+  schedules?: () => ScheduleServices;
   /** Reports progress of a long call (shown by clients). */
   progress?: (message: string) => void;
   /** The agent running the call, for the conversation tools. */
   interaction?: AgentInteraction;
+  /** The MCP client, when MCP servers are configured (the MCP tools use it). */
+  mcp?: McpAccess;
+}
+
+/** An MCP server's tool as the MCP tools see it. */
+export interface McpToolSummary {
+  /** The name in the pool: `server__tool`, sanitised. */
+  name: string;
+  server: string;
+  /** The tool's own name on its server. */
+  tool: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+  /** Held back from the pool until tool_search loads it. */
+  deferred: boolean;
+}
+
+export interface McpServerSummary {
+  name: string;
+  state: 'connecting' | 'connected' | 'failed' | 'disabled';
+  error?: string;
+  tools: McpToolSummary[];
+}
+
+/** What the MCP tools need of the MCP client; `src/mcp` implements it. Failures are thrown as Errors the model can act on. */
+export interface McpAccess {
+  servers(): McpServerSummary[];
+  /** A server's tool; connects (or reconnects) the server first when it is not up. */
+  findTool(server: string, tool: string, signal: AbortSignal): Promise<McpToolSummary>;
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; progress?: (message: string) => void },
+  ): Promise<ToolOutput>;
+  /** Resources (and templates) of one server, or of every connected server. */
+  listResources(server: string | undefined, signal: AbortSignal): Promise<ToolOutput>;
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolOutput>;
+  /** Loads deferred tools into the pool for the rest of the session; returns the names loaded. */
+  loadTools(names: readonly string[]): string[];
 }
 
 export interface ToolDefinition<I = any> {

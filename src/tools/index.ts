@@ -1,4 +1,5 @@
 import type { Tool } from '../tool/types.js';
+import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
 import { generateReport } from './conversation/generate_report.js';
@@ -16,11 +17,17 @@ import { writeToFile } from './edit/write_to_file.js';
 import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
+import { mcpTools } from './mcp/index.js';
+import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
 import { listCodeDefinitionNames } from './search/list_code_definition_names.js';
 import { searchFiles } from './search/search_files.js';
+import { taskTools } from './tasks/index.js';
 import { overflowTest } from './testing/overflow_test.js';
 import { testingPermission } from './testing/testing_permission.js';
+import { monitor } from './timing/monitor.js';
+import { sleep } from './timing/sleep.js';
+import { changeTodoList } from './todo/change_todo_list.js';
 
 /** Every built-in tool; the pool keeps those whose conditions hold. */
 export function builtinTools(): Tool[] {
@@ -48,6 +55,13 @@ export function builtinTools(): Tool[] {
     enterPlanMode,
     exitPlanMode,
     structuredOutput,
+    newRule,
+    changeTodoList,
+    ...mcpTools,
+    ...taskTools,
+    sleep,
+    monitor,
+    ...scheduleTools,
     overflowTest,
     testingPermission,
   ];

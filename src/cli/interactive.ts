@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { historyFromEvents } from '../agent/session_history.js';
+import { documentsRoot } from '../config/paths.js';
+import { ModelConfigError } from '../provider/model_spec.js';
+import { createRuntime } from '../runtime/create_runtime.js';
+import { AmbiguousSessionError, findSession, readSessionLog } from '../session/read.js';
+import type { ConversationHost } from '../tui/index.js';
+import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
+import {
+  attachRuntimeServices,
+  findResumePoint,
+  modelNameFor,
+  openSessionLog,
+  RECORDED,
+  setUpModel,
+  UsageError,
+} from './run_setup.js';
+
+/**
+ * React reads NODE_ENV once, when it loads, and without "production" it takes its development
+ * build: several times slower, and it keeps a performance measure of every render, so memory
+ * grows with the session. The variable is set only while the UI loads, so commands the agent
+ * runs never inherit it.
+ */
+async function loadUi(): Promise<typeof import('../tui/index.js')> {
+  const unset = process.env.NODE_ENV === undefined;
+  if (unset) process.env.NODE_ENV = 'production';
+  try {
+    return await import('../tui/index.js');
+  } finally {
+    if (unset) delete process.env.NODE_ENV;
+  }
+}
+
+export interface InteractiveOptions extends CommonOptions {
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  resume?: string;
+  continue?: boolean;
+}
+
+/**
+ * `lathe` with no prompt: the interactive terminal UI, on the same runtime, models and session
+ * logs as a headless run. Ink and React load only here, so other commands never pay for them.
+ */
+export async function runInteractive(opts: InteractiveOptions): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(
+      'lathe: the interactive UI needs a terminal; to run a prompt from a script, use lathe -p "…"\n',
+    );
+    return 2;
+  }
+  try {
+    const runtimeOptions = runtimeOptionsFrom(opts);
+    const resumed = findResumePoint(runtimeOptions, opts);
+    const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
+    const host: ConversationHost = {
+      createRuntime: ({ sessionId, profile, mode, askUser }) =>
+        createRuntime({
+          ...runtimeOptions,
+          sessionId,
+          ...(profile ? { profile } : {}),
+          ...(mode ? { mode } : {}),
+          askUser,
+        }),
+      defaultModel: (runtime) => modelNameFor(runtime, opts.model),
+      loadModel: (runtime, name) => setUpModel(runtime, name, endpoint),
+      openLog: openSessionLog,
+      findSession: (runtime, id) => {
+        const found = findSession(runtime.documentsRoot, runtime.workspace, id);
+        if (!found) return undefined;
+        return {
+          id: found.id,
+          path: found.path,
+          history: historyFromEvents(readSessionLog(found.path).events),
+        };
+      },
+      recorded: RECORDED,
+      attach: attachRuntimeServices,
+    };
+    const { runInteractiveUi } = await loadUi();
+    return await runInteractiveUi({
+      host,
+      resume: resumed,
+      historyFile: join(documentsRoot(), 'history.jsonl'),
+    });
+  } catch (error) {
+    const known =
+      error instanceof UsageError ||
+      error instanceof ModelConfigError ||
+      error instanceof AmbiguousSessionError;
+    process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    return known ? 2 : 1;
+  }
+}

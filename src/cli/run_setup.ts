@@ -1,0 +1,125 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AgentEvent } from '../agent/events.js';
+import type { ConversationMessage } from '../agent/model_stream.js';
+import { historyFromEvents } from '../agent/session_history.js';
+import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
+import { createModel, providerOptionsFor } from '../provider/create_model.js';
+import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime/create_runtime.js';
+import { SessionLog } from '../session/log.js';
+import { findSession, latestSession, readSessionLog } from '../session/read.js';
+
+/**
+ * The pieces every run is assembled from — where a session resumes, the model, the session
+ * log — shared by the headless runner and the interactive UI so both behave the same.
+ */
+
+/** A mistake in how lathe was called: reported in one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** Events written to the session log: everything but the per-token deltas. */
+export const RECORDED = (event: AgentEvent) => event.type !== 'text_delta' && event.type !== 'usage';
+
+export interface ResumePoint {
+  history: ConversationMessage[];
+  path: string;
+  id: string;
+}
+
+/**
+ * The session `--resume ID` or `--continue` names, read back into a conversation. Where the
+ * session resumes from decides the session id, and so the runtime's folder.
+ */
+export function findResumePoint(
+  runtimeOptions: RuntimeOptions,
+  opts: { resume?: string; continue?: boolean },
+): ResumePoint | undefined {
+  if (!opts.resume && !opts.continue) return undefined;
+  const probe = createRuntime(runtimeOptions);
+  const scope = { documentsRoot: probe.documentsRoot, workspace: probe.workspace };
+  const found = opts.resume
+    ? findSession(scope.documentsRoot, scope.workspace, opts.resume)
+    : latestSession(scope);
+  if (!found)
+    throw new UsageError(opts.resume ? `no session matches "${opts.resume}"` : 'no session to continue here');
+  return { history: historyFromEvents(readSessionLog(found.path).events), path: found.path, id: found.id };
+}
+
+/** The model a run uses: the flag, else settings, else LATHE_MODEL. */
+export function modelNameFor(runtime: Runtime, explicit?: string): string | undefined {
+  return explicit ?? runtime.settings.model ?? process.env.LATHE_MODEL;
+}
+
+export const NO_MODEL =
+  'no model: pass --model provider/model (e.g. anthropic/claude-sonnet-4-5) or set "model" in settings';
+
+export interface ModelSetup {
+  modelName: string;
+  spec: ModelSpec;
+  capabilities: ModelCapabilities;
+  model: LanguageModelV3;
+  providerOptions: ReturnType<typeof providerOptionsFor>;
+}
+
+/** Loads a model and tells the runtime what it can do (the pool follows). */
+export async function setUpModel(
+  runtime: Runtime,
+  modelName: string,
+  endpoint: { baseUrl?: string; apiKey?: string } = {},
+): Promise<ModelSetup> {
+  const spec = parseModelSpec(modelName);
+  const capabilities = capabilitiesFor(
+    spec,
+    runtime.settings.contextWindow ? { contextWindow: runtime.settings.contextWindow } : {},
+  );
+  runtime.setCapabilities({
+    images: capabilities.images,
+    browserUse: capabilities.browserUse,
+    nativeTools: capabilities.nativeTools,
+  });
+  const model = await createModel(spec, endpoint);
+  return { modelName, spec, capabilities, model, providerOptions: providerOptionsFor(spec) };
+}
+
+/** The session log: the resumed one reopened, or a new one with what describes the run. */
+export function openSessionLog(
+  runtime: Runtime,
+  resumePath: string | undefined,
+  meta: Record<string, unknown>,
+): SessionLog {
+  return resumePath
+    ? SessionLog.open(resumePath)
+    : SessionLog.create({
+        documentsRoot: runtime.documentsRoot,
+        workspace: runtime.workspace,
+        id: runtime.sessionId,
+        meta,
+      });
+}
+
+/**
+ * What a runtime brings along besides its tools, started without waiting: the MCP servers of
+ * the settings (their tools join the pool as each connects) and the sandbox probe. Problems are
+ * reported in a line each. Returns what ends it all: servers, tasks, schedules, commands.
+ */
+export function attachRuntimeServices(runtime: Runtime, report: (line: string) => void): () => Promise<void> {
+  const mcp = import('../mcp/attach.js')
+    .then(({ attachMcp }) => attachMcp(runtime, { report }))
+    .catch((error) => {
+      report(`MCP: ${(error as Error).message}`);
+      return undefined;
+    });
+  const sandbox = runtime.checkSandbox().then(
+    (status) => {
+      if (!status.active && runtime.settings.sandbox.mode !== 'off')
+        report(`sandbox: ${status.reason}; commands run without a sandbox`);
+    },
+    () => undefined,
+  );
+  return async () => {
+    await runtime.dispose();
+    await sandbox;
+    // Stdio servers are processes: they would keep lathe alive.
+    await (await mcp)?.close();
+  };
+}

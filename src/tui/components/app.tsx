@@ -1,0 +1,141 @@
+import { Box, Static, useApp, useInput } from 'ink';
+import { useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { applyAction } from '../input/apply_action.js';
+import { type EditorState, emptyEditor } from '../input/editor.js';
+import type { PromptHistory } from '../input/history.js';
+import { KeyReader } from '../input/keys.js';
+import { renderEditor } from '../input/render_editor.js';
+import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prompt_state.js';
+import { renderEntry, spaceAbove } from '../render/entries.js';
+import type { Line } from '../render/style.js';
+import { truncateLine } from '../render/width.js';
+import type { InteractiveSession } from '../session/controller.js';
+import { SLASH_COMMAND_NAMES } from '../session/slash_commands.js';
+import { todoPanelLines } from '../session/todo_view.js';
+import type { TranscriptItem } from '../state/items.js';
+import { LinesView } from './lines_view.js';
+import { LiveArea } from './live_area.js';
+import { BusyLine, StatusLine } from './status_line.js';
+import { useTerminalSize } from './use_terminal.js';
+
+/** Ctrl-C twice within this time exits. */
+const EXIT_WINDOW_MS = 2000;
+const INPUT_LINES = 8;
+
+function EntryView({ item, width }: { item: TranscriptItem; width: number }) {
+  return (
+    <Box marginTop={spaceAbove(item)}>
+      <LinesView lines={renderEntry(item, width)} />
+    </Box>
+  );
+}
+
+/**
+ * The interactive UI. Finished entries go to <Static>: printed once into the scrollback and never
+ * rendered again, however long the session. Below them, only what still changes: the live area
+ * (kept shorter than the screen), a prompt or the input, and the status line.
+ */
+export function App({ session, history }: { session: InteractiveSession; history: PromptHistory }) {
+  const store = session.store;
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const { columns: width, rows } = useTerminalSize();
+  const app = useApp();
+  // Key events can come several per tick, before React re-renders: state lives in refs.
+  const editor = useRef<EditorState>(emptyEditor());
+  const candidates = useRef<string[]>([]);
+  const promptUi = useRef<PromptUi | undefined>(undefined);
+  const reader = useRef(new KeyReader());
+  const lastCtrlC = useRef(0);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+
+  useEffect(() => {
+    if (snap.exiting) app.exit();
+  }, [snap.exiting, app]);
+
+  const prompt = snap.prompt;
+  if (prompt && promptUi.current?.promptId !== prompt.id) promptUi.current = initialUi(prompt);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      const now = Date.now();
+      if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
+      lastCtrlC.current = now;
+      if (!session.interrupt()) editor.current = emptyEditor();
+      store.setHint('Press Ctrl-C again to exit');
+      setTimeout(() => {
+        if (Date.now() - lastCtrlC.current >= EXIT_WINDOW_MS) store.setHint(undefined);
+      }, EXIT_WINDOW_MS);
+      return rerender();
+    }
+    if (key.ctrl && input === 'o') return session.results.expandLatest();
+    const actions = reader.current.read(input, key);
+    const current = store.getSnapshot().prompt;
+    if (current) {
+      const ui = promptUi.current?.promptId === current.id ? promptUi.current : initialUi(current);
+      const next = promptKey(current, ui, input, key, actions);
+      promptUi.current = next;
+      if (next.interrupt) session.interrupt();
+      return rerender();
+    }
+    if (key.shift && key.tab) return session.cycleMode();
+    if (key.escape) {
+      if (!session.interrupt()) candidates.current = [];
+      return rerender();
+    }
+    if (key.ctrl && input === 'd') {
+      if (editor.current.text === '') session.exit();
+      return;
+    }
+    for (const action of actions) {
+      const result = applyAction(editor.current, action, {
+        history,
+        cwd: session.runtime.cwd,
+        commands: SLASH_COMMAND_NAMES,
+        submit: (text, shown) => void session.submit(text, shown),
+      });
+      editor.current = result.state;
+      if (result.candidates) candidates.current = result.candidates;
+    }
+    rerender();
+  });
+
+  const promptView = prompt && promptUi.current ? promptLines(prompt, promptUi.current, width) : [];
+  const inputView: Line[] = prompt
+    ? []
+    : renderEditor(editor.current, width, {
+        prefix: '› ',
+        prefixStyle: { color: snap.status.mode === 'plan' ? 'cyan' : 'green', bold: true },
+        placeholder: snap.busy
+          ? 'Message the agent (it reads it at its next step)'
+          : 'Ask lathe to do something… (/help)',
+        maxLines: INPUT_LINES,
+        cursor: true,
+      });
+  const suggestions: Line[] =
+    !prompt && candidates.current.length > 0
+      ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'gray' } }], width)]
+      : [];
+  const todo = snap.todo ? todoPanelLines(snap.todo, 6) : [];
+  const busy = (snap.busy ? 1 : 0) + Math.min(4, snap.queued.length);
+  const fixed = 1 + promptView.length + inputView.length + suggestions.length + todo.length + busy + 2;
+  const liveMax = Math.max(3, rows - fixed - 1);
+
+  return (
+    <Box flexDirection="column">
+      <Static key={snap.staticKey} items={snap.staticItems}>
+        {(item) => <EntryView key={item.key} item={item} width={width} />}
+      </Static>
+      <LiveArea live={snap.live} width={width} maxLines={liveMax} />
+      {todo.length > 0 ? <LinesView lines={todo} /> : null}
+      <BusyLine
+        busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}
+        queued={snap.queued}
+        width={width}
+      />
+      <Box marginTop={1} flexDirection="column">
+        <LinesView lines={prompt ? promptView : [...inputView, ...suggestions]} />
+      </Box>
+      <StatusLine status={snap.status} hint={snap.hint} width={width} />
+    </Box>
+  );
+}

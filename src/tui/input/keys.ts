@@ -1,0 +1,112 @@
+import type { Key } from 'ink';
+
+/** What a key press does to the prompt. */
+export type EditorAction =
+  | { type: 'insert'; text: string }
+  | { type: 'paste'; text: string }
+  | {
+      type:
+        | 'submit'
+        | 'newline'
+        | 'backspace'
+        | 'delete'
+        | 'left'
+        | 'right'
+        | 'home'
+        | 'end'
+        | 'up'
+        | 'down'
+        | 'wordLeft'
+        | 'wordRight'
+        | 'deleteWord'
+        | 'killStart'
+        | 'killEnd'
+        | 'complete';
+    };
+
+/** Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~ (Ink hands us them without the ESC). */
+export const PASTE_START = '[200~';
+export const PASTE_END = '[201~';
+export const ENABLE_BRACKETED_PASTE = '\x1b[?2004h';
+export const DISABLE_BRACKETED_PASTE = '\x1b[?2004l';
+
+/**
+ * Turns Ink's key events into editor actions. Pasted text is collected between the bracketed
+ * paste markers; without them (terminals that don't bracket), a burst of several characters
+ * with a line break inside is taken as a paste, and one ending in a line break as typed text
+ * followed by Enter (fast typing and `tmux send-keys` arrive that way).
+ */
+export class KeyReader {
+  private pasting: string | undefined;
+
+  read(input: string, key: Key): EditorAction[] {
+    if (this.pasting !== undefined) {
+      const end = input.indexOf(PASTE_END);
+      if (end >= 0) {
+        const text = this.pasting + input.slice(0, end);
+        this.pasting = undefined;
+        return text ? [{ type: 'paste', text }] : [];
+      }
+      this.pasting += key.return ? '\n' : key.tab ? '\t' : input;
+      return [];
+    }
+    if (input.startsWith(PASTE_START)) {
+      this.pasting = '';
+      return this.read(input.slice(PASTE_START.length), { ...key, return: false });
+    }
+    if (input.length > 1 && !key.ctrl && !key.meta) return burst(input);
+    if (key.return) return [{ type: key.meta || key.shift ? 'newline' : 'submit' }];
+    if (input === '\n') return [{ type: 'newline' }];
+    if (key.backspace || key.delete) return [{ type: 'backspace' }];
+    if (key.leftArrow) return [{ type: key.ctrl || key.meta ? 'wordLeft' : 'left' }];
+    if (key.rightArrow) return [{ type: key.ctrl || key.meta ? 'wordRight' : 'right' }];
+    if (key.upArrow) return [{ type: 'up' }];
+    if (key.downArrow) return [{ type: 'down' }];
+    if (key.home) return [{ type: 'home' }];
+    if (key.end) return [{ type: 'end' }];
+    if (key.tab && !key.shift) return [{ type: 'complete' }];
+    if (key.ctrl) return ctrlAction(input);
+    if (key.meta) {
+      if (input === 'b') return [{ type: 'wordLeft' }];
+      if (input === 'f') return [{ type: 'wordRight' }];
+      if (input === 'd') return [{ type: 'deleteWord' }];
+      return [];
+    }
+    if (key.escape || key.tab) return [];
+    return input ? [{ type: 'insert', text: input }] : [];
+  }
+}
+
+function ctrlAction(letter: string): EditorAction[] {
+  switch (letter) {
+    case 'a':
+      return [{ type: 'home' }];
+    case 'e':
+      return [{ type: 'end' }];
+    case 'b':
+      return [{ type: 'left' }];
+    case 'f':
+      return [{ type: 'right' }];
+    case 'w':
+      return [{ type: 'deleteWord' }];
+    case 'u':
+      return [{ type: 'killStart' }];
+    case 'k':
+      return [{ type: 'killEnd' }];
+    case 'h':
+      return [{ type: 'backspace' }];
+    case 'j':
+      return [{ type: 'newline' }];
+    default:
+      return [];
+  }
+}
+
+function burst(input: string): EditorAction[] {
+  const text = input.replace(/\r\n?/g, '\n');
+  const body = text.replace(/\n$/, '');
+  if (body.includes('\n')) return [{ type: 'paste', text }];
+  const actions: EditorAction[] = body ? [{ type: text.length > 200 ? 'paste' : 'insert', text: body }] : [];
+  if (body.length < text.length) actions.push({ type: 'submit' });
+  return actions;
+}

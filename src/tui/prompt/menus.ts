@@ -1,0 +1,122 @@
+import type { Prompt } from '../state/prompts.js';
+
+/** One choice of a prompt. `text` choices ask for words next (a reason, an answer, a change). */
+export interface MenuOption {
+  label: string;
+  value: string;
+  hint?: string;
+  text?: { label: string };
+}
+
+const summarizeRules = (rules: string[]) =>
+  rules.length <= 2 ? rules.join(', ') : `${rules.slice(0, 2).join(', ')} +${rules.length - 2} more`;
+
+/** The choices a prompt offers, in order (digits pick them directly). */
+export function optionsFor(prompt: Prompt): MenuOption[] {
+  switch (prompt.kind) {
+    case 'approval': {
+      const always: MenuOption[] =
+        prompt.rules.length === 0
+          ? []
+          : [
+              {
+                label: `Yes, and don't ask again this session for ${summarizeRules(prompt.rules)}`,
+                value: 'session',
+              },
+              { label: 'Yes, and always: save the rule to this project’s settings', value: 'project' },
+              { label: 'Yes, and always: save the rule to my user settings', value: 'user' },
+            ];
+      return [
+        { label: 'Yes', value: 'yes' },
+        ...always,
+        { label: 'No', value: 'no' },
+        {
+          label: 'No, and tell the model why…',
+          value: 'no-why',
+          text: { label: 'Tell the model why, or what to do instead' },
+        },
+      ];
+    }
+    case 'question':
+      return [
+        ...(prompt.options ?? []).map((option) => ({ label: option, value: option })),
+        { label: 'Type an answer…', value: '', text: { label: 'Your answer' } },
+      ];
+    case 'confirm':
+      if (prompt.confirm === 'plan')
+        return [
+          { label: 'Approve the plan and carry it out', value: 'yes' },
+          {
+            label: 'Refine: tell the model what to change…',
+            value: 'no-why',
+            text: { label: 'What should change in the plan?' },
+          },
+        ];
+      if (prompt.confirm === 'phase')
+        return [
+          { label: 'Continue', value: 'yes' },
+          { label: 'Continue, with a note…', value: 'yes-why', text: { label: 'A note for the next phase' } },
+          { label: 'Stop here', value: 'no' },
+          { label: 'Stop, and say why…', value: 'no-why', text: { label: 'Why stop?' } },
+        ];
+      return [
+        { label: 'Apply the new list', value: 'yes' },
+        { label: 'Keep the current list', value: 'no' },
+        {
+          label: 'Keep it, and say what to change…',
+          value: 'no-why',
+          text: { label: 'What should change?' },
+        },
+      ];
+    case 'pick':
+      return prompt.choices.map((choice) => ({
+        label: choice.label,
+        value: choice.value,
+        hint: choice.hint,
+      }));
+  }
+}
+
+/** A question without choices goes straight to typing. */
+export function startsWithText(prompt: Prompt): boolean {
+  return prompt.kind === 'question' && (prompt.options ?? []).length === 0;
+}
+
+export function promptTitle(prompt: Prompt): string {
+  switch (prompt.kind) {
+    case 'approval':
+      return `Allow ${prompt.title}?`;
+    case 'question':
+      return prompt.question;
+    case 'confirm':
+      return prompt.confirm === 'plan'
+        ? 'Approve this plan?'
+        : prompt.confirm === 'phase'
+          ? `Go on after “${prompt.title}”?`
+          : 'Apply this todo list?';
+    case 'pick':
+      return prompt.title;
+  }
+}
+
+/** Answers a prompt with a chosen option (and the words typed for a `text` option). */
+export function answer(prompt: Prompt, option: MenuOption, typed?: string): void {
+  const words = typed?.trim() || undefined;
+  switch (prompt.kind) {
+    case 'approval':
+      if (option.value === 'yes') prompt.resolve({ kind: 'yes' });
+      else if (option.value === 'session' || option.value === 'project' || option.value === 'user')
+        prompt.resolve({ kind: 'always', scope: option.value });
+      else prompt.resolve({ kind: 'no', ...(words ? { feedback: words } : {}) });
+      return;
+    case 'question':
+      prompt.resolve(option.text ? (words ?? '') : option.value);
+      return;
+    case 'confirm':
+      prompt.resolve({ approved: option.value.startsWith('yes'), ...(words ? { feedback: words } : {}) });
+      return;
+    case 'pick':
+      prompt.resolve(option.value);
+      return;
+  }
+}

@@ -1,0 +1,153 @@
+import type { Key } from 'ink';
+import {
+  backspace,
+  type EditorState,
+  emptyEditor,
+  insert,
+  insertPaste,
+  moveLeft,
+  moveRight,
+} from '../input/editor.js';
+import type { EditorAction } from '../input/keys.js';
+import { renderEditor } from '../input/render_editor.js';
+import type { Line } from '../render/style.js';
+import { truncateLine, wrapLine } from '../render/width.js';
+import type { Prompt } from '../state/prompts.js';
+import { answer, type MenuOption, optionsFor, promptTitle, startsWithText } from './menus.js';
+
+/** Where the user is in a prompt: choosing, typing words, or checking a rule before it is saved. */
+export interface PromptUi {
+  promptId: number;
+  selected: number;
+  stage: 'choose' | 'text' | 'save';
+  editor: EditorState;
+  option?: MenuOption;
+}
+
+export function initialUi(prompt: Prompt): PromptUi {
+  const options = optionsFor(prompt);
+  const text = startsWithText(prompt);
+  return {
+    promptId: prompt.id,
+    selected: 0,
+    stage: text ? 'text' : 'choose',
+    editor: emptyEditor(),
+    option: text ? options[options.length - 1] : undefined,
+  };
+}
+
+/**
+ * Handles one key press; answering resolves the prompt. Returns the next state, and whether
+ * the key (Esc) asks to interrupt the run: a question left unanswered stops the step.
+ */
+export function promptKey(
+  prompt: Prompt,
+  ui: PromptUi,
+  input: string,
+  key: Key,
+  actions: EditorAction[],
+): PromptUi & { interrupt?: boolean } {
+  const options = optionsFor(prompt);
+  if (ui.stage === 'text') {
+    if (key.escape) return startsWithText(prompt) ? { ...ui, interrupt: true } : { ...ui, stage: 'choose' };
+    let editor = ui.editor;
+    for (const action of actions) {
+      if (action.type === 'submit') {
+        answer(prompt, ui.option!, editor.text);
+        return ui;
+      }
+      if (action.type === 'insert') editor = insert(editor, action.text);
+      else if (action.type === 'paste') editor = insertPaste(editor, action.text);
+      else if (action.type === 'newline') editor = insert(editor, '\n');
+      else if (action.type === 'backspace') editor = backspace(editor);
+      else if (action.type === 'left') editor = moveLeft(editor);
+      else if (action.type === 'right') editor = moveRight(editor);
+    }
+    return { ...ui, editor };
+  }
+  if (ui.stage === 'save') {
+    if (key.escape) return { ...ui, stage: 'choose' };
+    if (key.return) answer(prompt, ui.option!);
+    return ui;
+  }
+  if (key.escape) {
+    if (prompt.kind !== 'pick') return { ...ui, interrupt: true };
+    prompt.resolve(undefined);
+    return ui;
+  }
+  if (key.upArrow) return { ...ui, selected: (ui.selected + options.length - 1) % options.length };
+  if (key.downArrow || (key.tab && !key.shift))
+    return { ...ui, selected: (ui.selected + 1) % options.length };
+  let chosen: MenuOption | undefined;
+  if (key.return) chosen = options[ui.selected];
+  else if (/^[1-9]$/.test(input) && Number(input) <= options.length) chosen = options[Number(input) - 1];
+  else if (prompt.kind === 'approval' && (input === 'y' || input === 'n'))
+    chosen = options.find((o) => o.value === (input === 'y' ? 'yes' : 'no'));
+  if (!chosen) return ui;
+  if (chosen.text) return { ...ui, stage: 'text', option: chosen, editor: emptyEditor() };
+  if (prompt.kind === 'approval' && (chosen.value === 'project' || chosen.value === 'user'))
+    return { ...ui, stage: 'save', option: chosen };
+  answer(prompt, chosen);
+  return ui;
+}
+
+const GRAY = { color: 'gray' } as const;
+
+/** The prompt as lines, sized to the terminal. */
+export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[] {
+  const title = wrapLine([{ text: promptTitle(prompt), style: { bold: true, color: 'yellow' } }], width);
+  if (ui.stage === 'save' && prompt.kind === 'approval') {
+    const file = prompt.settingsFiles[ui.option?.value === 'user' ? 'user' : 'project'];
+    return [
+      ...title,
+      [
+        { text: 'These rules will be added to ' },
+        { text: file, style: { bold: true } },
+        { text: ' (permissions.allow):' },
+      ],
+      ...prompt.rules.map((rule): Line => [{ text: `  + ${rule}`, style: { color: 'green' } }]),
+      [{ text: 'Enter to save · Esc to go back', style: GRAY }],
+    ].map((line) => truncateLine(line, width));
+  }
+  if (ui.stage === 'text') {
+    return [
+      ...title,
+      [{ text: ui.option?.text?.label ?? 'Your answer', style: GRAY }],
+      ...renderEditor(ui.editor, width, {
+        prefix: '› ',
+        prefixStyle: { color: 'yellow' },
+        maxLines: 5,
+        cursor: true,
+      }),
+      [
+        {
+          text: startsWithText(prompt) ? 'Enter to send · Esc to skip' : 'Enter to send · Esc to go back',
+          style: GRAY,
+        },
+      ],
+    ];
+  }
+  const options = optionsFor(prompt);
+  const lines: Line[] = [...title];
+  options.forEach((option, index) => {
+    const selected = index === ui.selected;
+    const line: Line = [
+      { text: selected ? '› ' : '  ', style: { color: 'yellow' } },
+      { text: `${index + 1}. ${option.label}`, style: selected ? { bold: true } : undefined },
+    ];
+    if (option.hint) line.push({ text: `  ${option.hint}`, style: GRAY });
+    lines.push(truncateLine(line, width));
+  });
+  // Before a "don't ask again" choice is made, the rules it adds are shown in full.
+  const chosen = options[ui.selected];
+  if (prompt.kind === 'approval' && ['session', 'project', 'user'].includes(chosen?.value ?? '')) {
+    const covers = wrapLine([{ text: `  allows: ${prompt.rules.join(', ')}`, style: GRAY }], width, [
+      { text: '    ' },
+    ]);
+    lines.push(...covers.slice(0, 3));
+  }
+  const escapeNote =
+    prompt.kind === 'approval' ? 'Esc to stop' : prompt.kind === 'pick' ? 'Esc to leave' : 'Esc to interrupt';
+  lines.push([{ text: `↑↓ to choose · Enter or a digit to answer · ${escapeNote}`, style: GRAY }]);
+  return lines;
+}

@@ -1,0 +1,158 @@
+import type { TranscriptEntry } from '../state/items.js';
+import { renderMarkdown } from './markdown.js';
+import type { Line, Style } from './style.js';
+import { renderToolLine } from './tool_line.js';
+import { sanitize, textWidth, wrapLine } from './width.js';
+
+/** Lines of command output printed for a `!command` at most; the rest is counted. */
+const SHELL_LINES = 40;
+/** Lines an expanded result prints at most (the whole result is in the session folder). */
+const EXPANDED_LINES = 400;
+
+const GRAY: Style = { color: 'gray' };
+
+function prefixed(lines: Line[], first: Line, rest: Line): Line[] {
+  return lines.map((line, i) => [...(i === 0 ? first : rest), ...line]);
+}
+
+function wrapText(text: string, width: number, style?: Style, first: Line = [], rest: Line = []): Line[] {
+  return text
+    .split('\n')
+    .flatMap((line, i) =>
+      wrapLine([...(i === 0 ? first : rest), { text: sanitize(line), style }], width, rest),
+    );
+}
+
+/** A two-column row (a padded name, then what it does) wraps under its second column. */
+function columnIndent(line: Line): Line {
+  return line.length > 1 && /\s$/.test(line[0].text) ? [{ text: ' '.repeat(textWidth(line[0].text)) }] : [];
+}
+
+/** Blank lines above an entry: conversation turns breathe, tool lines stay together. */
+export function spaceAbove(entry: TranscriptEntry): number {
+  switch (entry.kind) {
+    case 'user':
+    case 'assistant':
+    case 'result':
+    case 'report':
+    case 'plan':
+    case 'phase':
+    case 'question':
+    case 'proposal':
+    case 'shell':
+    case 'panel':
+    case 'expanded':
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
+  switch (entry.kind) {
+    case 'user':
+      return wrapText(
+        entry.text,
+        width,
+        entry.queued ? { italic: true } : { bold: true },
+        [{ text: '› ', style: GRAY }],
+        [{ text: '  ' }],
+      );
+    case 'assistant':
+      return renderMarkdown(entry.markdown, width);
+    case 'result':
+      return prefixed(
+        renderMarkdown(entry.markdown, width - 2),
+        [{ text: '✔ ', style: { color: 'green' } }],
+        [{ text: '  ' }],
+      );
+    case 'tool':
+      return renderToolLine(entry.tool, width);
+    case 'notice': {
+      const [mark, style]: [string, Style] =
+        entry.tone === 'error'
+          ? ['✗ ', { color: 'red' }]
+          : entry.tone === 'warn'
+            ? ['! ', { color: 'yellow' }]
+            : ['· ', GRAY];
+      return wrapText(entry.text, width, style, [{ text: mark, style }], [{ text: '  ' }]);
+    }
+    case 'working':
+      return wrapText(
+        entry.text,
+        width,
+        { color: 'gray', italic: true },
+        [{ text: '◦ ', style: GRAY }],
+        [{ text: '  ' }],
+      );
+    case 'report':
+      return [
+        [{ text: `Report: ${entry.title}`, style: { bold: true, color: 'cyan' } }],
+        [{ text: '─'.repeat(Math.min(width, 60)), style: GRAY }],
+        ...renderMarkdown(entry.markdown.replace(/^# .*\n+/, ''), width),
+        [{ text: `saved to ${entry.path}`, style: GRAY }],
+      ];
+    case 'plan': {
+      const bar: Line = [{ text: '│ ', style: { color: 'cyan' } }];
+      return [
+        [{ text: 'Plan', style: { bold: true, color: 'cyan' } }],
+        ...prefixed(renderMarkdown(entry.markdown, width - 2), bar, bar),
+      ];
+    }
+    case 'phase':
+      return [
+        [
+          { text: '◆ ', style: { color: 'cyan' } },
+          { text: `Phase done: ${entry.phase}`, style: { bold: true } },
+        ],
+        ...prefixed(renderMarkdown(entry.markdown, width - 2), [{ text: '  ' }], [{ text: '  ' }]),
+      ];
+    case 'question':
+      return [
+        ...wrapText(
+          entry.question,
+          width,
+          { bold: true },
+          [{ text: '? ', style: { color: 'yellow' } }],
+          [{ text: '  ' }],
+        ),
+        ...wrapText(entry.answer, width, undefined, [{ text: '  › ', style: GRAY }], [{ text: '    ' }]),
+      ];
+    case 'proposal':
+      return [
+        [{ text: entry.title, style: { bold: true } }],
+        ...entry.lines.flatMap((line) => wrapLine(line, width)),
+      ];
+    case 'shell': {
+      const lines = entry.output.replace(/\s+$/, '').split('\n');
+      const shown = lines.slice(-SHELL_LINES);
+      const out: Line[] = [
+        [
+          { text: '! ', style: { color: 'magenta' } },
+          { text: entry.command, style: { bold: true } },
+        ],
+      ];
+      if (lines.length > shown.length)
+        out.push([{ text: `  … ${lines.length - shown.length} lines above`, style: GRAY }]);
+      if (entry.output.trim())
+        out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
+      if (entry.exitCode !== 0)
+        out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'red' } }]);
+      return out;
+    }
+    case 'panel':
+      return [
+        ...(entry.title ? [[{ text: entry.title, style: { bold: true } }]] : []),
+        ...entry.lines.flatMap((line) => wrapLine(line, width, columnIndent(line))),
+      ];
+    case 'expanded': {
+      const lines = entry.text.split('\n');
+      const out: Line[] = [[{ text: entry.title, style: { bold: true } }]];
+      for (const line of lines.slice(0, EXPANDED_LINES))
+        out.push(...wrapLine([{ text: `  ${sanitize(line)}` }], width, [{ text: '  ' }]));
+      if (lines.length > EXPANDED_LINES)
+        out.push([{ text: `  … ${lines.length - EXPANDED_LINES} more lines`, style: GRAY }]);
+      return out;
+    }
+  }
+}

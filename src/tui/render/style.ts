@@ -1,0 +1,91 @@
+/**
+ * Styled text as plain data: a line is a list of spans, each with an optional style. Everything
+ * the UI shows is built as lines first (cheap to wrap, clip and cache), and turned into ANSI only
+ * at the end. Colours honour NO_COLOR (https://no-color.org) and TERM=dumb; bold, dim and
+ * inverse stay, since they are not colours and the cursor needs inverse.
+ */
+
+export type Color = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'white' | 'gray';
+
+export interface Style {
+  color?: Color;
+  bold?: boolean;
+  dim?: boolean;
+  italic?: boolean;
+  underline?: boolean;
+  inverse?: boolean;
+  strike?: boolean;
+}
+
+export interface Span {
+  text: string;
+  style?: Style;
+}
+
+export type Line = Span[];
+
+export function colorsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return env.TERM !== 'dumb';
+}
+
+/** Decided once: the environment of a running terminal UI does not change. */
+const COLORS = colorsEnabled();
+
+const COLOR_CODES: Record<Color, number> = {
+  red: 31,
+  green: 32,
+  yellow: 33,
+  blue: 34,
+  magenta: 35,
+  cyan: 36,
+  white: 37,
+  gray: 90,
+};
+
+function sgr(style: Style, colors: boolean): string {
+  const codes: number[] = [];
+  if (style.bold) codes.push(1);
+  if (style.dim) codes.push(2);
+  if (style.italic) codes.push(3);
+  if (style.underline) codes.push(4);
+  if (style.inverse) codes.push(7);
+  if (style.strike) codes.push(9);
+  if (colors && style.color) codes.push(COLOR_CODES[style.color]);
+  // Without colours, gray text would look like any other: dim keeps it quieter.
+  if (!colors && style.color === 'gray' && !style.dim) codes.push(2);
+  return codes.length > 0 ? `\x1b[${codes.join(';')}m` : '';
+}
+
+export function spanToAnsi(span: Span, colors = COLORS): string {
+  if (!span.style || span.text === '') return span.text;
+  const open = sgr(span.style, colors);
+  return open ? `${open}${span.text}\x1b[0m` : span.text;
+}
+
+export function lineToAnsi(line: Line, colors = COLORS): string {
+  let out = '';
+  for (const span of line) out += spanToAnsi(span, colors);
+  return out;
+}
+
+export function linesToAnsi(lines: Line[], colors = COLORS): string {
+  return lines.map((line) => lineToAnsi(line, colors)).join('\n');
+}
+
+export function plainText(line: Line): string {
+  let out = '';
+  for (const span of line) out += span.text;
+  return out;
+}
+
+export const span = (text: string, style?: Style): Span => (style ? { text, style } : { text });
+
+/** One line of one style. */
+export const styledLine = (text: string, style?: Style): Line => [span(text, style)];
+
+const ANSI_PATTERN = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI_PATTERN, '');
+}

@@ -1,0 +1,202 @@
+import type { ToolLine } from '../state/items.js';
+import { diffLine } from './highlight.js';
+import type { Line, Style } from './style.js';
+import { sanitize, truncateLine } from './width.js';
+
+/** Tools whose calls show as their own entries (a question, a plan, a report), not as tool lines. */
+export const CONVERSATION_TOOLS = new Set([
+  'ask_followup_question',
+  'attempt_completion',
+  'qna_respond',
+  'make_plan',
+  'exit_plan_mode',
+  'enter_plan_mode',
+  'working_respond',
+  'act_mode_respond',
+  'phase_report',
+  'status_update',
+  'generate_report',
+  'change_todo_list',
+  'structured_output',
+]);
+
+const VERBS: Record<string, string> = {
+  read_file: 'Read',
+  list_files: 'List',
+  glob: 'Glob',
+  search_files: 'Search',
+  list_code_definition_names: 'Outline',
+  write_to_file: 'Write',
+  replace_in_file: 'Edit',
+  edit_file: 'Edit',
+  apply_patch: 'Patch',
+  replace_text: 'Replace',
+  notebook_edit: 'Notebook',
+  execute_command: 'Run',
+  kill_command: 'Stop',
+  new_rule: 'Rule',
+};
+
+const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'edit_file', 'apply_patch', 'new_rule']);
+const PREVIEW_LINES = 3;
+const DIFF_PREVIEW_LINES = 8;
+
+function field(input: unknown, key: string): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+}
+
+function firstLine(text: string): string {
+  const lines = text.split('\n');
+  return lines.length > 1 ? `${lines[0]} …` : lines[0];
+}
+
+/** What a call does, in a few words: `Read src/a.ts`, `Run npm test`, `Search /TODO/ in src`. */
+export function toolTitle(name: string, input: unknown): { verb: string; detail: string } {
+  const verb = VERBS[name] ?? name;
+  const path = field(input, 'path');
+  switch (name) {
+    case 'execute_command': {
+      const background = (input as { run_in_background?: boolean })?.run_in_background ? ' (background)' : '';
+      return { verb, detail: firstLine(field(input, 'command') ?? '') + background };
+    }
+    case 'search_files':
+      return { verb, detail: `/${field(input, 'regex') ?? ''}/${path ? ` in ${path}` : ''}` };
+    case 'glob':
+      return { verb, detail: `${field(input, 'pattern') ?? ''}${path ? ` in ${path}` : ''}` };
+    case 'read_file': {
+      const offset = field(input, 'offset');
+      const limit = field(input, 'limit');
+      const range = offset || limit ? `:${offset ?? 1}${limit ? `+${limit}` : ''}` : '';
+      return { verb, detail: `${path ?? ''}${range}` };
+    }
+    case 'apply_patch': {
+      const files = [
+        ...(field(input, 'input') ?? '').matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm),
+      ];
+      return { verb, detail: files.map((m) => m[1].trim()).join(', ') };
+    }
+    case 'replace_text':
+      return {
+        verb,
+        detail: `${field(input, 'find') ?? ''} → ${field(input, 'replace') ?? ''} in ${field(input, 'glob') ?? ''}`,
+      };
+    case 'kill_command':
+      return { verb, detail: field(input, 'id') ?? '' };
+    case 'new_rule':
+      return { verb, detail: `.agents/rules/${field(input, 'name') ?? ''}.md` };
+    default:
+      if (path !== undefined) return { verb, detail: path };
+      return { verb, detail: compactJson(input) };
+  }
+}
+
+export function compactJson(input: unknown, max = 120): string {
+  if (input === undefined) return '';
+  const text = typeof input === 'string' ? input : JSON.stringify(input);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.floor((ms % 60_000) / 1000);
+  return `${minutes}m ${String(seconds).padStart(2, '0')}s`;
+}
+
+const ICONS: Record<ToolLine['status'], [string, Style]> = {
+  pending: ['○', { color: 'gray' }],
+  running: ['●', { color: 'yellow' }],
+  ok: ['✓', { color: 'green' }],
+  error: ['✗', { color: 'red' }],
+  cancelled: ['◌', { color: 'gray' }],
+};
+
+const BRANCH: Style = { color: 'gray' };
+
+/** The tool's line and its collapsed result; `now` drives the elapsed time of running calls. */
+export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), spinner?: string): Line[] {
+  const [icon, iconStyle] = ICONS[tool.status];
+  const { verb, detail } = toolTitle(tool.name, tool.input);
+  const elapsed =
+    tool.elapsedMs !== undefined
+      ? tool.elapsedMs
+      : tool.status === 'running' && tool.startedAt !== undefined
+        ? now - tool.startedAt
+        : undefined;
+  const head: Line = [
+    { text: `${tool.status === 'running' && spinner ? spinner : icon} `, style: iconStyle },
+    { text: verb, style: { bold: true } },
+    { text: ` ${sanitize(detail)}` },
+  ];
+  if (elapsed !== undefined) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'gray' } });
+  const lines: Line[] = [truncateLine(head, width)];
+  const body = tool.status === 'running' ? (tool.tail ?? []).map((t) => [{ text: t }]) : resultPreview(tool);
+  for (const [index, line] of body.entries()) {
+    const branch = index === 0 ? '  └ ' : '    ';
+    lines.push(truncateLine([{ text: branch, style: BRANCH }, ...line], width));
+  }
+  return lines;
+}
+
+/** A few lines of the result; the rest is counted (Ctrl-O prints it all). */
+export function resultPreview(tool: ToolLine): Line[] {
+  const text = (tool.resultText ?? '').replace(/\s+$/, '');
+  if (tool.status === 'cancelled')
+    return [[{ text: text ? firstLine(text) : 'cancelled', style: { color: 'gray' } }]];
+  if (!text) return [];
+  const all = text.split('\n').map(sanitize);
+  const ended = /^(Exit code|Stopped after|Interrupted|Ended by signal|Started in the background)/;
+  if (tool.name === 'execute_command' && (tool.status === 'ok' || ended.test(all.at(-1) ?? ''))) {
+    // The end of a command's output says most: its last lines, then how it ended.
+    const lines = all.filter((line) => line.trim() !== '');
+    const status = ended.test(lines.at(-1) ?? '') ? lines.pop() : undefined;
+    const tail = lines.slice(-2).map((t): Line => [{ text: t }]);
+    if (status)
+      tail.push([
+        { text: status, style: { color: /^Exit code 0\b|^Started/.test(status) ? 'gray' : 'red' } },
+      ]);
+    return withMore(tail, lines.length - 2, 'above');
+  }
+  if (tool.status === 'error') {
+    const lines = all.filter((line) => line.trim() !== '');
+    return withMore(
+      lines.slice(0, PREVIEW_LINES).map((t) => [{ text: t, style: { color: 'red' } }]),
+      lines.length - PREVIEW_LINES,
+    );
+  }
+  if (EDIT_TOOLS.has(tool.name)) {
+    const start = all.findIndex((l) => l.startsWith('@@'));
+    if (start >= 0) {
+      const diff = all.slice(start).filter((l) => !l.startsWith('---') && !l.startsWith('+++'));
+      const added = diff.filter((l) => l.startsWith('+')).length;
+      const removed = diff.filter((l) => l.startsWith('-')).length;
+      const summary: Line = [
+        { text: `${all[0]} ` },
+        { text: `+${added}`, style: { color: 'green' } },
+        { text: ' ' },
+        { text: `-${removed}`, style: { color: 'red' } },
+      ];
+      return withMore(
+        [summary, ...diff.slice(0, DIFF_PREVIEW_LINES).map(diffLine)],
+        diff.length - DIFF_PREVIEW_LINES,
+      );
+    }
+    return [[{ text: all[0] }]];
+  }
+  if (tool.name === 'read_file') return [[{ text: `${all.length} lines`, style: { color: 'gray' } }]];
+  return withMore(
+    all.slice(0, PREVIEW_LINES).map((t) => [{ text: t }]),
+    all.length - PREVIEW_LINES,
+  );
+}
+
+function withMore(lines: Line[], hidden: number, where: 'above' | 'below' = 'below'): Line[] {
+  if (hidden <= 0) return lines;
+  const note: Line = [
+    { text: `… ${hidden} more line${hidden === 1 ? '' : 's'} (ctrl+o to expand)`, style: { color: 'gray' } },
+  ];
+  return where === 'above' ? [note, ...lines] : [...lines, note];
+}

@@ -1,0 +1,191 @@
+import type { Line, Span, Style } from './style.js';
+
+/** Columns a code point takes in a terminal: 0 for combining marks, 2 for wide (CJK, emoji). */
+export function charWidth(cp: number): number {
+  if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (
+    (cp >= 0x300 && cp <= 0x36f) ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x20d0 && cp <= 0x20ff) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f)
+  )
+    return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
+
+export function textWidth(text: string): number {
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x7f) {
+      width += code >= 32 ? 1 : 0;
+      continue;
+    }
+    const cp = text.codePointAt(i) ?? code;
+    if (cp > 0xffff) i++;
+    width += charWidth(cp);
+  }
+  return width;
+}
+
+export function lineWidth(line: Line): number {
+  let width = 0;
+  for (const span of line) width += textWidth(span.text);
+  return width;
+}
+
+/** Tabs become spaces and other control characters go: they would break the layout. */
+export function sanitize(text: string): string {
+  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+}
+
+interface Atom {
+  text: string;
+  style?: Style;
+  space: boolean;
+}
+
+function atomsOf(line: Line): Atom[] {
+  const atoms: Atom[] = [];
+  for (const span of line) {
+    for (const part of span.text.match(/\s+|\S+/g) ?? []) {
+      atoms.push({ text: part, style: span.style, space: /^\s/.test(part) });
+    }
+  }
+  return atoms;
+}
+
+/** Splits text into pieces of at most `width` columns (for words longer than a line). */
+function hardBreak(text: string, width: number): string[] {
+  const pieces: string[] = [];
+  let current = '';
+  let currentWidth = 0;
+  for (const ch of text) {
+    const w = charWidth(ch.codePointAt(0) ?? 0);
+    if (currentWidth + w > width && current !== '') {
+      pieces.push(current);
+      current = '';
+      currentWidth = 0;
+    }
+    current += ch;
+    currentWidth += w;
+  }
+  if (current !== '') pieces.push(current);
+  return pieces;
+}
+
+const push = (line: Line, text: string, style?: Style) => {
+  const last = line[line.length - 1];
+  if (last && last.style === style) last.text += text;
+  else line.push(style ? { text, style } : { text });
+};
+
+/**
+ * Word-wraps a styled line to `width` columns. Continuation lines start with `indent` (a hanging
+ * indent for list items and quotes); words longer than a line are broken.
+ */
+export function wrapLine(line: Line, width: number, indent: Line = []): Line[] {
+  const max = Math.max(1, width);
+  const indentWidth = lineWidth(indent);
+  const out: Line[] = [];
+  let current: Line = [];
+  let used = 0;
+  let pendingSpace: Atom[] = [];
+  const newLine = () => {
+    out.push(current);
+    current = indent.map((s) => ({ ...s }));
+    used = indentWidth;
+    pendingSpace = [];
+  };
+  const atoms = atomsOf(line);
+  for (let i = 0; i < atoms.length; i++) {
+    const atom = atoms[i];
+    if (atom.space) {
+      // Leading indentation of the first line is kept; elsewhere spaces wait for the next word.
+      if (out.length === 0 && used === 0) {
+        push(current, atom.text, atom.style);
+        used += textWidth(atom.text);
+      } else pendingSpace.push(atom);
+      continue;
+    }
+    // A word may run over several spans (`**bold**word`): measure the whole group.
+    const group: Atom[] = [atom];
+    while (i + 1 < atoms.length && !atoms[i + 1].space) group.push(atoms[++i]);
+    const groupWidth = group.reduce((sum, a) => sum + textWidth(a.text), 0);
+    const spaceWidth = pendingSpace.reduce((sum, a) => sum + textWidth(a.text), 0);
+    if (used + spaceWidth + groupWidth <= max) {
+      for (const s of pendingSpace) push(current, s.text, s.style);
+      pendingSpace = [];
+      for (const a of group) push(current, a.text, a.style);
+      used += spaceWidth + groupWidth;
+      continue;
+    }
+    if (used > (out.length === 0 ? 0 : indentWidth)) newLine();
+    pendingSpace = [];
+    if (used + groupWidth <= max) {
+      for (const a of group) push(current, a.text, a.style);
+      used += groupWidth;
+      continue;
+    }
+    for (const a of group) {
+      for (const piece of hardBreak(a.text, Math.max(1, max - indentWidth))) {
+        const w = textWidth(piece);
+        if (used + w > max && used > indentWidth) newLine();
+        push(current, piece, a.style);
+        used += w;
+      }
+    }
+  }
+  out.push(current);
+  return out;
+}
+
+export function wrapLines(lines: Line[], width: number): Line[] {
+  const out: Line[] = [];
+  for (const line of lines) {
+    if (lineWidth(line) <= width) out.push(line);
+    else out.push(...wrapLine(line, width));
+  }
+  return out;
+}
+
+/** Cuts a line to `width` columns, ending with an ellipsis when something was cut. */
+export function truncateLine(line: Line, width: number): Line {
+  if (lineWidth(line) <= width) return line;
+  const out: Line = [];
+  let used = 0;
+  const room = Math.max(0, width - 1);
+  for (const span of line) {
+    let text = '';
+    for (const ch of span.text) {
+      const w = charWidth(ch.codePointAt(0) ?? 0);
+      if (used + w > room) break;
+      text += ch;
+      used += w;
+    }
+    if (text) out.push({ ...span, text } as Span);
+    if (used >= room || text.length < span.text.length) break;
+  }
+  out.push({ text: '…' });
+  return out;
+}
+
+export function truncateText(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  return truncateLine([{ text }], width)
+    .map((s) => s.text)
+    .join('');
+}

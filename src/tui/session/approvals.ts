@@ -1,0 +1,126 @@
+import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
+import { diffLine } from '../render/highlight.js';
+import type { Line } from '../render/style.js';
+import { toolTitle } from '../render/tool_line.js';
+import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
+import type { UiStore } from '../state/store.js';
+import { previewEdit } from './edit_preview.js';
+import { asksAlways, suggestRules } from './rule_suggestions.js';
+import { allowRules, saveAllowRules } from './save_rules.js';
+
+/** Lines of arguments shown for tools that are not edits or commands. */
+const ARGUMENT_LINES = 30;
+
+export interface ApprovalContext {
+  store: UiStore;
+  runtime: Runtime;
+  /** Act mode with edits approved: edits inside the workspace need no answer. */
+  autoEdits: boolean;
+  /** Esc on an approval stops the step as well. */
+  interrupt(): void;
+}
+
+/**
+ * Asks the user about one call the permission engine would not decide alone. What will happen
+ * is printed into the conversation first — the tool, its arguments, the colored diff of an edit,
+ * the subcommands of a shell command — so the answer is given with it in view and it stays in
+ * the scrollback afterwards. "Don't ask again" adds allow rules to the running engine, and when
+ * saved, to the project's or the user's settings.
+ */
+export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext): Promise<ApprovalAnswer> {
+  const { store, runtime } = ctx;
+  const always = asksAlways(request.reason);
+  if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true };
+  const suggestion = always
+    ? { rules: [], subcommands: [] }
+    : await suggestRules(request, runtime.cwd, runtime.workspace);
+  const { verb, detail } = toolTitle(request.tool.name, request.input);
+  const folders = { cwd: runtime.cwd, workspace: runtime.workspace };
+  const diff = await previewEdit(request.tool.name, request.input, folders);
+  store.settleText();
+  store.addBefore(request.call.id, {
+    kind: 'proposal',
+    title: `${verb} ${detail}`,
+    lines: proposalLines(request, diff, suggestion.subcommands),
+  });
+  const data: ApprovalData = {
+    kind: 'approval',
+    title: `${verb} ${detail}`,
+    reason: request.reason,
+    rules: suggestion.rules,
+    subcommands: suggestion.subcommands,
+    settingsFiles: {
+      project: workspaceSettingsPath(runtime.workspace),
+      user: globalSettingsPath(runtime.documentsRoot),
+    },
+  };
+  // While it waits for the answer the call shows as pending; its time starts when it may run.
+  store.updateTool(request.call.id, { status: 'pending' });
+  const choice = await store.ask<ApprovalChoice>({ ...data, cancelValue: { kind: 'interrupt' } });
+  store.updateTool(request.call.id, { status: 'running', startedAt: Date.now() });
+  switch (choice.kind) {
+    case 'yes':
+      return { approved: true };
+    case 'always':
+      await remember(choice.scope, data, ctx);
+      return { approved: true };
+    case 'no':
+      return { approved: false, ...(choice.feedback ? { feedback: choice.feedback } : {}) };
+    case 'interrupt':
+      ctx.interrupt();
+      return { approved: false, feedback: 'The user interrupted the run.' };
+  }
+}
+
+async function remember(
+  scope: 'session' | 'project' | 'user',
+  data: ApprovalData,
+  ctx: ApprovalContext,
+): Promise<void> {
+  const source = scope === 'session' ? 'this session' : data.settingsFiles[scope];
+  if (scope !== 'session') {
+    try {
+      const added = await saveAllowRules(data.settingsFiles[scope], data.rules);
+      ctx.store.add({
+        kind: 'notice',
+        tone: 'info',
+        text: added.length > 0 ? `Saved to ${source}: ${added.join(', ')}` : `${source} already allows this.`,
+      });
+    } catch (error) {
+      ctx.store.add({ kind: 'notice', tone: 'error', text: (error as Error).message });
+    }
+  } else
+    ctx.store.add({
+      kind: 'notice',
+      tone: 'info',
+      text: `Allowed for this session: ${data.rules.join(', ')}`,
+    });
+  // The running engine learns the rules at once (a saved file is read again only at the next start).
+  ctx.runtime.permissions.rules.push(...allowRules(data.rules, source));
+}
+
+function proposalLines(request: ApprovalRequest, diff: string | undefined, subcommands: string[]): Line[] {
+  const gray = { color: 'gray' } as const;
+  const lines: Line[] = [];
+  if (diff) {
+    for (const text of diff.split('\n')) lines.push([{ text: '  ' }, ...diffLine(text)]);
+  } else if (request.tool.name === 'execute_command') {
+    const input = request.input as { command?: string; cwd?: string };
+    for (const text of (input.command ?? '').split('\n')) lines.push([{ text: `  $ ${text}` }]);
+    if (input.cwd) lines.push([{ text: `  in ${input.cwd}`, style: gray }]);
+    if (subcommands.length > 1) {
+      lines.push([{ text: '  subcommands:', style: gray }]);
+      for (const sub of subcommands) lines.push([{ text: `    · ${sub}`, style: gray }]);
+    }
+  } else {
+    const json = JSON.stringify(request.input, null, 2) ?? '';
+    const all = json.split('\n');
+    for (const text of all.slice(0, ARGUMENT_LINES)) lines.push([{ text: `  ${text}` }]);
+    if (all.length > ARGUMENT_LINES)
+      lines.push([{ text: `  … ${all.length - ARGUMENT_LINES} more lines`, style: gray }]);
+  }
+  lines.push([{ text: `  ${request.reason}`, style: gray }]);
+  return lines;
+}

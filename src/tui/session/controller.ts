@@ -1,0 +1,362 @@
+import { Agent } from '../../agent/agent.js';
+import { compactMessages } from '../../agent/compaction.js';
+import type { AgentEvent } from '../../agent/events.js';
+import type { ConversationMessage } from '../../agent/model_stream.js';
+import type { Mode, Profile } from '../../config/types.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import type { SessionLog } from '../../session/log.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
+import { AgentEventView } from '../state/agent_events.js';
+import type { TodoItem } from '../state/items.js';
+import { UiStore } from '../state/store.js';
+import { askApproval } from './approvals.js';
+import { attachFiles } from './attachments.js';
+import { CommandTail } from './command_tail.js';
+import type { ConversationHost, ResumedSession } from './host.js';
+import { MessageQueue } from './message_queue.js';
+import { ModelSlot } from './model_slot.js';
+import { RecentResults } from './results.js';
+import { scheduledPromptHandler } from './scheduled.js';
+import { runShellInUi, type ShellRun } from './user_shell.js';
+import { terminalUserSide } from './user_side.js';
+import { showResumed, showWelcome } from './welcome.js';
+
+export interface SessionOptions {
+  host: ConversationHost;
+  modelName?: string;
+  profile?: Profile;
+  mode?: Mode;
+  resume?: ResumedSession;
+}
+
+const notice = (text: string, tone: 'info' | 'warn' | 'error' = 'info') => ({
+  kind: 'notice' as const,
+  tone,
+  text,
+});
+
+/**
+ * One interactive session: the runtime, the model and the agent behind the UI, and what a
+ * person does with them — prompts, queued messages, interrupts, modes, approvals, questions.
+ * React only renders its store.
+ */
+export class InteractiveSession {
+  readonly store: UiStore;
+  runtime: Runtime;
+  readonly queue: MessageQueue;
+  readonly results: RecentResults;
+  private readonly model: ModelSlot;
+  private readonly view: AgentEventView;
+  private readonly tail: CommandTail;
+  private agent?: Agent;
+  private log?: SessionLog;
+  private resumePath?: string;
+  private history: ConversationMessage[] = [];
+  private abort?: AbortController;
+  private running = false;
+  private shell?: ShellRun;
+  private autoEdits = false;
+  /** `!command` outputs, handed to the model with the next prompt. */
+  private readonly context: string[] = [];
+  /** Ends what the current runtime started (MCP servers, tasks, schedules, background commands). */
+  private detach?: () => Promise<void>;
+  private closing?: Promise<void>;
+
+  constructor(private readonly options: SessionOptions) {
+    const { host, resume } = options;
+    this.runtime = this.newRuntime({ sessionId: resume?.id, profile: options.profile, mode: options.mode });
+    const modelName = options.modelName ?? host.defaultModel(this.runtime);
+    this.store = new UiStore({
+      model: modelName,
+      mode: this.runtime.conditions.mode,
+      autoEdits: false,
+      profile: this.runtime.conditions.profile,
+      contextTokens: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+    });
+    this.model = new ModelSlot(host, this.store, modelName);
+    this.view = new AgentEventView(this.store, undefined);
+    this.tail = new CommandTail(this.store, () => this.runtime.sessionDir);
+    this.queue = new MessageQueue(this.store, () => this.log);
+    this.results = new RecentResults(this.store);
+    if (resume) this.adopt(resume);
+  }
+
+  /**
+   * What may wait until the prompt is on screen: the model's provider package, and what the
+   * runtime brings along (MCP servers, the sandbox probe, scheduled prompts).
+   */
+  startInBackground(): void {
+    if (!this.detach) this.connect(this.runtime);
+    void this.model.load(this.runtime);
+  }
+
+  private connect(runtime: Runtime): void {
+    const release = this.options.host.attach(runtime, (line) => this.store.add(notice(line, 'warn')));
+    const unsubscribe = runtime.onScheduledPrompt(
+      scheduledPromptHandler(this.store, (text, shown) => void this.submit(text, shown)),
+    );
+    this.detach = async () => {
+      unsubscribe();
+      await release();
+    };
+  }
+
+  get host(): ConversationHost {
+    return this.options.host;
+  }
+
+  get modelName(): string | undefined {
+    return this.model.name;
+  }
+
+  get isRunning(): boolean {
+    return this.running || this.shell !== undefined;
+  }
+
+  /** The first lines, and the end of a resumed conversation. */
+  start(): void {
+    showWelcome(this.store, this.runtime, this.model.name);
+    if (this.resumePath) showResumed(this.store, this.resumePath, this.runtime.sessionId);
+    this.store.flush();
+  }
+
+  newRuntime(options: { sessionId?: string; profile?: Profile; mode?: Mode }): Runtime {
+    return this.options.host.createRuntime({ ...options, askUser: (request) => this.askUser(request) });
+  }
+
+  /** Switches the model; the conversation goes on with the new one. */
+  async switchModel(name: string): Promise<void> {
+    const model = await this.model.switchTo(name, this.runtime);
+    if (!model) return;
+    this.retireAgent();
+    this.store.add(notice(`Model: ${name}`));
+  }
+
+  /** The next prompt makes a new agent with the conversation so far (after a model or runtime change). */
+  private retireAgent(): void {
+    if (this.agent) this.history = this.agent.messages;
+    this.agent = undefined;
+  }
+
+  /** Another runtime (a profile, a resumed or a fresh session); "this session" rules carry over when kept. */
+  replaceRuntime(runtime: Runtime, keepSessionRules: boolean): void {
+    if (keepSessionRules)
+      runtime.permissions.rules.push(
+        ...this.runtime.permissions.rules.filter((r) => r.source === 'this session'),
+      );
+    // The old runtime's servers, tasks and commands end; the new one's start.
+    void this.detach?.();
+    this.runtime = runtime;
+    this.connect(runtime);
+    this.retireAgent();
+    this.model.reset();
+    this.store.setStatus({ mode: runtime.conditions.mode, profile: runtime.conditions.profile });
+    void this.model.load(runtime);
+  }
+
+  /** Starts over: a new session with no history. */
+  clear(): void {
+    this.closeLog('cleared');
+    const { profile, mode } = this.runtime.conditions;
+    this.replaceRuntime(this.newRuntime({ profile, mode }), false);
+    this.history = [];
+    this.resumePath = undefined;
+    this.store.setTodo(undefined);
+    this.store.setStatus({ contextTokens: 0 });
+  }
+
+  /** Continues a session from its log (`/resume`). */
+  resume(session: ResumedSession): void {
+    this.closeLog('switched');
+    this.replaceRuntime(
+      this.newRuntime({ sessionId: session.id, profile: this.runtime.conditions.profile }),
+      false,
+    );
+    this.adopt(session);
+    showResumed(this.store, session.path, session.id);
+  }
+
+  private adopt(session: ResumedSession): void {
+    this.history = session.history;
+    this.resumePath = session.path;
+  }
+
+  closeLog(reason: string): void {
+    if (!this.log) return;
+    this.log.append({ type: 'session_end', reason, usage: this.store.status.usage });
+    this.log.close();
+    this.log = undefined;
+  }
+
+  /** What the user typed: a command, a shell command, a prompt, or a message for the running agent. */
+  async submit(text: string, shown = text): Promise<void> {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+      const { runSlashCommand } = await import('./slash_commands.js');
+      return runSlashCommand(this, trimmed);
+    }
+    if (trimmed.startsWith('!')) return this.runShell(trimmed.slice(1).trim());
+    if (this.isRunning) return this.queue.push(text, shown);
+    return this.run(text, shown);
+  }
+
+  /** Sends a prompt and runs it to its end; messages still queued then follow as the next prompt. */
+  async run(prompt: string, shown: string): Promise<void> {
+    await this.step('Starting', async (signal) => {
+      const agent = await this.ensureAgent();
+      if (!agent || signal.aborted) return;
+      this.store.add({ kind: 'user', text: shown });
+      const { text, attached, skipped } = attachFiles(prompt, this.runtime.cwd);
+      if (attached.length > 0) this.store.add(notice(`Attached ${attached.join(', ')}`));
+      for (const why of skipped) this.store.add(notice(`Not attached: ${why}`, 'warn'));
+      const { profile, mode } = this.runtime.conditions;
+      this.log ??= this.options.host.openLog(this.runtime, this.resumePath, {
+        model: this.model.name,
+        profile,
+        mode,
+        prompt: shown,
+      });
+      await agent.send([...this.context.splice(0), text].join('\n\n'), signal);
+    });
+    const next = this.queue.takeAll();
+    if (next) await this.run(next, next);
+  }
+
+  /** One busy step: the spinner shows, and Esc aborts its signal. */
+  private async step(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    this.running = true;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.store.setBusy({ since: Date.now(), label });
+    try {
+      await work(abort.signal);
+    } finally {
+      this.running = false;
+      this.abort = undefined;
+      this.store.setBusy(undefined);
+    }
+  }
+
+  private async ensureAgent(): Promise<Agent | undefined> {
+    if (this.agent) return this.agent;
+    if (!this.model.name) {
+      this.store.add(notice('No model is set: choose one with /model provider/model.', 'error'));
+      return undefined;
+    }
+    const model = await this.model.load(this.runtime);
+    if (!model) return undefined;
+    this.view.newAgent(model.capabilities.pricing);
+    const agent = new Agent({
+      runtime: this.runtime,
+      model: model.model,
+      modelName: model.modelName,
+      capabilities: model.capabilities,
+      providerOptions: model.providerOptions,
+      user: terminalUserSide(this.store),
+      history: this.history,
+      retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
+      onEvent: (event) => this.onEvent(event),
+      onMessage: (message) => {
+        this.log?.append({ type: 'model_message', message });
+        this.queue.deliverAfter(message, agent.messages);
+      },
+      onCompacted: (messages) => this.log?.append({ type: 'compacted_messages', messages }),
+    });
+    this.agent = agent;
+    return agent;
+  }
+
+  private onEvent(event: AgentEvent): void {
+    // change_todo_list announces the approved list with an event of its own.
+    const todo = event as unknown as { type: string; items?: TodoItem[] };
+    if (todo.type === 'todo' && todo.items) this.store.setTodo(todo.items);
+    this.view.apply(event);
+    this.results.observe(event);
+    if (this.log && this.options.host.recorded(event)) this.log.append(event as never);
+    if (event.type === 'tool_start' && event.name === 'execute_command') this.tail.watch();
+  }
+
+  private askUser(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    return askApproval(request, {
+      store: this.store,
+      runtime: this.runtime,
+      autoEdits: this.autoEdits && this.runtime.conditions.mode === 'act',
+      interrupt: () => this.interrupt(),
+    });
+  }
+
+  /** Esc: stops the current step (the model request, the running tools, a `!command`). */
+  interrupt(): boolean {
+    const active = this.abort !== undefined || this.shell !== undefined;
+    this.abort?.abort();
+    this.shell?.kill();
+    this.store.cancelPrompts();
+    return active;
+  }
+
+  /** Shift+Tab: Act → Act with edits approved → Plan → Act. */
+  cycleMode(): void {
+    const { mode } = this.runtime.conditions;
+    if (mode === 'plan') this.setMode('act', false);
+    else if (!this.autoEdits) this.setMode('act', true);
+    else this.setMode('plan', false);
+  }
+
+  setMode(mode: Mode, autoEdits = false): void {
+    if (mode !== this.runtime.conditions.mode) this.runtime.setMode(mode);
+    this.autoEdits = mode === 'act' && autoEdits;
+    this.store.setStatus({ mode, autoEdits: this.autoEdits });
+    this.store.flush();
+  }
+
+  async runShell(command: string): Promise<void> {
+    if (!command) return;
+    if (this.isRunning) {
+      this.store.add(
+        notice('Wait for the current step to end (or press Esc) before running a command.', 'warn'),
+      );
+      return;
+    }
+    try {
+      this.context.push(
+        await runShellInUi(this.store, command, this.runtime.cwd, (run) => (this.shell = run)),
+      );
+    } finally {
+      this.shell = undefined;
+    }
+  }
+
+  /** Summarizes the conversation so far into a short one (done by itself near the window, too). */
+  async compact(): Promise<void> {
+    const model = await this.model.load(this.runtime);
+    const messages = this.agent?.messages ?? this.history;
+    if (!model || messages.length < 2) {
+      this.store.add(notice('Nothing to compact yet.'));
+      return;
+    }
+    await this.step('Compacting', async (signal) => {
+      const summary = await compactMessages(model.model, messages, signal);
+      messages.splice(0, messages.length, ...summary.messages);
+      this.log?.append({ type: 'compacted_messages', messages: summary.messages });
+      this.store.add(notice('The conversation was compacted into a summary.'));
+      this.store.setStatus({ contextTokens: 0 });
+    });
+  }
+
+  /** Ends the session: the run stops, what the runtime started ends, the log is closed. */
+  exit(): void {
+    this.interrupt();
+    this.tail.stop();
+    this.runtime.stopBackgroundCommands();
+    this.closing ??= this.detach?.().catch(() => undefined);
+    this.closeLog('exit');
+    this.store.setExiting();
+  }
+
+  /** Settles when everything the session started has ended (after `exit`). */
+  closed(): Promise<void> {
+    return this.closing ?? Promise.resolve();
+  }
+}

@@ -1,0 +1,51 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { AgentEvent } from '../../agent/events.js';
+import type { ConversationMessage } from '../../agent/model_stream.js';
+import type { Mode, Profile } from '../../config/types.js';
+import type { ModelCapabilities } from '../../provider/capabilities.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import type { SessionLog } from '../../session/log.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
+
+/** A model ready to use, with what it can do. */
+export interface LoadedModel {
+  modelName: string;
+  capabilities: ModelCapabilities;
+  model: LanguageModelV3;
+  providerOptions?: Record<string, Record<string, string | boolean>>;
+}
+
+/** A session found on disk, to resume. */
+export interface ResumedSession {
+  id: string;
+  path: string;
+  history: ConversationMessage[];
+}
+
+/**
+ * What the interactive UI needs from the command line that starts it: how runtimes, models and
+ * session logs are made under the user's flags and settings. The CLI implements it with the same
+ * assembly the headless runner uses.
+ */
+export interface ConversationHost {
+  createRuntime(options: {
+    sessionId?: string;
+    profile?: Profile;
+    mode?: Mode;
+    askUser: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  }): Runtime;
+  /** The model the flags, settings or LATHE_MODEL name. */
+  defaultModel(runtime: Runtime): string | undefined;
+  /** Loads a model and sets the runtime's capabilities; throws an Error with a clear message. */
+  loadModel(runtime: Runtime, modelName: string): Promise<LoadedModel>;
+  openLog(runtime: Runtime, resumePath: string | undefined, meta: Record<string, unknown>): SessionLog;
+  /** Finds a session by id or prefix (throws when ambiguous); undefined when none matches. */
+  findSession(runtime: Runtime, idOrPrefix: string): ResumedSession | undefined;
+  /** Whether an event goes to the session log. */
+  recorded(event: AgentEvent): boolean;
+  /**
+   * Starts what a runtime brings along (MCP servers, the sandbox probe), reporting problems in
+   * a line each; returns what ends it all (servers, tasks, background commands).
+   */
+  attach(runtime: Runtime, report: (line: string) => void): () => Promise<void>;
+}

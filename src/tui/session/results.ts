@@ -1,0 +1,41 @@
+import type { AgentEvent } from '../../agent/events.js';
+import { CONVERSATION_TOOLS, toolTitle } from '../render/tool_line.js';
+import type { UiStore } from '../state/store.js';
+
+const KEPT_RESULTS = 20;
+const KEPT_RESULT_CHARS = 200_000;
+
+/**
+ * The latest tool results in full, for Ctrl-O. Tool lines show results collapsed; the last few
+ * are kept (capped) so one can be printed whole on demand, without keeping a session's worth.
+ */
+export class RecentResults {
+  private readonly inputs = new Map<string, unknown>();
+  private readonly results: Array<{ title: string; text: string }> = [];
+
+  constructor(private readonly store: UiStore) {}
+
+  observe(event: AgentEvent): void {
+    if (event.type === 'tool_call') this.inputs.set(event.id, event.input);
+    if (event.type !== 'tool_result') return;
+    const input = this.inputs.get(event.id);
+    this.inputs.delete(event.id);
+    if (CONVERSATION_TOOLS.has(event.name)) return;
+    const { text, savedPath } = event.result;
+    const { verb, detail } = toolTitle(event.name, input);
+    const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;
+    this.results.push({ title: `${verb} ${detail}`, text: whole.slice(0, KEPT_RESULT_CHARS) });
+    if (this.results.length > KEPT_RESULTS) this.results.shift();
+  }
+
+  /** Prints the latest result not yet shown in full. */
+  expandLatest(): void {
+    const latest = this.results.pop();
+    if (!latest) {
+      this.store.setHint('No tool result to expand.');
+      return;
+    }
+    this.store.add({ kind: 'expanded', title: latest.title, text: latest.text });
+    this.store.flush();
+  }
+}

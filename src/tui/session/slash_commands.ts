@@ -1,0 +1,247 @@
+import { PROFILES, type Profile } from '../../config/types.js';
+import { listSessions } from '../../session/read.js';
+import type { Tool } from '../../tool/types.js';
+import type { Line } from '../render/style.js';
+import type { InteractiveSession } from './controller.js';
+
+interface SlashCommand {
+  name: string;
+  args?: string;
+  summary: string;
+  /** Runs only while the agent is idle. */
+  idle?: boolean;
+  run(session: InteractiveSession, args: string): Promise<void> | void;
+}
+
+const INIT_PROMPT = `Write an AGENTS.md file at the root of this repository, for coding agents that will work here.
+Look at the repository first: its layout, languages, package manifests, build, test and lint commands, CI, and
+conventions you can see in the code. Then write AGENTS.md (or improve the existing one) with: a one-paragraph
+overview; how to install, build, run and test (exact commands); the layout of the code; conventions to follow;
+and things to avoid. Keep it short and specific to this repository; no generic advice.`;
+
+const newRulePrompt = (what: string) =>
+  `Create a rule for this project with the new_rule tool (it writes .agents/rules/<name>.md). ${
+    what
+      ? `The rule: ${what}`
+      : 'Base it on this conversation: the conventions, commands and preferences I stated or that we settled on.'
+  }\nPick a short file name, write the rule as brief Markdown instructions, and call new_rule once.`;
+
+const GRAY = { color: 'gray' } as const;
+const row = (left: string, right: string, width = 22): Line => [
+  { text: `  ${left.padEnd(width)} ` },
+  { text: right, style: GRAY },
+];
+
+const KEYS: Array<[string, string]> = [
+  ['Enter', 'send (while the agent works: queue for its next step)'],
+  ['Alt+Enter, Ctrl+J, \\ Enter', 'new line'],
+  ['↑ ↓', 'earlier prompts'],
+  ['Tab', 'complete a /command or an @path'],
+  ['Shift+Tab', 'cycle Act → Act, edits approved → Plan'],
+  ['Esc', 'interrupt the current step'],
+  ['Ctrl+O', 'show the latest tool result in full'],
+  ['Ctrl+C twice, Ctrl+D', 'exit'],
+  ['@path', 'attach a file or a folder listing'],
+  ['!command', 'run a shell command yourself; its output goes with your next prompt'],
+];
+
+export const SLASH_COMMANDS: SlashCommand[] = [
+  {
+    name: 'help',
+    summary: 'commands and keys',
+    run: (session) =>
+      session.store.add({
+        kind: 'panel',
+        title: 'Commands',
+        lines: [
+          ...SLASH_COMMANDS.map((c) => row(`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.summary, 30)),
+          [],
+          [{ text: 'Keys', style: { bold: true } }],
+          ...KEYS.map(([key, what]) => row(key, what, 30)),
+        ],
+      }),
+  },
+  {
+    name: 'mode',
+    args: '[plan|act|auto]',
+    summary: 'show or set the mode (auto: Act with edits approved)',
+    run: (session, args) => {
+      const wanted = args.trim().toLowerCase();
+      if (wanted === 'plan' || wanted === 'act') session.setMode(wanted);
+      else if (wanted === 'auto') session.setMode('act', true);
+      else if (wanted) return notice(session, `Unknown mode "${wanted}": use plan, act or auto.`, 'error');
+      const { mode, autoEdits } = session.store.status;
+      notice(session, `Mode: ${mode}${autoEdits ? ' (edits approved)' : ''}`);
+    },
+  },
+  {
+    name: 'model',
+    args: '[provider/model]',
+    summary: 'show or switch the model; the conversation goes on',
+    idle: true,
+    run: async (session, args) => {
+      if (!args.trim())
+        return notice(session, `Model: ${session.modelName ?? 'none'} (switch with /model provider/model)`);
+      await session.switchModel(args.trim());
+    },
+  },
+  {
+    name: 'profile',
+    args: '[standard|lite|simple]',
+    summary: 'show or switch the prompt profile',
+    idle: true,
+    run: (session, args) => {
+      const wanted = args.trim() as Profile;
+      if (!wanted) return notice(session, `Profile: ${session.runtime.conditions.profile}`);
+      if (!PROFILES.includes(wanted))
+        return notice(session, `Unknown profile "${wanted}": use ${PROFILES.join(', ')}.`, 'error');
+      const { sessionId, conditions } = session.runtime;
+      session.replaceRuntime(session.newRuntime({ sessionId, profile: wanted, mode: conditions.mode }), true);
+      notice(session, `Profile: ${wanted}`);
+    },
+  },
+  {
+    name: 'tools',
+    summary: 'the tools the model has now',
+    run: (session) => {
+      const pool = session.runtime.pool;
+      session.store.add({
+        kind: 'panel',
+        title: `Tools (${pool.length}, ${session.runtime.conditions.profile} profile, ${session.runtime.conditions.mode} mode)`,
+        lines: pool.map((tool) => row(tool.name, readOnlyNote(tool), 30)),
+      });
+    },
+  },
+  {
+    name: 'compact',
+    summary: 'summarize the conversation to free the context',
+    idle: true,
+    run: (session) => session.compact(),
+  },
+  {
+    name: 'resume',
+    args: '[id]',
+    summary: 'continue an earlier session of this folder',
+    idle: true,
+    run: (session, args) => resumeSession(session, args.trim()),
+  },
+  {
+    name: 'sessions',
+    summary: 'the sessions of this folder',
+    run: (session) => {
+      const { documentsRoot, workspace } = session.runtime;
+      const found = listSessions({ documentsRoot, workspace }).slice(0, 20);
+      session.store.add({
+        kind: 'panel',
+        title: found.length > 0 ? 'Sessions (resume one with /resume ID)' : 'No sessions here yet.',
+        lines: found.map((s) =>
+          row(s.id, `${s.updated.slice(0, 16).replace('T', ' ')}  ${s.firstPrompt ?? ''}`, 26),
+        ),
+      });
+    },
+  },
+  {
+    name: 'cost',
+    summary: 'tokens and cost of this session',
+    run: (session) => {
+      const { usage, costUsd, contextTokens, contextWindow } = session.store.status;
+      const n = (v: number) => v.toLocaleString('en-US');
+      session.store.add({
+        kind: 'panel',
+        title: 'Usage',
+        lines: [
+          row('input tokens', n(usage.inputTokens)),
+          row('output tokens', n(usage.outputTokens)),
+          row('cached input', n(usage.cachedInputTokens)),
+          row('context now', contextWindow ? `${n(contextTokens)} of ${n(contextWindow)}` : n(contextTokens)),
+          row('cost', costUsd === undefined ? 'unknown for this model' : `$${costUsd.toFixed(4)}`),
+        ],
+      });
+    },
+  },
+  {
+    name: 'clear',
+    summary: 'start a new conversation',
+    idle: true,
+    run: (session) => {
+      session.clear();
+      notice(session, `New session ${session.runtime.sessionId}.`);
+    },
+  },
+  {
+    name: 'newrule',
+    args: '[rule]',
+    summary: 'write a project rule to .agents/rules/ with the model',
+    idle: true,
+    run: (session, args) => session.run(newRulePrompt(args.trim()), `/newrule ${args}`.trim()),
+  },
+  {
+    name: 'init',
+    summary: 'write an AGENTS.md for this repository with the model',
+    idle: true,
+    run: (session) => session.run(INIT_PROMPT, '/init'),
+  },
+  { name: 'exit', summary: 'leave lathe', run: (session) => session.exit() },
+];
+
+function readOnlyNote(tool: Tool): string {
+  if (tool.dynamic.readOnly) return 'read-only when the input only reads';
+  try {
+    return tool.isReadOnly({}) ? 'read-only' : '';
+  } catch {
+    return '';
+  }
+}
+
+export const SLASH_COMMAND_NAMES = SLASH_COMMANDS.map((c) => c.name);
+
+/** The session named, or one picked from this folder's sessions. */
+async function resumeSession(session: InteractiveSession, idOrPrefix: string): Promise<void> {
+  let id = idOrPrefix;
+  if (!id) {
+    const { documentsRoot, workspace, sessionId } = session.runtime;
+    const choices = listSessions({ documentsRoot, workspace })
+      .filter((s) => s.id !== sessionId)
+      .slice(0, 15)
+      .map((s) => ({
+        label: s.id,
+        value: s.id,
+        hint: `${s.updated.slice(0, 16).replace('T', ' ')} ${s.firstPrompt ?? ''}`,
+      }));
+    if (choices.length === 0) return notice(session, 'No other session here to resume.');
+    const picked = await session.store.ask<string | undefined>({
+      kind: 'pick',
+      title: 'Resume which session?',
+      choices,
+      cancelValue: undefined,
+    });
+    if (!picked) return;
+    id = picked;
+  }
+  const found = session.host.findSession(session.runtime, id);
+  if (!found) return notice(session, `No session matches "${id}".`, 'error');
+  session.resume(found);
+}
+
+function notice(session: InteractiveSession, text: string, tone: 'info' | 'error' = 'info'): void {
+  session.store.add({ kind: 'notice', tone, text });
+}
+
+export async function runSlashCommand(session: InteractiveSession, line: string): Promise<void> {
+  const [, name, args = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(line) ?? [];
+  const command =
+    SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.at(-1) : undefined);
+  if (!command) return notice(session, `Unknown command /${name}. /help lists them.`, 'error');
+  if (command.idle && session.isRunning)
+    return notice(
+      session,
+      `/${command.name} waits until the agent is idle (press Esc to interrupt it).`,
+      'error',
+    );
+  try {
+    await command.run(session, args);
+  } catch (error) {
+    notice(session, `/${command.name}: ${(error as Error).message}`, 'error');
+  }
+  session.store.flush();
+}

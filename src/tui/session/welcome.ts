@@ -1,0 +1,33 @@
+import type { Runtime } from '../../runtime/create_runtime.js';
+import { readSessionLog } from '../../session/read.js';
+import type { UiStore } from '../state/store.js';
+import { replayEntries } from './replay.js';
+
+const GRAY = { color: 'gray' } as const;
+
+/** The first lines: where lathe runs and with what, how to start, and any settings warnings. */
+export function showWelcome(store: UiStore, runtime: Runtime, modelName: string | undefined): void {
+  const mode = runtime.conditions.mode === 'plan' ? 'Plan' : 'Act';
+  store.add({
+    kind: 'panel',
+    lines: [
+      [
+        { text: 'lathe', style: { bold: true } },
+        { text: ` · ${modelName ?? 'no model (choose one with /model)'} · ${runtime.cwd}`, style: GRAY },
+      ],
+      [
+        {
+          text: `${mode} mode. /help for commands · @ attaches a file · ! runs a command · Shift+Tab changes mode`,
+          style: GRAY,
+        },
+      ],
+    ],
+  });
+  for (const warning of runtime.warnings) store.add({ kind: 'notice', tone: 'warn', text: warning });
+}
+
+/** The end of a resumed conversation, as it was shown. */
+export function showResumed(store: UiStore, logPath: string, sessionId: string): void {
+  for (const entry of replayEntries(readSessionLog(logPath).events)) store.add(entry);
+  store.add({ kind: 'notice', tone: 'info', text: `Resumed session ${sessionId}.` });
+}

@@ -1,0 +1,176 @@
+import type { AgentEvent, AgentOutcome, Usage } from '../../agent/events.js';
+import { CONVERSATION_TOOLS, formatElapsed } from '../render/tool_line.js';
+import type { UiStore } from './store.js';
+
+export type Pricing = { input: number; output: number } | undefined;
+
+export function costOf(usage: Usage, pricing: Pricing): number | undefined {
+  return pricing
+    ? (usage.inputTokens * pricing.input + usage.outputTokens * pricing.output) / 1_000_000
+    : undefined;
+}
+
+/** Turns the agent's events into what the UI shows. */
+export class AgentEventView {
+  /** Calls of conversation tools: they show as their own entries, not as tool lines. */
+  private readonly quiet = new Map<string, string>();
+  private runStarted = 0;
+  /** Usage of earlier agents of this session (a model switch starts a new one). */
+  private usageBase: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  private costBase = 0;
+
+  constructor(
+    private readonly store: UiStore,
+    private pricing: Pricing,
+  ) {}
+
+  /** A new agent (another model): its usage adds to what was spent before. */
+  newAgent(pricing: Pricing): void {
+    const { usage, costUsd } = this.store.status;
+    this.usageBase = { ...usage };
+    this.costBase = costUsd ?? 0;
+    this.pricing = pricing;
+  }
+
+  apply(event: AgentEvent): void {
+    const store = this.store;
+    switch (event.type) {
+      case 'user_message':
+        this.runStarted ||= Date.now();
+        return;
+      case 'request_start':
+        store.setBusy({ since: this.runStarted || Date.now(), label: 'Thinking' });
+        return;
+      case 'text_delta':
+        store.setBusy({ since: this.runStarted || Date.now(), label: 'Writing' });
+        store.appendText(event.text);
+        return;
+      case 'assistant_text':
+        store.endText();
+        return;
+      case 'tool_call':
+        if (CONVERSATION_TOOLS.has(event.name)) this.quiet.set(event.id, event.name);
+        else store.addTool({ id: event.id, name: event.name, input: event.input, status: 'pending' });
+        return;
+      case 'tool_start':
+        if (!this.quiet.has(event.id))
+          store.updateTool(event.id, { status: 'running', startedAt: Date.now() });
+        store.setBusy({ since: this.runStarted || Date.now(), label: 'Working' });
+        return;
+      case 'tool_result': {
+        const quiet = this.quiet.get(event.id);
+        if (quiet) {
+          this.quiet.delete(event.id);
+          if (event.result.isError)
+            store.add({ kind: 'notice', tone: 'error', text: `${quiet}: ${event.result.text}` });
+          return;
+        }
+        const running = store.runningTools().find((t) => t.id === event.id);
+        store.updateTool(event.id, {
+          status: event.result.isError ? 'error' : 'ok',
+          elapsedMs: running?.startedAt !== undefined ? Date.now() - running.startedAt : undefined,
+          resultText: event.result.text,
+          savedPath: event.result.savedPath,
+          tail: undefined,
+        });
+        return;
+      }
+      case 'usage': {
+        const usage = {
+          inputTokens: this.usageBase.inputTokens + event.usage.inputTokens,
+          outputTokens: this.usageBase.outputTokens + event.usage.outputTokens,
+          cachedInputTokens: this.usageBase.cachedInputTokens + event.usage.cachedInputTokens,
+        };
+        const cost = costOf(event.usage, this.pricing);
+        store.setStatus({
+          usage,
+          contextTokens: event.contextTokens,
+          costUsd: cost === undefined && this.costBase === 0 ? undefined : this.costBase + (cost ?? 0),
+        });
+        return;
+      }
+      case 'retry':
+        store.add({
+          kind: 'notice',
+          tone: 'warn',
+          text: `${event.message} — retrying in ${formatElapsed(event.delayMs)} (attempt ${event.attempt})`,
+        });
+        return;
+      case 'mode_change':
+        store.setStatus({ mode: event.mode, autoEdits: false });
+        store.add({
+          kind: 'notice',
+          tone: 'info',
+          text: event.mode === 'plan' ? 'Now in Plan mode' : 'Now in Act mode',
+        });
+        return;
+      case 'working':
+        store.add({ kind: 'working', text: event.message });
+        return;
+      case 'phase_report':
+        store.add({ kind: 'phase', phase: event.phase, markdown: event.markdown });
+        return;
+      case 'report':
+        store.add({ kind: 'report', title: event.title, markdown: event.markdown, path: event.path });
+        return;
+      case 'plan':
+        store.settleText();
+        store.add({ kind: 'plan', markdown: event.markdown });
+        return;
+      case 'question':
+        store.add({ kind: 'question', question: event.question, answer: event.answer });
+        return;
+      case 'compaction':
+        store.add({
+          kind: 'notice',
+          tone: 'info',
+          text: `The conversation was compacted (it had ${event.before.toLocaleString('en-US')} tokens).`,
+        });
+        store.setStatus({ contextTokens: 0 });
+        return;
+      case 'notice':
+        store.add({ kind: 'notice', tone: 'info', text: event.message });
+        return;
+      case 'error':
+        store.add({ kind: 'notice', tone: 'error', text: event.message });
+        return;
+      case 'done':
+        this.finish(event.outcome);
+        return;
+    }
+  }
+
+  private finish(outcome: AgentOutcome): void {
+    const store = this.store;
+    store.settleAll();
+    this.quiet.clear();
+    const took = this.runStarted ? formatElapsed(Date.now() - this.runStarted) : '';
+    this.runStarted = 0;
+    store.setBusy(undefined);
+    switch (outcome.kind) {
+      case 'completed':
+      case 'answered':
+        store.add({ kind: 'result', markdown: outcome.text });
+        break;
+      case 'aborted':
+        store.add({
+          kind: 'notice',
+          tone: 'warn',
+          text: 'Interrupted. Tell the model what to do instead, or go on.',
+        });
+        break;
+      case 'stopped':
+      case 'max_turns':
+        store.add({ kind: 'notice', tone: 'warn', text: outcome.text });
+        break;
+      default:
+        break;
+    }
+    if (took && outcome.kind !== 'error')
+      store.add({
+        kind: 'notice',
+        tone: 'info',
+        text: `${outcome.turns} request${outcome.turns === 1 ? '' : 's'} · ${took}`,
+      });
+  }
+}

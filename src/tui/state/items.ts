@@ -1,0 +1,48 @@
+import type { Line } from '../render/style.js';
+
+/** What one tool call shows: a line with its status and time, then a collapsed result. */
+export interface ToolLine {
+  id: string;
+  name: string;
+  input: unknown;
+  status: 'pending' | 'running' | 'ok' | 'error' | 'cancelled';
+  startedAt?: number;
+  elapsedMs?: number;
+  resultText?: string;
+  savedPath?: string;
+  /** The last lines a running command printed. */
+  tail?: string[];
+}
+
+/** Something printed in the conversation. Once committed it is never rendered again. */
+export type TranscriptEntry =
+  | { kind: 'user'; text: string; queued?: boolean }
+  | { kind: 'assistant'; markdown: string }
+  | { kind: 'result'; markdown: string }
+  | { kind: 'tool'; tool: ToolLine }
+  | { kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' }
+  | { kind: 'working'; text: string }
+  | { kind: 'report'; title: string; markdown: string; path: string }
+  | { kind: 'plan'; markdown: string }
+  | { kind: 'phase'; phase: string; markdown: string }
+  | { kind: 'question'; question: string; answer: string }
+  | { kind: 'proposal'; title: string; lines: Line[] }
+  | { kind: 'shell'; command: string; output: string; exitCode: number | null }
+  | { kind: 'panel'; title?: string; lines: Line[] }
+  | { kind: 'expanded'; title: string; text: string };
+
+export type TranscriptItem = TranscriptEntry & { key: number };
+
+/** Something still changing, shown below the printed conversation. */
+export type LiveEntry =
+  /** The reply being written: its open block, and the fence line when a code block is open. */
+  | { kind: 'stream'; text: string; fence?: string }
+  | { kind: 'tool'; tool: ToolLine }
+  | { kind: 'shell'; command: string; startedAt: number; tail: string[] }
+  /** A finished entry waiting for the live entries before it, so the order stays. */
+  | { kind: 'done'; entry: TranscriptEntry };
+
+export interface TodoItem {
+  text: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}

@@ -1,0 +1,264 @@
+import type { Usage } from '../../agent/events.js';
+import type { Mode } from '../../config/types.js';
+import type { LiveEntry, TodoItem, ToolLine, TranscriptEntry, TranscriptItem } from './items.js';
+import type { Prompt, PromptRequest } from './prompts.js';
+import { StreamBlocks } from './stream_blocks.js';
+
+export interface StatusInfo {
+  model?: string;
+  mode: Mode;
+  /** Act mode that approves edits inside the workspace without asking. */
+  autoEdits: boolean;
+  profile: string;
+  contextTokens: number;
+  contextWindow?: number;
+  usage: Usage;
+  costUsd?: number;
+}
+
+/** Everything the UI shows, as one immutable value per frame. */
+export interface Snapshot {
+  /** Changes when a new <Static> batch starts; see `publish`. */
+  staticKey: number;
+  staticItems: TranscriptItem[];
+  live: LiveEntry[];
+  status: StatusInfo;
+  prompt?: Prompt;
+  queued: string[];
+  busy?: { since: number; label: string };
+  hint?: string;
+  todo?: TodoItem[];
+  exiting: boolean;
+}
+
+/** At most one frame per this many ms, however fast tokens arrive. */
+const FRAME_MS = 16;
+/** Printed items are dropped from memory once a batch holds this many. */
+const STATIC_BATCH = 64;
+
+/**
+ * The UI state outside React. Agent events, key presses and commands change it; React reads it
+ * through `subscribe`/`getSnapshot`. Changes are coalesced into frames, so a burst of tokens
+ * costs one render. Finished entries are committed in order: a live entry (a running tool, the
+ * reply being streamed) holds back everything after it, so the printed order is the real one.
+ */
+export class UiStore {
+  private snapshot: Snapshot;
+  private readonly listeners = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private nextKey = 1;
+  private nextPromptId = 1;
+  private unpublished: TranscriptItem[] = [];
+  private live: LiveEntry[] = [];
+  private stream: StreamBlocks | undefined;
+  private prompts: Prompt[] = [];
+  private draft: Omit<Snapshot, 'staticKey' | 'staticItems' | 'live' | 'prompt'>;
+
+  constructor(status: StatusInfo) {
+    this.draft = { status, queued: [], exiting: false };
+    this.snapshot = { staticKey: 0, staticItems: [], live: [], ...this.draft };
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  /** Publishes pending changes now (input feedback should not wait for a frame). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const fresh = this.unpublished;
+    this.unpublished = [];
+    let { staticKey, staticItems } = this.snapshot;
+    if (fresh.length > 0) {
+      // Everything already in the batch was printed by the previous frame; a new batch (a new
+      // <Static> key) keeps only what is new, so printed entries leave memory.
+      if (staticItems.length + fresh.length > STATIC_BATCH) {
+        staticKey++;
+        staticItems = fresh;
+      } else staticItems = [...staticItems, ...fresh];
+    }
+    this.snapshot = { ...this.draft, staticKey, staticItems, live: [...this.live], prompt: this.prompts[0] };
+    for (const listener of this.listeners) listener();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => this.flush(), FRAME_MS);
+  }
+
+  private change(patch: Partial<typeof this.draft>): void {
+    this.draft = { ...this.draft, ...patch };
+    this.schedule();
+  }
+
+  // ── The conversation ──────────────────────────────────────────────────────────────
+
+  /** Prints an entry after everything live before it. */
+  add(entry: TranscriptEntry): void {
+    if (this.live.length === 0) this.unpublished.push({ ...entry, key: this.nextKey++ });
+    else this.live.push({ kind: 'done', entry });
+    this.schedule();
+  }
+
+  /** Prints an entry just above a live tool line (what an approval is about), or at the end. */
+  addBefore(toolId: string, entry: TranscriptEntry): void {
+    const index = this.live.findIndex((e) => e.kind === 'tool' && e.tool.id === toolId);
+    if (index < 0) this.add(entry);
+    else {
+      this.live.splice(index, 0, { kind: 'done', entry });
+      this.commitReady();
+      this.schedule();
+    }
+  }
+
+  appendText(delta: string): void {
+    if (!this.stream) {
+      this.stream = new StreamBlocks();
+      this.live.push({ kind: 'stream', text: '' });
+    }
+    this.stream.append(delta);
+    const finished = this.stream.takeFinished();
+    const index = this.live.findIndex((e) => e.kind === 'stream');
+    if (finished) {
+      // Finished blocks go before the open one; printed at once when nothing is live above.
+      this.live.splice(index, 0, {
+        kind: 'done',
+        entry: { kind: 'assistant', markdown: finished.trimEnd() },
+      });
+      this.live[index + 1] = { kind: 'stream', text: this.stream.open, fence: this.stream.openFence };
+      this.commitReady();
+    } else this.live[index] = { kind: 'stream', text: this.stream.open, fence: this.stream.openFence };
+    this.schedule();
+  }
+
+  /** The reply is complete: what is left of it is printed. */
+  endText(): void {
+    if (!this.stream) return;
+    const rest = this.stream.takeAll().trim();
+    this.stream = undefined;
+    const index = this.live.findIndex((e) => e.kind === 'stream');
+    if (rest) this.live[index] = { kind: 'done', entry: { kind: 'assistant', markdown: rest } };
+    else this.live.splice(index, 1);
+    this.commitReady();
+    this.schedule();
+  }
+
+  addTool(tool: ToolLine): void {
+    this.live.push({ kind: 'tool', tool });
+    this.schedule();
+  }
+
+  updateTool(id: string, patch: Partial<ToolLine>): ToolLine | undefined {
+    const index = this.live.findIndex((e) => e.kind === 'tool' && e.tool.id === id);
+    if (index < 0) return undefined;
+    const entry = this.live[index] as Extract<LiveEntry, { kind: 'tool' }>;
+    const tool = { ...entry.tool, ...patch };
+    const finished = tool.status === 'ok' || tool.status === 'error' || tool.status === 'cancelled';
+    this.live[index] = finished ? { kind: 'done', entry: { kind: 'tool', tool } } : { kind: 'tool', tool };
+    if (finished) this.commitReady();
+    this.schedule();
+    return tool;
+  }
+
+  /** Drops a live tool line (a conversation tool that shows as its own entry). */
+  removeTool(id: string): void {
+    const index = this.live.findIndex((e) => e.kind === 'tool' && e.tool.id === id);
+    if (index >= 0) this.live.splice(index, 1);
+    this.commitReady();
+    this.schedule();
+  }
+
+  runningTools(): ToolLine[] {
+    return this.live.flatMap((e) => (e.kind === 'tool' && e.tool.status === 'running' ? [e.tool] : []));
+  }
+
+  /** Before a prompt: what was said so far is printed, so the prompt shows under it. */
+  settleText(): void {
+    this.endText();
+  }
+
+  /** The run ended: anything still live is printed, unfinished calls as cancelled. */
+  settleAll(): void {
+    this.endText();
+    this.live = this.live.map((e) =>
+      e.kind === 'tool'
+        ? { kind: 'done', entry: { kind: 'tool', tool: { ...e.tool, status: 'cancelled' } } }
+        : e,
+    );
+    this.live = this.live.filter((e) => e.kind !== 'shell');
+    this.commitReady();
+    this.schedule();
+  }
+
+  setLiveShell(shell: Extract<LiveEntry, { kind: 'shell' }> | undefined): void {
+    this.live = this.live.filter((e) => e.kind !== 'shell');
+    if (shell) this.live.push(shell);
+    this.schedule();
+  }
+
+  private commitReady(): void {
+    while (this.live.length > 0 && this.live[0].kind === 'done') {
+      const head = this.live.shift() as Extract<LiveEntry, { kind: 'done' }>;
+      this.unpublished.push({ ...head.entry, key: this.nextKey++ });
+    }
+  }
+
+  // ── Around the conversation ──────────────────────────────────────────────────────
+
+  setStatus(patch: Partial<StatusInfo>): void {
+    this.change({ status: { ...this.draft.status, ...patch } });
+  }
+
+  get status(): StatusInfo {
+    return this.draft.status;
+  }
+
+  setBusy(busy: Snapshot['busy']): void {
+    this.change({ busy });
+  }
+
+  setHint(hint: string | undefined): void {
+    this.change({ hint });
+    this.flush();
+  }
+
+  setQueued(queued: string[]): void {
+    this.change({ queued: [...queued] });
+  }
+
+  setTodo(todo: TodoItem[] | undefined): void {
+    this.change({ todo });
+  }
+
+  setExiting(): void {
+    this.change({ exiting: true, hint: undefined });
+    this.flush();
+  }
+
+  /** Shows a prompt (after those already waiting) and resolves with the answer. */
+  ask<T>(request: PromptRequest<T>): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const id = this.nextPromptId++;
+      const { cancelValue, ...data } = request;
+      let answered = false;
+      const answer = (value: T) => {
+        if (answered) return;
+        answered = true;
+        this.prompts = this.prompts.filter((p) => p.id !== id);
+        this.flush();
+        resolve(value);
+      };
+      const prompt = { ...data, id, resolve: answer, cancel: () => answer(cancelValue) } as unknown as Prompt;
+      this.prompts.push(prompt);
+      this.flush();
+    });
+  }
+
+  /** Answers every open prompt with its cancel value (an interrupt, the exit). */
+  cancelPrompts(): void {
+    for (const prompt of [...this.prompts]) prompt.cancel();
+  }
+}

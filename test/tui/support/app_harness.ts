@@ -1,0 +1,133 @@
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import { historyFromEvents } from '../../../src/agent/session_history.js';
+import { openSessionLog, RECORDED, setUpModel } from '../../../src/cli/run_setup.js';
+import type { SettingsLayer } from '../../../src/config/types.js';
+import { createRuntime } from '../../../src/runtime/create_runtime.js';
+import { findSession, readSessionLog } from '../../../src/session/read.js';
+import { App } from '../../../src/tui/components/app.js';
+import { PromptHistory } from '../../../src/tui/input/history.js';
+import { stripAnsi } from '../../../src/tui/render/style.js';
+import { InteractiveSession } from '../../../src/tui/session/controller.js';
+import type { ConversationHost } from '../../../src/tui/session/host.js';
+import { FakeModelServer, type ScriptedTurn } from '../../support/fake_model_server.js';
+import { tempDir } from '../../support/runtime_fixtures.js';
+import { repo } from './lathe_terminal.js';
+
+export interface AppUnderTest {
+  session: InteractiveSession;
+  server: FakeModelServer;
+  dir: string;
+  home: string;
+  /** The whole output so far (the printed conversation and the live frame), without ANSI. */
+  frame(): string;
+  /** Writes to the app's input as a terminal would (keys, text, escape sequences). */
+  write(data: string): void;
+  /** Types text and presses Enter, as two writes. */
+  submit(text: string): Promise<void>;
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<string>;
+  requests(): FakeModelServer['requests'];
+  /** Narrows or widens the terminal, as a window resize does. */
+  resize(columns: number): void;
+  close(): Promise<void>;
+}
+
+export const KEYS = {
+  enter: '\r',
+  escape: '\x1b',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  shiftTab: '\x1b[Z',
+  ctrlC: '\x03',
+  ctrlO: '\x0f',
+};
+
+/**
+ * The interactive app rendered with ink-testing-library, on a real session: a runtime over a
+ * temp repository and the fake model server as the model.
+ */
+export async function renderApp(
+  turns: ScriptedTurn[],
+  options: {
+    files?: Record<string, string>;
+    settings?: SettingsLayer;
+    features?: string[];
+    strictPlanMode?: boolean;
+  } = {},
+): Promise<AppUnderTest> {
+  const server = await FakeModelServer.start({ turns });
+  const dir = repo(options.files);
+  const home = tempDir('lathe-home-');
+  const host: ConversationHost = {
+    createRuntime: ({ sessionId, profile, mode, askUser }) =>
+      createRuntime({
+        cwd: dir,
+        documentsRoot: home,
+        sessionId,
+        profile,
+        mode,
+        features: options.features,
+        settings: options.settings,
+        strictPlanMode: options.strictPlanMode,
+        askUser,
+        env: { ...process.env, NODE_ENV: 'test', LATHE_FEATURES: '' },
+      }),
+    defaultModel: () => 'anthropic/claude-sonnet-4-5',
+    loadModel: (runtime, name) =>
+      setUpModel(runtime, name, { baseUrl: server.baseUrl('anthropic'), apiKey: 'test-key' }),
+    openLog: openSessionLog,
+    findSession: (runtime, id) => {
+      const found = findSession(runtime.documentsRoot, runtime.workspace, id);
+      return (
+        found && {
+          id: found.id,
+          path: found.path,
+          history: historyFromEvents(readSessionLog(found.path).events),
+        }
+      );
+    },
+    recorded: RECORDED,
+    attach: (runtime) => () => runtime.dispose(),
+  };
+  const session = new InteractiveSession({ host });
+  session.start();
+  const app = render(createElement(App, { session, history: new PromptHistory() }));
+  session.startInBackground();
+  const frame = () => stripAnsi(app.lastFrame() ?? '');
+  const waitFor = async (text: string | RegExp, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const shown = frame();
+      if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(text)}; the app shows:\n${shown}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+  return {
+    session,
+    server,
+    dir,
+    home,
+    frame,
+    write: (data) => app.stdin.write(data),
+    submit: async (text) => {
+      app.stdin.write(text);
+      await tick();
+      app.stdin.write(KEYS.enter);
+      await tick();
+    },
+    waitFor,
+    requests: () => server.requests.filter((r) => r.kind === 'model'),
+    resize: (columns) => {
+      Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
+      app.stdout.emit('resize');
+    },
+    close: async () => {
+      session.exit();
+      app.unmount();
+      await server.close();
+    },
+  };
+}
