@@ -85,6 +85,8 @@ export interface Runtime {
   setMode(mode: Mode): void;
   /** Ends every command still running in the background (at exit). */
   stopBackgroundCommands(): void;
+  /** Sends the commands the model is waiting for to the background; returns how many. */
+  detachForegroundCommands(): number;
   /**
    * Installs the client's handler of scheduled prompts (an interactive client queues each as a
    * user message) and starts the cron scheduler (feature `triggers`) and the remote-trigger
@@ -277,6 +279,16 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       deferred = next?.deferred ?? [];
       conditions = conditionsFor(permissions.mode);
       pool = poolFor(conditions);
+    },
+    detachForegroundCommands() {
+      let count = 0;
+      for (const command of backgroundCommands.values()) {
+        if (command.foreground && !command.finished && command.detach) {
+          command.detach();
+          count++;
+        }
+      }
+      return count;
     },
     stopBackgroundCommands() {
       for (const command of backgroundCommands.values()) if (!command.finished) command.kill();

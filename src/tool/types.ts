@@ -107,6 +107,9 @@ export interface BackgroundCommand {
   signal?: NodeJS.Signals | null;
   /** Ends the command's whole process tree. */
   kill(): void;
+  /** Set while the model waits for the command; `detach` hands it the result early and lets the command run on. */
+  foreground?: boolean;
+  detach?(): void;
 }
 
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';

@@ -177,3 +177,37 @@ describe('execute_command permissions', () => {
     expect(tool.isReadOnly({ command: 'rm -f x' })).toBe(false);
   });
 });
+
+describe('sending a running command to the background', () => {
+  it('hands the model the result at once and lets the command run on', async () => {
+    const { dir, rt } = runtime();
+    const pending = rt.runTool('execute_command', {
+      command: 'sleep 0.5; echo done > finished.txt',
+      timeout: 60,
+    });
+    let moved = 0;
+    for (let i = 0; i < 100 && moved === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      moved = rt.detachForegroundCommands();
+    }
+    expect(moved).toBe(1);
+    const r = await pending;
+    expect(r.text).toMatch(/sent the command to the background as (cmd_\w+); it is still running/);
+    expect(existsSync(join(dir, 'finished.txt'))).toBe(false);
+    const id = /as (cmd_\w+)/.exec(r.text)![1];
+    const done = await new Promise<boolean>((resolve) => {
+      const timer = setInterval(() => {
+        if (existsSync(join(dir, 'finished.txt'))) {
+          clearInterval(timer);
+          resolve(true);
+        }
+      }, 20);
+    });
+    expect(done).toBe(true);
+    expect((await rt.runTool('kill_command', { id })).text).toMatch(/had already ended/);
+  });
+
+  it('does nothing when no command is running', () => {
+    expect(runtime().rt.detachForegroundCommands()).toBe(0);
+  });
+});

@@ -53,6 +53,27 @@ describe('the prompt', () => {
     await app.waitFor('content line 11');
   });
 
+  it('sends a running command to the background with Ctrl-B', async () => {
+    app = await renderApp(
+      [
+        { toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30' } }] },
+        { text: 'It runs in the background.' },
+      ],
+      { settings: { approvals: { executeAll: 'allow' } } },
+    );
+    await app.submit('start it');
+    await app.waitFor('sleep 30');
+    const a = app;
+    let sent = false;
+    for (let i = 0; i < 200 && !sent; i++) {
+      a.write(KEYS.ctrlB);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      sent = a.frame().includes('Sent the running command to the background');
+    }
+    await app.waitFor('It runs in the background.');
+    expect(app.requests()[1].toolResults[0].content).toMatch(/sent the command to the background as cmd_/);
+  });
+
   it('re-flows what is live to a narrower terminal', async () => {
     app = await renderApp([]);
     await app.waitFor('shift+tab mode');

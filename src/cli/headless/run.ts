@@ -5,6 +5,7 @@ import { createRuntime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import { type CommonOptions, runtimeOptionsFrom } from '../commands/runtime_from_options.js';
 import {
+  attachRuntimeServices,
   findResumePoint,
   modelNameFor,
   NO_MODEL,
@@ -43,28 +44,15 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const started = performance.now();
   const printer = createPrinter(opts.outputFormat, opts.verbose ?? false);
   let log: SessionLog | undefined;
-  let sandboxNotice: Promise<void> | undefined;
-  let mcp: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  let endServices: (() => Promise<void>) | undefined;
   try {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
     const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
     for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
-    // MCP servers connect in parallel, not before the first request; their tools join as each comes up.
-    const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
-    mcp = import('../../mcp/attach.js')
-      .then(({ attachMcp }) => attachMcp(runtime, { report }))
-      .catch((error) => {
-        report(`MCP: ${(error as Error).message}`);
-        return undefined;
-      });
-    // Probed alongside the first request, not before it; the line comes as soon as it is known.
-    sandboxNotice = runtime.checkSandbox().then((status) => {
-      if (!status.active && runtime.settings.sandbox.mode !== 'off') {
-        process.stderr.write(`lathe: sandbox: ${status.reason}; commands run without a sandbox\n`);
-      }
-    });
+    // MCP servers and the sandbox probe start beside the first request, not before it.
+    endServices = attachRuntimeServices(runtime, (line) => process.stderr.write(`lathe: ${line}\n`));
     const modelName = modelNameFor(runtime, opts.model);
     if (!modelName) throw new UsageError(NO_MODEL);
     const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
@@ -104,8 +92,6 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     process.once('SIGTERM', interrupt);
     const outcome = await agent.send(opts.prompt, controller.signal);
     runtime.stopBackgroundCommands();
-    // Tasks, schedules, the trigger endpoint and the runs they started end with the run.
-    await runtime.dispose();
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     session.append({ type: 'session_end', reason: outcome.kind, usage: outcome.usage });
@@ -116,9 +102,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
     return known ? 2 : 1;
   } finally {
-    await sandboxNotice;
-    // Ends the stdio servers: their processes would otherwise keep lathe alive.
-    await (await mcp)?.close();
+    // Tasks, schedules, MCP servers and the runs they started end with the run.
+    await endServices?.();
     log?.close();
   }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isInside, realPathOf } from '../../permission/paths.js';
 import { writtenTargets } from '../../permission/shell/readonly.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
-import type { ToolContext } from '../../tool/types.js';
+import type { BackgroundCommand, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { classify, knownClassification } from './shell_facts.js';
@@ -108,29 +108,51 @@ export const executeCommand = buildTool({
       timeoutMs: input.run_in_background ? undefined : timeoutS * 1000,
       signal: input.run_in_background ? undefined : ctx.signal,
     });
+    // Every command is listed while it runs, so a foreground one can be sent to the background.
+    let detached!: () => void;
+    const detaching = new Promise<'detached'>((resolve) => {
+      detached = () => resolve('detached');
+    });
+    const entry: BackgroundCommand = {
+      id,
+      command: input.command,
+      outputPath,
+      startedAt: Date.now(),
+      finished: false,
+      kill: running.kill,
+      foreground: !input.run_in_background,
+      detach() {
+        if (!entry.foreground) return;
+        entry.foreground = false;
+        running.release();
+        detached();
+      },
+      done: running.done.then((outcome) => {
+        wrapped?.cleanup();
+        entry.finished = true;
+        entry.exitCode = outcome.exitCode;
+        entry.signal = outcome.signal;
+      }),
+    };
+    ctx.backgroundCommands.set(id, entry);
+    const backgroundNote = `Output goes to ${displayPath(ctx, outputPath)}; read it with read_file, stop it with kill_command.`;
     if (input.run_in_background) {
-      const entry = {
-        id,
-        command: input.command,
-        outputPath,
-        startedAt: Date.now(),
-        finished: false,
-        kill: running.kill,
-        done: running.done.then((outcome) => {
-          wrapped?.cleanup();
-          entry.finished = true;
-          entry.exitCode = outcome.exitCode;
-          entry.signal = outcome.signal;
-        }),
-      } as Parameters<typeof ctx.backgroundCommands.set>[1];
-      ctx.backgroundCommands.set(id, entry);
       return {
-        text: `Started in the background as ${id} (pid ${running.pid}). Output goes to ${displayPath(ctx, outputPath)}; read it with read_file, stop it with kill_command.`,
+        text: `Started in the background as ${id} (pid ${running.pid}). ${backgroundNote}`,
         data: { id, pid: running.pid, outputPath },
       };
     }
-    const outcome = await running.done;
-    wrapped?.cleanup();
+    const first = await Promise.race([running.done, detaching]);
+    if (first === 'detached') {
+      return {
+        text: `The user sent the command to the background as ${id}; it is still running. ${backgroundNote}`,
+        data: { id, outputPath },
+      };
+    }
+    const outcome = first;
+    await entry.done;
+    entry.foreground = false;
+    ctx.backgroundCommands.delete(id);
     const { text, truncated } = outcome.output.preview();
     const end = describeEnd(outcome, timeoutS);
     const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');

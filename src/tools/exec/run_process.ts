@@ -15,6 +15,8 @@ export interface RunningProcess {
   done: Promise<ProcessOutcome>;
   /** Ends the whole process tree: SIGTERM to the group, SIGKILL after a grace period. */
   kill(): void;
+  /** Lets the process outlive its timeout and the caller's abort signal (sent to the background). */
+  release(): void;
 }
 
 const GRACE_MS = 2_000;
@@ -95,5 +97,9 @@ export function startProcess(options: {
       resolve({ exitCode: code, signal, timedOut, aborted, durationMs: performance.now() - started, output });
     });
   });
-  return { pid: child.pid, done, kill };
+  const release = () => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  };
+  return { pid: child.pid, done, kill, release };
 }

@@ -68,6 +68,11 @@ export function App({ session, history }: { session: InteractiveSession; history
       return rerender();
     }
     if (key.ctrl && input === 'o') return session.results.expandLatest();
+    if (key.ctrl && input === 'b') {
+      const moved = session.runtime.detachForegroundCommands();
+      store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
+      return rerender();
+    }
     const actions = reader.current.read(input, key);
     const current = store.getSnapshot().prompt;
     if (current) {

@@ -40,6 +40,7 @@ const KEYS: Array<[string, string]> = [
   ['Shift+Tab', 'cycle Act → Act, edits approved → Plan'],
   ['Esc', 'interrupt the current step'],
   ['Ctrl+O', 'show the latest tool result in full'],
+  ['Ctrl+B', 'send the running command to the background'],
   ['Ctrl+C twice, Ctrl+D', 'exit'],
   ['@path', 'attach a file or a folder listing'],
   ['!command', 'run a shell command yourself; its output goes with your next prompt'],

@@ -40,6 +40,7 @@ export const KEYS = {
   shiftTab: '\x1b[Z',
   ctrlC: '\x03',
   ctrlO: '\x0f',
+  ctrlB: '\x02',
 };
 
 /**
