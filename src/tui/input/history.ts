@@ -1,5 +1,6 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { readFileTail } from '../../util/file_tail.js';
 
 /** Prompts kept for ↑/↓, newest last. */
 const MAX_ENTRIES = 500;
@@ -60,28 +61,17 @@ export class PromptHistory {
 }
 
 function readTail(file: string): string[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n');
-    if (size > length) lines.shift(); // probably cut in the middle
-    const out: string[] = [];
-    for (const line of lines) {
-      try {
-        const value = JSON.parse(line);
-        if (typeof value === 'string') out.push(value);
-      } catch {
-        // a damaged line is skipped
-      }
+  const { text, cut } = readFileTail(file, TAIL_BYTES);
+  const lines = text.split('\n');
+  if (cut) lines.shift(); // probably cut in the middle
+  const out: string[] = [];
+  for (const line of lines) {
+    try {
+      const value = JSON.parse(line);
+      if (typeof value === 'string') out.push(value);
+    } catch {
+      // a damaged line is skipped
     }
-    return out.slice(-MAX_ENTRIES);
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
+  return out.slice(-MAX_ENTRIES);
 }

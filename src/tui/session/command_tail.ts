@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFileTail } from '../../util/file_tail.js';
 import type { UiStore } from '../state/store.js';
 
 const POLL_MS = 250;
@@ -74,21 +75,8 @@ export class CommandTail {
 }
 
 function readTail(path: string): string[] {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(fd, buffer, 0, length, size - length);
-    return buffer
-      .toString('utf8')
-      .split(/\r?\n|\r/)
-      .filter((line) => line.trim() !== '')
-      .slice(-TAIL_LINES);
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return readFileTail(path, TAIL_BYTES)
+    .text.split(/\r?\n|\r/)
+    .filter((line) => line.trim() !== '')
+    .slice(-TAIL_LINES);
 }
