@@ -25,10 +25,16 @@ import {
 async function loadUi(): Promise<typeof import('../tui/index.js')> {
   const unset = process.env.NODE_ENV === undefined;
   if (unset) process.env.NODE_ENV = 'production';
+  // Ink decides once, at load, from CI variables, to render only a final frame; in a terminal
+  // the UI must stay live whatever the environment says.
+  const ci = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
   try {
     return await import('../tui/index.js');
   } finally {
     if (unset) delete process.env.NODE_ENV;
+    for (const [name, value] of Object.entries(ci)) if (value !== undefined) process.env[name] = value;
   }
 }
 
