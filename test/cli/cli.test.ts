@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lathe } from '../support/cli.js';
+import { lathe, latheAsync } from '../support/cli.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -116,5 +117,46 @@ describe('lathe tool', () => {
     const r = lathe(['tool', 'read_file', '--cwd', '/no/such/place'], { env: env() });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/does not exist/);
+  });
+});
+
+describe('lathe tools and lathe tool with MCP servers configured', () => {
+  const everything = createRequire(import.meta.url).resolve(
+    '@modelcontextprotocol/server-everything/dist/index.js',
+  );
+  function workspaceWithServer(): string {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.agents', 'mcp'), { recursive: true });
+    writeFileSync(
+      join(dir, '.agents', 'mcp', 'everything.json'),
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      }),
+    );
+    return dir;
+  }
+
+  it('lists the servers’ tools after the built-ins', async () => {
+    const r = await latheAsync(['tools', '--json', '--cwd', workspaceWithServer()], { env: env() });
+    const names = JSON.parse(r.stdout).map((row: { name: string }) => row.name);
+    expect(names).toContain('everything__echo');
+    expect(names.indexOf('everything__echo')).toBeGreaterThan(names.indexOf('write_to_file'));
+  });
+
+  it('runs a server’s tool, with MCP approval', async () => {
+    const dir = workspaceWithServer();
+    const input = JSON.stringify({ message: 'hi there' });
+    const denied = await latheAsync(['tool', 'everything__echo', '--input', input, '--cwd', dir], {
+      env: env(),
+    });
+    expect(denied.stdout).toMatch(/--approve mcp/);
+    const r = await latheAsync(
+      ['tool', 'everything__echo', '--input', input, '--cwd', dir, '--approve', 'mcp'],
+      {
+        env: env(),
+      },
+    );
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout).toMatch(/hi there/);
   });
 });

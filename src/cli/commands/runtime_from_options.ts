@@ -29,6 +29,17 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
   };
 }
 
+/**
+ * Connects the MCP servers of the settings and waits until each is up or has failed, so their
+ * tools can be listed or called; undefined (nothing of MCP loaded) when none is configured.
+ */
+export async function connectMcpServers(runtime: Runtime): Promise<{ close(): Promise<void> } | undefined> {
+  const { attachMcp } = await import('../../mcp/attach.js');
+  const hub = await attachMcp(runtime, { report: (line) => process.stderr.write(`lathe: ${line}\n`) });
+  await hub?.connectAll();
+  return hub;
+}
+
 /** Builds the runtime a command works in and prints settings warnings to stderr. */
 export function runtimeFromOptions(opts: CommonOptions): Runtime {
   const runtime = createRuntime(runtimeOptionsFrom(opts));

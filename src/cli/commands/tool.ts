@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ToolResult } from '../../tool/types.js';
-import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
+import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
 
 function readInput(text: string): string {
   return text === '-' ? readFileSync(0, 'utf8') : text;
@@ -16,7 +16,8 @@ function printable(result: ToolResult): string {
 /** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   const runtime = runtimeFromOptions(opts);
-  const result = await runtime.runTool(name, readInput(opts.input));
+  const mcp = await connectMcpServers(runtime);
+  const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } else {

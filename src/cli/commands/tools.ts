@@ -1,7 +1,7 @@
 import { definitionForModel } from '../../tool/definition.js';
 import { countTokens } from '../../tool/token_count.js';
 import type { Tool } from '../../tool/types.js';
-import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
+import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
 
 interface ToolRow {
   name: string;
@@ -39,11 +39,14 @@ const mark = (value: boolean | 'dynamic') => (value === 'dynamic' ? 'dyn' : valu
 
 export async function toolsCommand(opts: CommonOptions): Promise<number> {
   const runtime = runtimeFromOptions(opts);
+  // The pool includes the tools of the configured MCP servers that could be reached.
+  const mcp = await connectMcpServers(runtime);
   const profile = runtime.conditions.profile;
   const rows: ToolRow[] = [];
   for (const tool of runtime.pool) {
     rows.push(row(tool, await countTokens(JSON.stringify(definitionForModel(tool, profile)))));
   }
+  await mcp?.close();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
