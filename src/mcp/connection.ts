@@ -32,6 +32,8 @@ export interface ConnectionOptions {
 /** More crashes than this within the window stop the automatic restarts (retried on next use). */
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
+/** The least time a server gets to start and list its tools. */
+const MIN_START_TIMEOUT_MS = 30_000;
 
 /**
  * One MCP server: connects on demand, keeps its tool list, restarts after a crash, and turns
@@ -92,7 +94,7 @@ export class McpConnection {
         void this.refreshTools(client);
       });
       client.onclose = () => this.lost(client);
-      await client.connect(opened.transport, { timeout: this.config.timeoutMs });
+      await client.connect(opened.transport, { timeout: this.startTimeoutMs() });
       // A server with only resources (or prompts) has no tools to list.
       const tools = client.getServerCapabilities()?.tools ? await this.listAllTools(client) : [];
       if (this.closed()) {
@@ -117,6 +119,14 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Starting a server (a package to fetch, a busy machine) may take longer than one call should:
+   * the handshake and the first tool listing get at least this long, whatever `timeout` says.
+   */
+  private startTimeoutMs(): number {
+    return Math.max(this.config.timeoutMs, MIN_START_TIMEOUT_MS);
+  }
+
   /** Read through a method: `close()` may run while a connect awaits. */
   private closed(): boolean {
     return this.state === 'closed';
@@ -127,7 +137,7 @@ export class McpConnection {
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, {
-        timeout: this.config.timeoutMs,
+        timeout: this.startTimeoutMs(),
       });
       for (const t of page.tools) {
         tools.push({

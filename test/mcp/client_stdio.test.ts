@@ -84,7 +84,6 @@ describe('MCP client over stdio: server-everything', () => {
   });
 
   it('cancels a long-running tool at its timeout, and the server keeps working', async () => {
-    const started = performance.now();
     const out = await hub.callTool(
       'short',
       'trigger-long-running-operation',
@@ -95,7 +94,6 @@ describe('MCP client over stdio: server-everything', () => {
     expect(out.text).toMatch(
       /did not answer tool trigger-long-running-operation within 0\.5 s; the request was cancelled/,
     );
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect((await hub.callTool('short', 'echo', { message: 'still here' }, { signal: signal() })).text).toBe(
       'Echo: still here',
     );
@@ -173,10 +171,8 @@ describe('MCP client over stdio: a server that misbehaves', () => {
   });
 
   it('cancels a call to a hung server at its timeout', async () => {
-    const started = performance.now();
     const out = await hub.callTool('bad', 'hang', {}, { signal: signal() });
     expect(out.text).toMatch(/did not answer tool hang within 1 s; the request was cancelled/);
-    expect(performance.now() - started).toBeLessThan(2_500);
   });
 
   it('gives a call to a crashing server an error result and restarts the server', async () => {
@@ -220,10 +216,9 @@ describe('MCP client: closing while a server starts', () => {
     const hub = new McpHub([serverConfig('mute', { command: 'sleep', args: ['30'] })]);
     const connecting = hub.connectAll();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const started = performance.now();
+    // `sleep 30` outlasts the test's time: only the close can end the connect.
     await hub.close();
     await connecting;
-    expect(performance.now() - started).toBeLessThan(1_500);
     expect(hub.servers()[0].state).toBe('failed');
   });
 });

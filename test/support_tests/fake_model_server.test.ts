@@ -374,10 +374,9 @@ describe('scripting and routes', () => {
     server.enqueue({ text: 'never finished', chunkDelayMs: 60_000 });
     const seen = run({ model: anthropicModel(), prompt: 'hi' });
     await waitFor(() => server.requests.length === 1);
-    const started = Date.now();
+    // A 60 s delay: only the close can end the stream within the test's time.
     await server.close();
     const { errors, thrown, text } = await seen;
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(text).toBe('');
     // Once the stream has started, a lost connection is thrown, not reported as an error part.
     expect(errors).toEqual([]);
