@@ -1,6 +1,6 @@
 import { findTool } from './pool.js';
 import { type CallEnvironment, parseInput, runToolCall, type ToolCall } from './run_call.js';
-import type { ToolResult } from './types.js';
+import type { Tool, ToolResult } from './types.js';
 
 export const DEFAULT_CONCURRENCY = 10;
 
@@ -17,6 +17,8 @@ interface Entry {
   safe: boolean;
   cancelsSiblings: boolean;
   state: 'queued' | 'running' | 'done';
+  /** The tool and parsed input, found once when the call is added. */
+  found?: { tool: Tool; parsed: ReturnType<typeof parseInput> };
   /** False while the tool's `prepare` runs: the call (and every later one) waits. */
   ready: boolean;
   controller: AbortController;
@@ -64,6 +66,7 @@ export class ToolExecution {
       ready: true,
       cancelsSiblings: tool?.cancelsSiblingsOnError ?? false,
       state: 'queued',
+      found: tool && parsed ? { tool, parsed } : undefined,
       controller: new AbortController(),
       done,
       settle,
@@ -144,7 +147,7 @@ export class ToolExecution {
   private start(entry: Entry): void {
     entry.state = 'running';
     this.options.onStart?.(entry.call);
-    runToolCall(entry.call, this.options, entry.controller.signal).then((result) => {
+    runToolCall(entry.call, this.options, entry.controller.signal, entry.found).then((result) => {
       if (result.isError && entry.cancelsSiblings) this.cancelSiblings(entry);
       this.finish(entry, result);
       this.schedule();

@@ -91,9 +91,11 @@ export async function runToolCall(
   call: ToolCall,
   env: CallEnvironment,
   signal: AbortSignal,
+  /** The tool and parsed input, when the caller (the executor, to schedule the call) has them already. */
+  found?: { tool: Tool; parsed: ReturnType<typeof parseInput> },
 ): Promise<ToolResult> {
   // 1. Find the tool, by name or alias.
-  const tool = findTool(env.pool, call.name);
+  const tool = found?.tool ?? findTool(env.pool, call.name);
   if (!tool) {
     const names = env.pool.map((t) => t.name).join(', ');
     return error(`Unknown tool "${call.name}". Available tools: ${names}.`);
@@ -101,7 +103,7 @@ export async function runToolCall(
   const ctx: ToolContext = { ...env.context, signal };
   try {
     // 2. Parse and validate the input against the schema.
-    const parsed = parseInput(tool, call.input);
+    const parsed = found?.parsed ?? parseInput(tool, call.input);
     if (!parsed.ok) return error(parsed.message);
     const input = parsed.input;
 
