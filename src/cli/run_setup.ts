@@ -5,7 +5,7 @@ import { historyFromEvents } from '../agent/session_history.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
 import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime/create_runtime.js';
+import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
 import { SessionLog } from '../session/log.js';
 import { findSession, latestSession, readSessionLog } from '../session/read.js';
 
@@ -35,8 +35,7 @@ export function findResumePoint(
   opts: { resume?: string; continue?: boolean },
 ): ResumePoint | undefined {
   if (!opts.resume && !opts.continue) return undefined;
-  const probe = createRuntime(runtimeOptions);
-  const scope = { documentsRoot: probe.documentsRoot, workspace: probe.workspace };
+  const scope = runtimePlaces(runtimeOptions);
   const found = opts.resume
     ? findSession(scope.documentsRoot, scope.workspace, opts.resume)
     : latestSession(scope);

@@ -130,12 +130,25 @@ function checkFolder(cwd: string): string {
   return realPathOf(cwd);
 }
 
+/**
+ * Where a runtime with these options works: the workspace (the working folder's real path) and
+ * documents-root; throws RuntimeError for a working folder that is not there.
+ */
+export function runtimePlaces(options: Pick<RuntimeOptions, 'cwd' | 'documentsRoot' | 'env'> = {}): {
+  workspace: string;
+  documentsRoot: string;
+} {
+  return {
+    workspace: checkFolder(resolve(options.cwd ?? process.cwd())),
+    documentsRoot: resolve(options.documentsRoot ?? defaultDocumentsRoot(options.env ?? process.env)),
+  };
+}
+
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const env = options.env ?? process.env;
-  const cwd = checkFolder(resolve(options.cwd ?? process.cwd()));
-  const workspace = cwd;
-  const documentsRoot = resolve(options.documentsRoot ?? defaultDocumentsRoot(env));
+  const { workspace, documentsRoot } = runtimePlaces(options);
+  const cwd = workspace;
   const commandLine: SettingsLayer = { ...options.settings };
   if (options.profile) commandLine.profile = options.profile;
   if (options.mode) commandLine.mode = options.mode;
@@ -246,6 +259,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     return results;
   };
 
+  const stopBackgroundCommands = () => {
+    for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
+  };
+
   return {
     cwd,
     workspace,
@@ -290,12 +307,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       }
       return count;
     },
-    stopBackgroundCommands() {
-      for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
-    },
+    stopBackgroundCommands,
     onScheduledPrompt: (handler) => background.onScheduledPrompt(handler),
     async dispose() {
-      for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
+      stopBackgroundCommands();
       await background.dispose();
     },
     setCapabilities(next) {

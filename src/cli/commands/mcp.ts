@@ -46,7 +46,8 @@ async function serve(opts: McpOptions): Promise<number> {
   if (opts.http === undefined) {
     const { serveStdio } = await import('../../mcp/server.js');
     await serveStdio(runtime, version);
-    runtime.stopBackgroundCommands();
+    // Commands, tasks and schedules that served tools started end with the server.
+    await runtime.dispose();
     return 0;
   }
   const port = Number(opts.http);
@@ -60,7 +61,7 @@ async function serve(opts: McpOptions): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   await serving.close();
-  runtime.stopBackgroundCommands();
+  await runtime.dispose();
   return 0;
 }
 

@@ -91,7 +91,6 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
     const outcome = await agent.send(opts.prompt, controller.signal);
-    runtime.stopBackgroundCommands();
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     session.append({ type: 'session_end', reason: outcome.kind, usage: outcome.usage });
