@@ -178,8 +178,12 @@ describe('the project .mcp.json other agents write', () => {
 
   it('is overridden by .agents/mcp/ of the same name, and overrides the global file', () => {
     const p = places();
-    writeJson(globalFile(p.documentsRoot), { mcpServers: { a: { command: 'global' }, b: { command: 'global' } } });
-    writeJson(projectFile(p.workspace), { mcpServers: { a: { command: 'project' }, b: { command: 'project' } } });
+    writeJson(globalFile(p.documentsRoot), {
+      mcpServers: { a: { command: 'global' }, b: { command: 'global' } },
+    });
+    writeJson(projectFile(p.workspace), {
+      mcpServers: { a: { command: 'project' }, b: { command: 'project' } },
+    });
     writeJson(workspaceFile(p.workspace, 'a.json'), { mcpServers: { a: { command: 'agents' } } });
     const commands = Object.fromEntries(loadMcpConfig(p).servers.map((s) => [s.name, s.command]));
     expect(commands).toEqual({ a: 'agents', b: 'project' });

@@ -148,7 +148,7 @@ async function add(name: string | undefined, command: string[], opts: McpOptions
   if (!name) return fail('mcp add needs a server name');
   if (!SERVER_NAME.test(name)) {
     process.stderr.write(
-      `lathe: MCP server name "${name}" may hold only letters, digits, _ and - (e.g. ${suggestName(name)})\n`,
+      `lathe: MCP server name "${name}" may hold only A-Z, a-z, 0-9, _ and - (e.g. ${suggestName(name)})\n`,
     );
     return 2;
   }
