@@ -119,13 +119,15 @@ export function needsTrust(trust: WorkspaceTrust): boolean {
   return !trust.trusted && (trust.mcpServers.length > 0 || trust.settings.length > 0);
 }
 
+const shorten = (text: string) => (text.length > 60 ? `${text.slice(0, 59)}…` : text);
+
 /** The one line that says what an untrusted folder did not get, or undefined when it lost nothing. */
 export function trustNotice(trust: WorkspaceTrust): string | undefined {
   if (!needsTrust(trust)) return undefined;
   const parts: string[] = [];
   const servers = trust.mcpServers;
   if (servers.length > 0) {
-    const which = servers.map((s) => `${s.file}: ${s.command}`).join('; ');
+    const which = servers.map((s) => `${s.file}: ${shorten(s.command)}`).join('; ');
     parts.push(`its ${servers.length === 1 ? 'MCP server' : `${servers.length} MCP servers`} (${which})`);
   }
   parts.push(...trust.settings);

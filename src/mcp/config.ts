@@ -205,7 +205,7 @@ export function loadMcpConfig(options: {
   };
 }
 
-/** How an untrusted workspace server is named to the user: its file and what it would run. */
+/** How an untrusted workspace server is named to the user: its file and all of what it would run. */
 export function describeServer(
   server: McpServerConfig,
   workspace: string,
@@ -215,6 +215,6 @@ export function describeServer(
   command: string;
 } {
   const file = relative(workspace, server.source) || server.source;
-  const what = server.command ? [server.command, ...server.args].join(' ') : (server.url ?? '');
-  return { name: server.name, file, command: what.length > 80 ? `${what.slice(0, 77)}…` : what };
+  const command = server.command ? [server.command, ...server.args].join(' ') : (server.url ?? '');
+  return { name: server.name, file, command };
 }

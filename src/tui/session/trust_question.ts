@@ -13,8 +13,10 @@ function wantedLines(runtime: Runtime): Line[] {
   ];
   if (mcpServers.length > 0) {
     lines.push([{ text: '  It would start these MCP servers (outside the sandbox):', style: GRAY }]);
-    for (const s of mcpServers)
-      lines.push([{ text: `    ${s.name}: ${s.command}` }, { text: `  (${s.file})`, style: GRAY }]);
+    for (const s of mcpServers) {
+      lines.push([{ text: `    ${s.name}` }, { text: `  ${s.file}`, style: GRAY }]);
+      lines.push([{ text: `      ${s.command}` }]);
+    }
   }
   if (settings.length > 0) {
     lines.push([{ text: '  Its settings would loosen:', style: GRAY }]);
