@@ -6,6 +6,7 @@ import { SettingsError } from '../../src/config/settings_file.js';
 import { loadMcpConfig } from '../../src/mcp/config.js';
 import { mcpFileFor, removeServerEntry, writeServerEntry } from '../../src/mcp/config_file.js';
 import { expandVariables } from '../../src/mcp/expand.js';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function places() {
@@ -187,6 +188,20 @@ describe('the project .mcp.json other agents write', () => {
     writeJson(workspaceFile(p.workspace, 'a.json'), { mcpServers: { a: { command: 'agents' } } });
     const commands = Object.fromEntries(loadMcpConfig(p).servers.map((s) => [s.name, s.command]));
     expect(commands).toEqual({ a: 'agents', b: 'project' });
+  });
+
+  it('is a protected path: writing it asks even under --yolo', async () => {
+    const workspace = tempDir('lathe-ws-');
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      env: {},
+      yolo: true,
+    });
+    const r = await runtime.runTool('write_to_file', { path: '.mcp.json', content: '{"mcpServers":{}}' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("the project's MCP servers (.mcp.json)");
+    expect(existsSync(join(workspace, '.mcp.json'))).toBe(false);
   });
 
   it('is edited by remove but never deleted', () => {
