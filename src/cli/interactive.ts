@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { historyFromEvents } from '../agent/session_history.js';
 import { documentsRoot } from '../config/paths.js';
+import { SettingsError } from '../config/settings_file.js';
 import { ModelConfigError } from '../provider/model_spec.js';
 import { createRuntime } from '../runtime/create_runtime.js';
 import { AmbiguousSessionError, findSession, readSessionLog } from '../session/read.js';
@@ -95,7 +96,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const known =
       error instanceof UsageError ||
       error instanceof ModelConfigError ||
-      error instanceof AmbiguousSessionError;
+      error instanceof AmbiguousSessionError ||
+      error instanceof SettingsError;
     process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
     return known ? 2 : 1;
   }

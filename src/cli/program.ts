@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { PROFILES } from '../config/types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+const TRUST_HELP = 'trust this folder for this run: its MCP servers and settings apply (see lathe trust)';
 
 function readStdin(): string {
   try {
@@ -27,6 +28,7 @@ function runtimeOptions(command: Command): Command {
       ]),
     )
     .addHelpText('after', '\n  --no-feature <name>  turn a feature off (repeatable)')
+    .option('--trust', TRUST_HELP)
     .option('--json', 'print JSON');
 }
 
@@ -127,6 +129,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .command('list')
     .description('configured servers, their status and tool counts')
     .option('--cwd <dir>')
+    .option('--trust', TRUST_HELP)
     .option('--json')
     .action((opts) => mcpAction('list')(undefined, undefined, opts));
   mcp
@@ -150,8 +153,21 @@ export async function runCli(argv: string[]): Promise<number> {
     .command('test <name>')
     .description('connect to a server, list its tools and time a round trip')
     .option('--cwd <dir>')
+    .option('--trust', TRUST_HELP)
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
+
+  program
+    .command('trust [folder]')
+    .description(
+      'trust a folder (default: this one) and the folders below it: its MCP servers and settings apply',
+    )
+    .option('--list', 'list the trusted folders')
+    .option('--remove', 'stop trusting the folder')
+    .action(async (folder: string | undefined, opts) => {
+      const { trustCommand } = await import('./commands/trust.js');
+      exitCode = trustCommand(folder, opts);
+    });
 
   runtimeOptions(program)
     .option(
@@ -200,7 +216,8 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     process.stderr.write(`lathe: ${(error as Error).message}\n`);
-    return 1;
+    // A settings file lathe cannot use (config/settings_file.ts) is the user's to fix: exit 2.
+    return (error as Error).name === 'SettingsError' ? 2 : 1;
   }
   return exitCode;
 }

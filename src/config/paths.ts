@@ -18,6 +18,16 @@ export function workspaceSettingsPath(workspace: string): string {
   return join(workspace, '.agents', 'settings.json');
 }
 
+/** The folders the user trusts (and declined to), kept with the user's settings, never in a workspace. */
+export function trustedFoldersPath(root: string): string {
+  return join(root, 'settings', 'trusted_folders.json');
+}
+
+/** The project MCP file other agents write (`claude mcp add -s project`). */
+export function projectMcpJsonPath(workspace: string): string {
+  return join(workspace, '.mcp.json');
+}
+
 /** A stable folder name for a workspace: its path with separators flattened. */
 export function projectKey(workspace: string): string {
   return workspace.replace(/[\\/:]+/g, '-').replace(/^-+/, '') || 'root';

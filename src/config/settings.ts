@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readSettingsObject } from './settings_file.js';
 import {
   APPROVAL_CATEGORIES,
   type ApprovalCategory,
@@ -9,11 +9,15 @@ import {
   type RuleAction,
   type SettingsLayer,
 } from './types.js';
+import { tightenOnly } from './untrusted.js';
+import { validateSettings } from './validate.js';
 
 /** A settings layer with where it came from, for error messages and rule sources. */
 export interface NamedLayer {
   source: string;
   settings: SettingsLayer;
+  /** A folder the user has not trusted: its layer may only tighten (see untrusted.ts). */
+  untrusted?: boolean;
 }
 
 export interface RuleText {
@@ -36,6 +40,8 @@ export interface ResolvedSettings {
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
   warnings: string[];
+  /** What untrusted layers asked for and did not get (`2 allow rules`, `sandbox.mode=off`). */
+  ignoredUntrusted: string[];
 }
 
 export const DEFAULT_APPROVALS: Record<ApprovalCategory, RuleAction> = {
@@ -52,24 +58,13 @@ export const DEFAULT_APPROVALS: Record<ApprovalCategory, RuleAction> = {
   todo: 'allow',
 };
 
-/** Reads a JSON settings file; a missing file is an empty layer, a broken one a warning. */
-export function readSettingsFile(path: string, warnings: string[]): SettingsLayer {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      warnings.push(`${path}: ${(error as Error).message}`);
-    return {};
-  }
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as SettingsLayer;
-    warnings.push(`${path}: settings must be a JSON object; ignored`);
-  } catch (error) {
-    warnings.push(`${path}: not valid JSON (${(error as Error).message}); ignored`);
-  }
-  return {};
+/**
+ * Reads a settings file (JSONC); a missing file is an empty layer. A file that does not parse,
+ * or a key of the wrong type, throws a SettingsError naming the file (and line, or key).
+ */
+export function readSettingsFile(path: string): SettingsLayer {
+  const value = readSettingsObject(path);
+  return value === undefined ? {} : validateSettings(value, path);
 }
 
 function isAction(value: unknown): value is RuleAction {
@@ -86,8 +81,16 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     sandbox: { mode: 'workspace-write', network: false },
     featureLayers: [],
     warnings,
+    ignoredUntrusted: [],
   };
-  for (const { source, settings } of layers) {
+  for (const layer of layers) {
+    const { source } = layer;
+    let settings = layer.settings;
+    if (layer.untrusted) {
+      const tightened = tightenOnly(settings, resolved);
+      settings = tightened.layer;
+      resolved.ignoredUntrusted.push(...tightened.ignored);
+    }
     if (typeof settings.model === 'string') resolved.model = settings.model;
     if (settings.contextWindow !== undefined) {
       if (typeof settings.contextWindow === 'number' && settings.contextWindow > 0) {

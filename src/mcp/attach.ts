@@ -8,6 +8,8 @@ import { mcpToolName, sanitizeName } from './names.js';
 export interface McpHost {
   readonly documentsRoot: string;
   readonly workspace: string;
+  /** Workspace servers start only in a folder the user trusts. */
+  readonly trust: { readonly trusted: boolean };
   readonly pool: readonly Tool[];
   readonly permissions: { readonly rules: PermissionRule[] };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
@@ -36,6 +38,7 @@ export async function attachMcp(
   const config = loadMcpConfig({
     documentsRoot: host.documentsRoot,
     workspace: host.workspace,
+    workspaceTrusted: host.trust.trusted,
     env: options.env,
   });
   for (const warning of config.warnings) options.report(`warning: ${warning}`);

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import { globalMcpSettingsPath } from '../config/paths.js';
+import { readdirSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { globalMcpSettingsPath, projectMcpJsonPath } from '../config/paths.js';
+import { readSettingsObject, SettingsError } from '../config/settings_file.js';
 import { expandVariables } from './expand.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp';
@@ -26,13 +27,15 @@ export interface McpServerConfig {
 
 export interface McpConfig {
   servers: McpServerConfig[];
-  /** Problems with the files: reported, never fatal; the other servers still load. */
+  /** Workspace servers not started because the folder is not trusted. */
+  untrusted: McpServerConfig[];
+  /** Problems with single entries: reported; the other servers still load. */
   warnings: string[];
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 
-/** The workspace's MCP server files, `.agents/mcp/*.json`, in name order. */
+/** lathe's own workspace MCP server files, `.agents/mcp/*.json`, in name order. */
 export function workspaceMcpFiles(workspace: string): string[] {
   const dir = join(workspace, '.agents', 'mcp');
   try {
@@ -45,30 +48,16 @@ export function workspaceMcpFiles(workspace: string): string[] {
   }
 }
 
-/** Reads a settings file's `mcpServers`; a missing file is empty, a broken one a warning. */
-export function readMcpServers(file: string, warnings: string[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      warnings.push(`${file}: cannot be read (${(error as Error).message})`);
-    }
-    return undefined;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    warnings.push(`${file}: not valid JSON (${(error as Error).message}); its MCP servers are skipped`);
-    return undefined;
-  }
-  const servers = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
+/**
+ * Reads an MCP settings file's `mcpServers` (JSONC); a missing file is empty. A file that does
+ * not parse, or whose `mcpServers` is not an object, throws a SettingsError naming it.
+ */
+export function readMcpServers(file: string): Record<string, unknown> {
+  const settings = readSettingsObject(file);
+  const servers = settings?.mcpServers;
   if (servers === undefined) return {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    warnings.push(`${file}: "mcpServers" must be an object of servers by name`);
-    return undefined;
-  }
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    throw new SettingsError(`${file}: "mcpServers" must be an object of servers by name`);
   return servers as Record<string, unknown>;
 }
 
@@ -164,32 +153,68 @@ export function parseServer(
   return config;
 }
 
+/** An environment in which `${NAME}` expands to itself. */
+const AS_WRITTEN: NodeJS.ProcessEnv = new Proxy(
+  {},
+  { get: (_target, name) => (typeof name === 'string' ? `\${${name}}` : undefined) },
+);
+
+/** Every workspace MCP file: the project `.mcp.json` other agents write, then `.agents/mcp/*.json`. */
+export function workspaceMcpSources(workspace: string): string[] {
+  return [projectMcpJsonPath(workspace), ...workspaceMcpFiles(workspace)];
+}
+
 /**
- * The MCP servers of SPEC §6: documents-root `settings/mcp_settings.json`, then every
- * `.agents/mcp/*.json` of the workspace; a later file's server replaces an earlier one of the
- * same name, so the workspace wins. Invalid entries and files are warnings.
+ * The MCP servers of SPEC §6: documents-root `settings/mcp_settings.json`, then the workspace's
+ * `.mcp.json` and every `.agents/mcp/*.json`; a later file's server replaces an earlier one of
+ * the same name, so the workspace wins. Until the folder is trusted, workspace servers are not
+ * loaded but listed in `untrusted` (a global server of the same name stays). A file that does
+ * not parse throws a SettingsError; an invalid entry is a warning and skipped.
  */
 export function loadMcpConfig(options: {
   documentsRoot: string;
   workspace: string;
+  workspaceTrusted: boolean;
   env?: NodeJS.ProcessEnv;
 }): McpConfig {
   const env = options.env ?? process.env;
   const warnings: string[] = [];
   const byName = new Map<string, McpServerConfig>();
-  const files = [globalMcpSettingsPath(options.documentsRoot), ...workspaceMcpFiles(options.workspace)];
-  for (const file of files) {
-    const servers = readMcpServers(file, warnings);
-    if (!servers) continue;
-    for (const [name, raw] of Object.entries(servers)) {
-      const parsed = parseServer(name, raw, { source: file, workspace: options.workspace, env });
+  const untrusted = new Map<string, McpServerConfig>();
+  const read = (file: string, trusted: boolean) => {
+    const into = trusted ? byName : untrusted;
+    // Servers that will not start are shown as written: nothing of the environment (a token
+    // in `${VAR}`) is expanded into a listing, and an entry's problems wait for trust.
+    const context = { source: file, workspace: options.workspace, env: trusted ? env : AS_WRITTEN };
+    for (const [name, raw] of Object.entries(readMcpServers(file))) {
+      const parsed = parseServer(name, raw, context);
       if (typeof parsed === 'string') {
-        warnings.push(parsed);
-        byName.delete(name);
+        if (trusted) warnings.push(parsed);
+        into.delete(name);
       } else {
-        byName.set(name, parsed);
+        into.set(name, parsed);
       }
     }
-  }
-  return { servers: [...byName.values()], warnings };
+  };
+  read(globalMcpSettingsPath(options.documentsRoot), true);
+  for (const file of workspaceMcpSources(options.workspace)) read(file, options.workspaceTrusted);
+  return {
+    servers: [...byName.values()],
+    untrusted: [...untrusted.values()].filter((s) => !s.disabled),
+    warnings,
+  };
+}
+
+/** How an untrusted workspace server is named to the user: its file and all of what it would run. */
+export function describeServer(
+  server: McpServerConfig,
+  workspace: string,
+): {
+  name: string;
+  file: string;
+  command: string;
+} {
+  const file = relative(workspace, server.source) || server.source;
+  const command = server.command ? [server.command, ...server.args].join(' ') : (server.url ?? '');
+  return { name: server.name, file, command };
 }

@@ -1,37 +1,17 @@
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { globalMcpSettingsPath } from '../config/paths.js';
-import { workspaceMcpFiles } from './config.js';
+import { readSettingsObject, writeJsonFile } from '../config/settings_file.js';
+import { workspaceMcpFiles, workspaceMcpSources } from './config.js';
 
 type Settings = { mcpServers?: Record<string, unknown>; [key: string]: unknown };
 
-/** Reads a settings file for editing; a broken file is an error (never overwritten). */
+/**
+ * Reads a settings file for editing; a broken file is an error (never overwritten). Comments
+ * in a JSONC file are not kept when it is written back.
+ */
 function readForEdit(file: string): Settings {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file} is not valid JSON (${(error as Error).message}); fix it by hand first`);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${file} does not hold a JSON object; fix it by hand first`);
-  }
-  return parsed as Settings;
-}
-
-/** Writes through a temporary file and a rename, so a crash never leaves half a file. */
-function writeSettings(file: string, settings: Settings): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  return (readSettingsObject(file) ?? {}) as Settings;
 }
 
 /** The file `lathe mcp add` writes: global settings, or `.agents/mcp/NAME.json` with `--workspace`. */
@@ -51,7 +31,7 @@ export function writeServerEntry(file: string, name: string, entry: Record<strin
   const servers = { ...(settings.mcpServers ?? {}) };
   const replaced = name in servers;
   servers[name] = entry;
-  writeSettings(file, { ...settings, mcpServers: servers });
+  writeJsonFile(file, { ...settings, mcpServers: servers });
   return replaced;
 }
 
@@ -64,8 +44,12 @@ export function removeServerEntry(
   places: { documentsRoot: string; workspace: string },
 ): string[] {
   const changed: string[] = [];
+  // lathe's own workspace files are deleted when left empty; the shared `.mcp.json` is kept.
   const workspaceFiles = new Set(workspaceMcpFiles(places.workspace));
-  for (const file of [globalMcpSettingsPath(places.documentsRoot), ...workspaceFiles]) {
+  for (const file of [
+    globalMcpSettingsPath(places.documentsRoot),
+    ...workspaceMcpSources(places.workspace),
+  ]) {
     const settings = readForEdit(file);
     if (!settings.mcpServers || !(name in settings.mcpServers)) continue;
     const { [name]: _removed, ...rest } = settings.mcpServers;
@@ -73,7 +57,7 @@ export function removeServerEntry(
     if (workspaceFiles.has(file) && Object.keys(rest).length === 0 && Object.keys(next).length === 1) {
       unlinkSync(file);
     } else {
-      writeSettings(file, next);
+      writeJsonFile(file, next);
     }
     changed.push(file);
   }

@@ -66,6 +66,8 @@ export function protectedReason(real: string, workspace: string, documentsRoot: 
   const parts = real.split(sep);
   if (parts.includes('.git')) return 'a path inside .git/';
   if (isInside(real, join(workspace, '.agents'))) return "the project's .agents/ settings";
+  // The project's MCP servers run outside the sandbox at the next start: as protected as .agents/.
+  if (real === join(workspace, '.mcp.json')) return "the project's MCP servers (.mcp.json)";
   if (isInside(real, join(documentsRoot, 'settings'))) return "lathe's settings";
   if (SHELL_RC_FILES.has(basename(real))) return 'a shell start-up file';
   if (real.endsWith(join('.config', 'fish', 'config.fish'))) return 'a shell start-up file';

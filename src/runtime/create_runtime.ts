@@ -4,6 +4,7 @@ import { resolveFeatures, unknownFeatures } from '../config/features.js';
 import { loadSettings } from '../config/load.js';
 import { documentsRoot as defaultDocumentsRoot } from '../config/paths.js';
 import type { ResolvedSettings } from '../config/settings.js';
+import { isFolderTrusted, type WorkspaceTrust } from '../config/trust.js';
 import {
   type AgentKind,
   APPROVAL_CATEGORIES,
@@ -12,6 +13,7 @@ import {
   type Profile,
   type SettingsLayer,
 } from '../config/types.js';
+import { describeServer, loadMcpConfig } from '../mcp/config.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
 import type { SandboxStatus } from '../permission/sandbox/bubblewrap.js';
@@ -48,6 +50,8 @@ export interface RuntimeOptions {
   yolo?: boolean;
   /** A settings layer applied last, as the command line is. */
   settings?: SettingsLayer;
+  /** The user trusts this folder for this run (`--trust`), whatever the trusted-folders list says. */
+  trust?: boolean;
   documentsRoot?: string;
   env?: NodeJS.ProcessEnv;
   capabilities?: Partial<ProviderCapabilities>;
@@ -71,6 +75,8 @@ export interface Runtime {
   readonly sessionId: string;
   readonly sessionDir: string;
   readonly settings: ResolvedSettings;
+  /** Whether the user trusts the workspace, and what of it waits for that trust. */
+  readonly trust: WorkspaceTrust;
   readonly permissions: RulePermissionEngine;
   /** Problems with settings, rules or switches: reported, never fatal. */
   readonly warnings: string[];
@@ -153,8 +159,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   if (options.profile) commandLine.profile = options.profile;
   if (options.mode) commandLine.mode = options.mode;
   if (options.strictPlanMode !== undefined) commandLine.strictPlanMode = options.strictPlanMode;
-  const settings = loadSettings({ documentsRoot, workspace, commandLine });
+  const workspaceTrusted = options.trust === true || isFolderTrusted(documentsRoot, workspace);
+  const settings = loadSettings({ documentsRoot, workspace, commandLine, workspaceTrusted });
   const warnings = [...settings.warnings];
+  const trust: WorkspaceTrust = {
+    trusted: workspaceTrusted,
+    settings: settings.ignoredUntrusted,
+    mcpServers: workspaceTrusted
+      ? []
+      : loadMcpConfig({ documentsRoot, workspace, workspaceTrusted, env }).untrusted.map((server) =>
+          describeServer(server, workspace),
+        ),
+  };
 
   const enable = (options.features ?? []).filter((f) => !f.startsWith('-'));
   const disable = (options.features ?? []).filter((f) => f.startsWith('-')).map((f) => f.slice(1));
@@ -270,6 +286,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessionId,
     sessionDir,
     settings,
+    trust,
     permissions,
     warnings,
     get conditions() {

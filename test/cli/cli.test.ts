@@ -137,7 +137,9 @@ describe('lathe tools and lathe tool with MCP servers configured', () => {
   }
 
   it('lists the servers’ tools after the built-ins', async () => {
-    const r = await latheAsync(['tools', '--json', '--cwd', workspaceWithServer()], { env: env() });
+    const r = await latheAsync(['tools', '--json', '--trust', '--cwd', workspaceWithServer()], {
+      env: env(),
+    });
     const names = JSON.parse(r.stdout).map((row: { name: string }) => row.name);
     expect(names).toContain('everything__echo');
     expect(names.indexOf('everything__echo')).toBeGreaterThan(names.indexOf('write_to_file'));
@@ -146,12 +148,12 @@ describe('lathe tools and lathe tool with MCP servers configured', () => {
   it('runs a server’s tool, with MCP approval', async () => {
     const dir = workspaceWithServer();
     const input = JSON.stringify({ message: 'hi there' });
-    const denied = await latheAsync(['tool', 'everything__echo', '--input', input, '--cwd', dir], {
+    const denied = await latheAsync(['tool', 'everything__echo', '--input', input, '--cwd', dir, '--trust'], {
       env: env(),
     });
     expect(denied.stdout).toMatch(/--approve mcp/);
     const r = await latheAsync(
-      ['tool', 'everything__echo', '--input', input, '--cwd', dir, '--approve', 'mcp'],
+      ['tool', 'everything__echo', '--input', input, '--cwd', dir, '--approve', 'mcp', '--trust'],
       {
         env: env(),
       },

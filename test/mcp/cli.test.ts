@@ -65,20 +65,49 @@ describe('lathe mcp add / list / test / remove', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('lists a failing server with its reason and warns about a broken file', async () => {
+  it('lists a failing server of a trusted folder with its reason', async () => {
     const home = tempDir('lathe-home-');
     const cwd = writeTree({
-      '.agents/mcp/broken.json': '{ nope',
       '.agents/mcp/fail.json': JSON.stringify({
         mcpServers: { fail: { command: process.execPath, args: [MISBEHAVING_SERVER, '--exit-at-start'] } },
       }),
     });
-    const r = await latheAsync(['mcp', 'list'], { cwd, env: env(home) });
-    expect(r.stderr).toMatch(/warning: .*broken\.json: not valid JSON/);
+    const r = await latheAsync(['mcp', 'list', '--trust'], { cwd, env: env(home) });
     expect(r.stdout).toMatch(/^fail\s+stdio\s+failed\s+-/m);
     expect(r.stdout).toMatch(
       /fail: the server closed the connection; it said: misbehaving: missing configuration file/,
     );
+  });
+
+  it('stops at a file that does not parse, naming it and the line', () => {
+    const home = tempDir('lathe-home-');
+    const cwd = writeTree({ '.agents/mcp/broken.json': '{ nope' });
+    const r = lathe(['mcp', 'list'], { cwd, env: env(home) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `lathe: ${join(cwd, '.agents', 'mcp', 'broken.json')}:1:3: expected a "quoted" property name or }\n`,
+    );
+  });
+
+  it('prints [] as JSON when no server is configured', () => {
+    const r = lathe(['mcp', 'list', '--json'], { cwd: tempDir(), env: env(tempDir('lathe-home-')) });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('refuses a server name that is not letters, digits, _ and -', () => {
+    const home = tempDir('lathe-home-');
+    for (const name of ['my server', 'a/b', 'x.y', 'dé']) {
+      const r = lathe(['mcp', 'add', name, '--', 'true'], { env: env(home) });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(`^lathe: MCP server name "${name}" may hold only A-Z, a-z, 0-9, _ and -`),
+        ),
+      ]);
+    }
+    expect(existsSync(globalFile(home))).toBe(false);
+    expect(lathe(['mcp', 'add', 'My_server-2', '--', 'true'], { env: env(home) }).code).toBe(0);
   });
 
   it('says which servers exist when testing or removing an unknown one', () => {
@@ -132,7 +161,15 @@ describe('lathe -p with MCP servers', () => {
       ],
     });
     const r = await latheAsync(
-      ['-p', 'use the MCP server', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json'],
+      [
+        '-p',
+        'use the MCP server',
+        '--model',
+        'anthropic/claude-sonnet-4-5',
+        '--output-format',
+        'json',
+        '--trust',
+      ],
       {
         cwd: workspace,
         env: { ...env(tempDir('lathe-home-')), ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k' },

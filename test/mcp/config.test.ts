@@ -1,16 +1,18 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in MCP files is expanded by lathe, not by JavaScript
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SettingsError } from '../../src/config/settings_file.js';
 import { loadMcpConfig } from '../../src/mcp/config.js';
 import { mcpFileFor, removeServerEntry, writeServerEntry } from '../../src/mcp/config_file.js';
 import { expandVariables } from '../../src/mcp/expand.js';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function places() {
   const documentsRoot = tempDir('lathe-home-');
   const workspace = tempDir('lathe-ws-');
-  return { documentsRoot, workspace };
+  return { documentsRoot, workspace, workspaceTrusted: true };
 }
 
 function writeJson(file: string, value: unknown | string): void {
@@ -81,14 +83,27 @@ describe('MCP settings files', () => {
     expect(servers.find((s) => s.name === 'only')?.command).toBe('g');
   });
 
-  it('warns about a file with bad JSON and still loads the other files', () => {
+  it('stops at a file that does not parse, naming the file and line', () => {
     const p = places();
-    writeJson(workspaceFile(p.workspace, 'a.json'), '{ "mcpServers": { broken');
+    writeJson(workspaceFile(p.workspace, 'a.json'), '{\n  "mcpServers": { broken');
     writeJson(workspaceFile(p.workspace, 'b.json'), { mcpServers: { fine: { command: 'node' } } });
-    const { servers, warnings } = loadMcpConfig(p);
-    expect(servers.map((s) => s.name)).toEqual(['fine']);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/a\.json: not valid JSON/);
+    expect(() => loadMcpConfig(p)).toThrow(SettingsError);
+    expect(() => loadMcpConfig(p)).toThrow(/a\.json:2:19: expected a "quoted" property name or \}/);
+  });
+
+  it('stops at a file whose mcpServers is not an object', () => {
+    const p = places();
+    writeJson(globalFile(p.documentsRoot), { mcpServers: ['x'] });
+    expect(() => loadMcpConfig(p)).toThrow(/mcp_settings\.json: "mcpServers" must be an object/);
+  });
+
+  it('reads JSONC: comments, trailing commas and a byte-order mark', () => {
+    const p = places();
+    writeJson(
+      globalFile(p.documentsRoot),
+      '\uFEFF{\n  // the local one\n  "mcpServers": { "a": { "command": "node", "args": ["x",], }, },\n}\n',
+    );
+    expect(loadMcpConfig(p).servers.map((s) => [s.name, s.args])).toEqual([['a', ['x']]]);
   });
 
   it('warns about an invalid entry and keeps the valid ones', () => {
@@ -144,6 +159,83 @@ describe('MCP settings files', () => {
   });
 });
 
+describe('the project .mcp.json other agents write', () => {
+  const projectFile = (ws: string) => join(ws, '.mcp.json');
+
+  it('reads its stdio and HTTP servers', () => {
+    const p = places();
+    writeJson(projectFile(p.workspace), {
+      mcpServers: {
+        files: { command: 'npx', args: ['-y', 'some-server'], env: { LEVEL: 'debug' } },
+        api: { type: 'http', url: 'https://example.com/mcp', headers: { 'X-Key': 'k' } },
+        events: { type: 'sse', url: 'https://example.com/sse' },
+      },
+    });
+    const byName = Object.fromEntries(loadMcpConfig(p).servers.map((s) => [s.name, s]));
+    expect(byName.files).toMatchObject({ transport: 'stdio', command: 'npx', env: { LEVEL: 'debug' } });
+    expect(byName.api).toMatchObject({ transport: 'streamableHttp', headers: { 'X-Key': 'k' } });
+    expect(byName.events.transport).toBe('sse');
+  });
+
+  it('is overridden by .agents/mcp/ of the same name, and overrides the global file', () => {
+    const p = places();
+    writeJson(globalFile(p.documentsRoot), {
+      mcpServers: { a: { command: 'global' }, b: { command: 'global' } },
+    });
+    writeJson(projectFile(p.workspace), {
+      mcpServers: { a: { command: 'project' }, b: { command: 'project' } },
+    });
+    writeJson(workspaceFile(p.workspace, 'a.json'), { mcpServers: { a: { command: 'agents' } } });
+    const commands = Object.fromEntries(loadMcpConfig(p).servers.map((s) => [s.name, s.command]));
+    expect(commands).toEqual({ a: 'agents', b: 'project' });
+  });
+
+  it('is a protected path: writing it asks even under --yolo', async () => {
+    const workspace = tempDir('lathe-ws-');
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      env: {},
+      yolo: true,
+    });
+    const r = await runtime.runTool('write_to_file', { path: '.mcp.json', content: '{"mcpServers":{}}' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("the project's MCP servers (.mcp.json)");
+    expect(existsSync(join(workspace, '.mcp.json'))).toBe(false);
+  });
+
+  it('is edited by remove but never deleted', () => {
+    const p = places();
+    writeJson(projectFile(p.workspace), { mcpServers: { a: { command: 'x' } } });
+    expect(removeServerEntry('a', p)).toEqual([projectFile(p.workspace)]);
+    expect(JSON.parse(readFileSync(projectFile(p.workspace), 'utf8'))).toEqual({ mcpServers: {} });
+  });
+});
+
+describe('workspace servers of a folder that is not trusted', () => {
+  it('are not loaded but listed, and a global server of the same name stays', () => {
+    const p = { ...places(), workspaceTrusted: false };
+    writeJson(globalFile(p.documentsRoot), { mcpServers: { db: { command: 'global-db' } } });
+    writeJson(workspaceFile(p.workspace, 'x.json'), {
+      mcpServers: { db: { command: 'evil-db' }, evil: { command: 'npx', args: ['evil'] } },
+    });
+    writeJson(join(p.workspace, '.mcp.json'), { mcpServers: { other: { url: 'http://127.0.0.1:9/mcp' } } });
+    const config = loadMcpConfig(p);
+    expect(config.servers.map((s) => [s.name, s.command])).toEqual([['db', 'global-db']]);
+    expect(config.untrusted.map((s) => s.name).sort()).toEqual(['db', 'evil', 'other']);
+  });
+
+  it('show ${VAR} as written, never the value from the environment', () => {
+    const p = { ...places(), workspaceTrusted: false, env: { TOKEN: 'secret-value' } };
+    writeJson(workspaceFile(p.workspace, 'x.json'), {
+      mcpServers: { s: { command: 'run', args: ['--token=${TOKEN}', '${UNSET}'] } },
+    });
+    const config = loadMcpConfig(p);
+    expect(config.untrusted[0].args).toEqual(['--token=${TOKEN}', '${UNSET}']);
+    expect(config.warnings).toEqual([]);
+  });
+});
+
 describe('editing MCP settings files', () => {
   it('adds to the global file, keeping other keys and servers', () => {
     const p = places();
@@ -162,7 +254,8 @@ describe('editing MCP settings files', () => {
     const p = places();
     const file = mcpFileFor('global', 'a', p);
     writeJson(file, '{ nope');
-    expect(() => writeServerEntry(file, 'a', { command: 'x' })).toThrow(/not valid JSON/);
+    expect(() => writeServerEntry(file, 'a', { command: 'x' })).toThrow(/mcp_settings\.json:1:3: /);
+    expect(readFileSync(file, 'utf8')).toBe('{ nope');
   });
 
   it('removes a server from every file and deletes a workspace file left empty', () => {

@@ -28,6 +28,7 @@ async function session(options: RuntimeOptions = {}, server: Record<string, unkn
     cwd: workspace,
     documentsRoot: tempDir('lathe-home-'),
     env: { NODE_ENV: 'test' },
+    trust: true,
     ...options,
   });
   const reports: string[] = [];

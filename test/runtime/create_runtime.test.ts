@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SettingsError } from '../../src/config/settings_file.js';
 import { createRuntime, RuntimeError } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -101,12 +102,14 @@ describe('createRuntime', () => {
     expect(names(rt)).not.toContain('glob');
   });
 
-  it('reports broken settings as warnings and goes on', () => {
+  it('stops at settings that do not parse, naming the file and line', () => {
     const ws = tempDir();
     mkdirSync(join(ws, '.agents'));
     writeFileSync(join(ws, '.agents', 'settings.json'), '{ not json');
-    const rt = createRuntime({ cwd: ws, documentsRoot: tempDir(), env: {} });
-    expect(rt.warnings.join('\n')).toMatch(/not valid JSON/);
+    expect(() => createRuntime({ cwd: ws, documentsRoot: tempDir(), env: {} })).toThrow(SettingsError);
+    expect(() => createRuntime({ cwd: ws, documentsRoot: tempDir(), env: {} })).toThrow(
+      `${join(ws, '.agents', 'settings.json')}:1:3: expected a "quoted" property name or }`,
+    );
   });
 
   it('takes features from LATHE_FEATURES and reports unknown ones', () => {

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isFolderTrusted } from '../../config/trust.js';
 import { loadMcpConfig, parseServer } from '../../mcp/config.js';
 import { mcpFileFor, removeServerEntry, writeServerEntry } from '../../mcp/config_file.js';
+import { runtimePlaces } from '../../runtime/create_runtime.js';
 import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
 
 export interface McpOptions extends CommonOptions {
@@ -65,33 +67,48 @@ async function serve(opts: McpOptions): Promise<number> {
   return 0;
 }
 
+/** Where the servers come from; workspace files count only in a trusted folder (or with --trust). */
 function places(opts: McpOptions) {
-  const runtime = runtimeFromOptions({ cwd: opts.cwd });
-  const config = loadMcpConfig({ documentsRoot: runtime.documentsRoot, workspace: runtime.workspace });
+  const { documentsRoot, workspace } = runtimePlaces({ cwd: opts.cwd });
+  const workspaceTrusted = opts.trust === true || isFolderTrusted(documentsRoot, workspace);
+  const config = loadMcpConfig({ documentsRoot, workspace, workspaceTrusted });
   for (const warning of config.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
-  return { documentsRoot: runtime.documentsRoot, workspace: runtime.workspace, config };
+  return { documentsRoot, workspace, config };
 }
+
+const NOT_TRUSTED = 'not started: folder not trusted';
 
 /** `lathe mcp list`: every configured server, connected in parallel, with its state and tool count. */
 async function list(opts: McpOptions): Promise<number> {
   const { config, workspace } = places(opts);
-  if (config.servers.length === 0) {
-    out('No MCP servers configured. Add one with: lathe mcp add NAME -- COMMAND ARGS…');
+  if (config.servers.length === 0 && config.untrusted.length === 0) {
+    out(opts.json ? '[]' : 'No MCP servers configured. Add one with: lathe mcp add NAME -- COMMAND ARGS…');
     return 0;
   }
   const { probeServer } = await import('../../mcp/probe.js');
   const probes = await Promise.all(config.servers.map((s) => probeServer(s, { workspace })));
+  const untrusted = config.untrusted.map((s) => ({
+    name: s.name,
+    transport: s.transport,
+    state: 'not started',
+    reason: 'folder not trusted',
+    tools: [],
+    source: s.source,
+  }));
   if (opts.json) {
-    out(JSON.stringify(probes, null, 2));
+    out(JSON.stringify([...probes, ...untrusted], null, 2));
     return 0;
   }
-  const rows = probes.map((p) => [
-    p.name,
-    p.transport,
-    p.state === 'connected' ? `connected (${Math.round(p.connectMs ?? 0)} ms)` : p.state,
-    p.state === 'connected' ? String(p.tools.length) : '-',
-    p.source,
-  ]);
+  const rows = [
+    ...probes.map((p) => [
+      p.name,
+      p.transport,
+      p.state === 'connected' ? `connected (${Math.round(p.connectMs ?? 0)} ms)` : p.state,
+      p.state === 'connected' ? String(p.tools.length) : '-',
+      p.source,
+    ]),
+    ...untrusted.map((u) => [u.name, u.transport, NOT_TRUSTED, '-', u.source]),
+  ];
   const header = ['server', 'transport', 'status', 'tools', 'source'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
@@ -101,6 +118,8 @@ async function list(opts: McpOptions): Promise<number> {
       .trimEnd();
   const lines = [line(header), ...rows.map(line)];
   for (const p of probes) if (p.error) lines.push(`  ${p.name}: ${p.error}`);
+  if (untrusted.length > 0)
+    lines.push('Trust this folder to start its servers: lathe trust (or pass --trust)');
   out(lines.join('\n'));
   return 0;
 }
@@ -119,9 +138,20 @@ function pairs(
   return result;
 }
 
+/** Server names become tool-name prefixes (`name__tool`) and file names: keep them plain. */
+const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+const suggestName = (name: string) =>
+  name.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '') || 'my_server';
+
 /** `lathe mcp add NAME -- CMD ARGS…` or `lathe mcp add NAME --url URL`. */
 async function add(name: string | undefined, command: string[], opts: McpOptions): Promise<number> {
   if (!name) return fail('mcp add needs a server name');
+  if (!SERVER_NAME.test(name)) {
+    process.stderr.write(
+      `lathe: MCP server name "${name}" may hold only A-Z, a-z, 0-9, _ and - (e.g. ${suggestName(name)})\n`,
+    );
+    return 2;
+  }
   if (!opts.url && command.length === 0) return fail('mcp add needs a command (after --) or --url URL');
   if (opts.url && command.length > 0) return fail('mcp add takes a command or --url, not both');
   const env = pairs(opts.env, /=/, '--env');
@@ -151,6 +181,8 @@ async function add(name: string | undefined, command: string[], opts: McpOptions
     out(
       `${replaced ? 'Replaced' : 'Added'} MCP server "${name}" in ${file}. Check it with: lathe mcp test ${name}`,
     );
+    if (opts.workspace && !isFolderTrusted(where.documentsRoot, where.workspace))
+      out('This folder is not trusted: its servers start once you run `lathe trust`.');
     return 0;
   } catch (error) {
     return fail((error as Error).message);
@@ -178,6 +210,9 @@ async function test(name: string | undefined, opts: McpOptions): Promise<number>
   if (!name) return fail('mcp test needs a server name');
   const { config, workspace } = places(opts);
   const server = config.servers.find((s) => s.name === name);
+  if (!server && config.untrusted.some((s) => s.name === name)) {
+    return fail(`MCP server "${name}" is ${NOT_TRUSTED}; run \`lathe trust\` or pass --trust`);
+  }
   if (!server) {
     const known = config.servers.map((s) => s.name);
     return fail(

@@ -1,3 +1,4 @@
+import { trustNotice } from '../../config/trust.js';
 import type { ApprovalCategory, Mode, Profile } from '../../config/types.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../runtime/create_runtime.js';
 
@@ -11,6 +12,8 @@ export interface CommonOptions {
   approve?: string[];
   yolo?: boolean;
   sandbox?: 'read-only' | 'workspace-write' | 'off';
+  /** `--trust`: trust the folder for this run. */
+  trust?: boolean;
 }
 
 /** The runtime options the command-line flags stand for. */
@@ -25,6 +28,7 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
     approve,
     yolo: opts.yolo,
+    trust: opts.trust,
     settings: opts.sandbox ? { sandbox: { mode: opts.sandbox } } : undefined,
   };
 }
@@ -40,9 +44,16 @@ export async function connectMcpServers(runtime: Runtime): Promise<{ close(): Pr
   return hub;
 }
 
-/** Builds the runtime a command works in and prints settings warnings to stderr. */
+/** Prints a runtime's settings warnings, and what an untrusted folder did not get, to stderr. */
+export function reportRuntimeNotices(runtime: Runtime): void {
+  for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+  const untrusted = trustNotice(runtime.trust);
+  if (untrusted) process.stderr.write(`lathe: ${untrusted}\n`);
+}
+
+/** Builds the runtime a command works in and prints its notices to stderr. */
 export function runtimeFromOptions(opts: CommonOptions): Runtime {
   const runtime = createRuntime(runtimeOptionsFrom(opts));
-  for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+  reportRuntimeNotices(runtime);
   return runtime;
 }

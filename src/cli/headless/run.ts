@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
+import { SettingsError } from '../../config/settings_file.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
 import { createRuntime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
-import { type CommonOptions, runtimeOptionsFrom } from '../commands/runtime_from_options.js';
+import {
+  type CommonOptions,
+  reportRuntimeNotices,
+  runtimeOptionsFrom,
+} from '../commands/runtime_from_options.js';
 import {
   attachRuntimeServices,
   findResumePoint,
@@ -50,7 +55,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
     const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
-    for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+    reportRuntimeNotices(runtime);
     // MCP servers and the sandbox probe start beside the first request, not before it.
     endServices = attachRuntimeServices(runtime, (line) => process.stderr.write(`lathe: ${line}\n`));
     const modelName = modelNameFor(runtime, opts.model);
@@ -97,7 +102,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     printer.finish({ outcome, sessionId: session.id, durationMs: performance.now() - started });
     return exitCodeFor(outcome);
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof ModelConfigError;
+    const known =
+      error instanceof UsageError || error instanceof ModelConfigError || error instanceof SettingsError;
     process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
     return known ? 2 : 1;
   } finally {

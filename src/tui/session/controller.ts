@@ -17,6 +17,7 @@ import { MessageQueue } from './message_queue.js';
 import { ModelSlot } from './model_slot.js';
 import { RecentResults } from './results.js';
 import { scheduledPromptHandler } from './scheduled.js';
+import { settleTrust } from './trust_question.js';
 import { runShellInUi, type ShellRun } from './user_shell.js';
 import { terminalUserSide } from './user_side.js';
 import { showResumed, showWelcome } from './welcome.js';
@@ -61,6 +62,7 @@ export class InteractiveSession {
   /** Ends what the current runtime started (MCP servers, tasks, schedules, background commands). */
   private detach?: () => Promise<void>;
   private closing?: Promise<void>;
+  private exited = false;
 
   constructor(private readonly options: SessionOptions) {
     const { host, resume } = options;
@@ -87,8 +89,26 @@ export class InteractiveSession {
    * runtime brings along (MCP servers, the sandbox probe, scheduled prompts).
    */
   startInBackground(): void {
-    if (!this.detach) this.connect(this.runtime);
+    if (!this.detach) this.connectOnceTrusted();
     void this.model.load(this.runtime);
+  }
+
+  /** The folder's own MCP servers must not start before the trust question is answered. */
+  private connectOnceTrusted(): void {
+    const settling = settleTrust(this.store, this.runtime);
+    if (!settling) {
+      this.connect(this.runtime);
+      return;
+    }
+    void settling.then((trusted) => {
+      if (this.exited) return;
+      if (!trusted) {
+        this.connect(this.runtime);
+        return;
+      }
+      const { profile, mode } = this.options;
+      this.replaceRuntime(this.newRuntime({ sessionId: this.runtime.sessionId, profile, mode }), true);
+    });
   }
 
   private connect(runtime: Runtime): void {
@@ -347,6 +367,7 @@ export class InteractiveSession {
 
   /** Ends the session: the run stops, what the runtime started ends, the log is closed. */
   exit(): void {
+    this.exited = true;
     this.interrupt();
     this.tail.stop();
     this.runtime.stopBackgroundCommands();

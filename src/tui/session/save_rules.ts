@@ -1,28 +1,19 @@
-import { readFile } from 'node:fs/promises';
+import { readSettingsObject } from '../../config/settings_file.js';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
 import { parseRule } from '../../permission/rules.js';
 import type { PermissionRule } from '../../permission/types.js';
 
 /**
  * Adds allow rules to a settings file's `permissions.allow`, keeping everything else in it. The
- * file is replaced atomically; a file that is not valid JSON is left alone and reported, never
- * overwritten. Returns the rules that were new.
+ * file is replaced atomically (a JSONC file's comments are not kept); a file that does not parse
+ * is left alone and reported, never overwritten. Returns the rules that were new.
  */
 export async function saveAllowRules(file: string, rules: string[]): Promise<string[]> {
-  let settings: Record<string, unknown> = {};
+  let settings: Record<string, unknown>;
   try {
-    const text = await readFile(file, 'utf8');
-    const parsed = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw new Error(`${file} does not hold a JSON object; the rule was not saved`);
-    settings = parsed as Record<string, unknown>;
+    settings = readSettingsObject(file) ?? {};
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') {
-      if (error instanceof SyntaxError)
-        throw new Error(`${file} is not valid JSON (${error.message}); the rule was not saved`);
-      throw error;
-    }
+    throw new Error(`${(error as Error).message}; the rule was not saved`);
   }
   const permissions = (
     settings.permissions && typeof settings.permissions === 'object' ? settings.permissions : {}

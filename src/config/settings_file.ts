@@ -1,0 +1,46 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parseJsonc } from './jsonc.js';
+
+/**
+ * A settings file lathe cannot use as written. It stops lathe (exit code 2) with this one line:
+ * running with part of the user's settings dropped — a deny rule, a sandbox mode — would be
+ * less safe than not running.
+ */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+/**
+ * Reads a settings file (JSONC: comments, trailing commas and a BOM are fine) that must hold a
+ * JSON object. A missing file is undefined; an empty one an empty object; anything else wrong
+ * is a SettingsError naming the file, and the line and column where parsing stopped.
+ */
+export function readSettingsObject(file: string): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new SettingsError(`${file}: cannot be read (${code ?? (error as Error).message})`);
+  }
+  if (text.replace(/^\uFEFF/, '').trim() === '') return {};
+  const parsed = parseJsonc(text);
+  if (!parsed.ok) {
+    const { line, column, message } = parsed.error;
+    throw new SettingsError(`${file}:${line}:${column}: ${message}`);
+  }
+  const value = parsed.value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new SettingsError(`${file}: must hold a JSON object ({ … })`);
+  return value as Record<string, unknown>;
+}
+
+/** Writes JSON through a temporary file and a rename, so a crash never leaves half a file. */
+export function writeJsonFile(file: string, value: unknown): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
