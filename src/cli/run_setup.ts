@@ -76,7 +76,7 @@ export async function setUpModel(
     browserUse: capabilities.browserUse,
     nativeTools: capabilities.nativeTools,
   });
-  const model = await createModel(spec, endpoint);
+  const model = await createModel(spec, { ...endpoint, timeouts: runtime.settings.modelTimeouts });
   return { modelName, spec, capabilities, model, providerOptions: providerOptionsFor(spec) };
 }
 
