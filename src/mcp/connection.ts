@@ -32,6 +32,8 @@ export interface ConnectionOptions {
    * past it the use fails with a message and the server goes on starting. Unbounded when unset.
    */
   startupWaitMs?: number;
+  /** The least time a server gets to start and list its tools (default 30 s). */
+  minStartTimeoutMs?: number;
 }
 
 /** More crashes than this within the window stop the automatic restarts (retried on next use). */
@@ -133,7 +135,7 @@ export class McpConnection {
    * the handshake and the first tool listing get at least this long, whatever `timeout` says.
    */
   private startTimeoutMs(): number {
-    return Math.max(this.config.timeoutMs, MIN_START_TIMEOUT_MS);
+    return Math.max(this.config.timeoutMs, this.options.minStartTimeoutMs ?? MIN_START_TIMEOUT_MS);
   }
 
   /** Read through a method: `close()` may run while a connect awaits. */

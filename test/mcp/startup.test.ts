@@ -81,6 +81,39 @@ describe('MCP servers that never answer', () => {
     expect(r.stderr).not.toContain('MCP');
   });
 
+  it('fail to connect once their start deadline has passed, whatever the transport', async () => {
+    const sse = createServer((req, res) => {
+      // The event stream opens, but the endpoint event never comes.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+    });
+    await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', () => resolve()));
+    const sseUrl = `http://127.0.0.1:${(sse.address() as AddressInfo).port}/sse`;
+    const hub = new McpHub(
+      [
+        misbehaving('silent', { args: [MISBEHAVING_SERVER, '--silent'], timeout: 0.1 }),
+        serverConfig('hung', { url: hanging.url, timeout: 0.1 }),
+        serverConfig('sse', { type: 'sse', url: sseUrl, timeout: 0.1 }),
+      ],
+      { minStartTimeoutMs: 300 },
+    );
+    try {
+      await hub.connectAll();
+      expect(hub.servers().map((s) => [s.name, s.state])).toEqual([
+        ['silent', 'failed'],
+        ['hung', 'failed'],
+        ['sse', 'failed'],
+      ]);
+      expect(hub.servers().find((s) => s.name === 'sse')?.error).toBe(
+        'the server did not finish starting within 0.3 s',
+      );
+    } finally {
+      await hub.close();
+      sse.closeAllConnections();
+      await new Promise((resolve) => sse.close(resolve));
+    }
+  });
+
   it('make a use wait no longer than the start-up wait, then say so; closing ends them', async () => {
     const hub = new McpHub([misbehaving('silent', { args: [MISBEHAVING_SERVER, '--silent'] })], {
       startupWaitMs: 200,
