@@ -82,7 +82,7 @@ describe('MCP servers that never answer', () => {
   });
 
   it('fail to connect once their start deadline has passed, whatever the transport', async () => {
-    const sse = createServer((req, res) => {
+    const sse = createServer((_req, res) => {
       // The event stream opens, but the endpoint event never comes.
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
