@@ -1,3 +1,5 @@
+import { ModelTimeoutError } from '../provider/timed_fetch.js';
+
 /** Facts about a failed model request: whether to retry, how long to wait, and a one-line message. */
 export interface ModelFailure {
   retryable: boolean;
@@ -37,7 +39,27 @@ function bodyMessage(body: string | undefined): string | undefined {
   }
 }
 
+/** The timeout somewhere in an error's cause chain (the SDK may wrap it). */
+function timeoutIn(error: unknown): ModelTimeoutError | undefined {
+  for (let e = error, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof ModelTimeoutError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Which setting raises a timeout, and what to check first. */
+function describeTimeout(timeout: ModelTimeoutError): string {
+  const key = timeout.phase === 'first-byte' ? 'modelTimeouts.firstByte' : 'modelTimeouts.idle';
+  return (
+    `the model endpoint did not answer: ${timeout.message} (${key}). ` +
+    `Check that the endpoint is up and reachable, or raise "${key}" (seconds) in settings for a slow model.`
+  );
+}
+
 export function describeModelFailure(error: unknown, model: string): ModelFailure {
+  const timeout = timeoutIn(error);
+  if (timeout) return { retryable: true, message: describeTimeout(timeout) };
   const e = (error as ApiCallErrorLike & { lastError?: unknown }).lastError ?? error;
   const err = e as ApiCallErrorLike;
   const status = err.statusCode;

@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEvent } from '../agent/events.js';
 import type { ConversationMessage } from '../agent/model_stream.js';
 import { historyFromEvents } from '../agent/session_history.js';
+import type { McpHub } from '../mcp/hub.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
 import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
@@ -76,7 +77,7 @@ export async function setUpModel(
     browserUse: capabilities.browserUse,
     nativeTools: capabilities.nativeTools,
   });
-  const model = await createModel(spec, endpoint);
+  const model = await createModel(spec, { ...endpoint, timeouts: runtime.settings.modelTimeouts });
   return { modelName, spec, capabilities, model, providerOptions: providerOptionsFor(spec) };
 }
 
@@ -96,12 +97,19 @@ export function openSessionLog(
       });
 }
 
+export interface RuntimeServices {
+  /** The MCP servers of the settings (undefined when none is configured), connecting. */
+  mcp: Promise<McpHub | undefined>;
+  /** Ends it all: servers, tasks, schedules, commands. */
+  end(): Promise<void>;
+}
+
 /**
  * What a runtime brings along besides its tools, started without waiting: the MCP servers of
  * the settings (their tools join the pool as each connects) and the sandbox probe. Problems are
- * reported in a line each. Returns what ends it all: servers, tasks, schedules, commands.
+ * reported in a line each.
  */
-export function attachRuntimeServices(runtime: Runtime, report: (line: string) => void): () => Promise<void> {
+export function startRuntimeServices(runtime: Runtime, report: (line: string) => void): RuntimeServices {
   const mcp = import('../mcp/attach.js')
     .then(({ attachMcp }) => attachMcp(runtime, { report }))
     .catch((error) => {
@@ -115,10 +123,18 @@ export function attachRuntimeServices(runtime: Runtime, report: (line: string) =
     },
     () => undefined,
   );
-  return async () => {
-    await runtime.dispose();
-    await sandbox;
-    // Stdio servers are processes: they would keep lathe alive.
-    await (await mcp)?.close();
+  return {
+    mcp,
+    end: async () => {
+      await runtime.dispose();
+      await sandbox;
+      // Stdio servers are processes: they would keep lathe alive.
+      await (await mcp)?.close();
+    },
   };
+}
+
+/** The services of a runtime, started; returns what ends them. */
+export function attachRuntimeServices(runtime: Runtime, report: (line: string) => void): () => Promise<void> {
+  return startRuntimeServices(runtime, report).end;
 }

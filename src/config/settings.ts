@@ -1,5 +1,12 @@
 import { readSettingsObject } from './settings_file.js';
 import {
+  DEFAULT_MCP_LIMITS,
+  DEFAULT_MODEL_TIMEOUTS,
+  type McpLimits,
+  type ModelTimeouts,
+  mergeTimeouts,
+} from './timeouts.js';
+import {
   APPROVAL_CATEGORIES,
   type ApprovalCategory,
   MODES,
@@ -36,6 +43,8 @@ export interface ResolvedSettings {
   approvals: Record<ApprovalCategory, RuleAction>;
   rules: RuleText[];
   sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
+  modelTimeouts: ModelTimeouts;
+  mcp: McpLimits;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -79,6 +88,8 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     approvals: { ...DEFAULT_APPROVALS },
     rules: [],
     sandbox: { mode: 'workspace-write', network: false },
+    modelTimeouts: { ...DEFAULT_MODEL_TIMEOUTS },
+    mcp: { ...DEFAULT_MCP_LIMITS },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -137,6 +148,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       if (typeof network === 'boolean') resolved.sandbox.network = network;
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
+    mergeTimeouts(resolved, source, settings, warnings);
   }
   return resolved;
 }

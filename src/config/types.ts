@@ -34,5 +34,9 @@ export interface SettingsLayer {
   approvals?: Partial<Record<ApprovalCategory, RuleAction>>;
   permissions?: Partial<Record<RuleAction, string[]>>;
   sandbox?: { mode?: 'read-only' | 'workspace-write' | 'off'; network?: boolean };
+  /** Seconds a model request may wait for its first byte (default 60) and pause mid-stream (default 120). */
+  modelTimeouts?: { firstByte?: number; idle?: number };
+  /** Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP sessions. */
+  mcp?: { startupTimeout?: number; sessionIdleTimeout?: number; maxSessions?: number };
   [key: string]: unknown;
 }

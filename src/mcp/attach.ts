@@ -12,6 +12,7 @@ export interface McpHost {
   readonly trust: { readonly trusted: boolean };
   readonly pool: readonly Tool[];
   readonly permissions: { readonly rules: PermissionRule[] };
+  readonly settings: { readonly mcp: { readonly startupTimeoutMs: number } };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
 }
 
@@ -50,12 +51,34 @@ export async function attachMcp(
   const hub: McpHub = new McpHub(config.servers, {
     workspace: host.workspace,
     clientVersion: options.clientVersion,
+    startupWaitMs: host.settings.mcp.startupTimeoutMs,
     onReport: options.report,
     onChange: () => host.setExternalTools(hub.tools(), { access: hub, deferred: hub.deferredNames() }),
   });
+  // Deferral needs tool_search (feature on, standard profile, not denied) to load tools back. The
+  // pool offers tool_search only while some tool is deferred, so ask it with one held back.
+  host.setExternalTools([], { access: hub, deferred: ['(any)'] });
+  const canDefer = host.pool.some((t) => t.name === 'tool_search');
   host.setExternalTools([], { access: hub });
-  // Deferral needs tool_search in the pool (feature on, standard profile, not denied) to load them back.
-  hub.setDeferral(host.pool.some((t) => t.name === 'tool_search'));
+  hub.setDeferral(canDefer);
   void hub.connectAll();
   return hub;
+}
+
+/**
+ * Waits for the servers to start, at most `mcp.startupTimeout`, and reports each that is still
+ * starting then in one line; `after` says what becomes of it (it joins later, or is left out).
+ */
+export async function waitForMcpStartup(
+  hub: McpHub,
+  startupTimeoutMs: number,
+  report: (line: string) => void,
+  after: string,
+): Promise<void> {
+  const pending = await hub.waitForStartup(startupTimeoutMs);
+  for (const name of pending) {
+    report(
+      `MCP server "${name}" is not up after ${startupTimeoutMs / 1000} s (mcp.startupTimeout); ${after}`,
+    );
+  }
 }

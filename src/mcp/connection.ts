@@ -27,6 +27,13 @@ export interface ConnectionOptions {
   /** Offered to servers that ask for the client's roots. */
   workspace?: string;
   clientVersion?: string;
+  /**
+   * How long a use waits for a server that is still starting (settings `mcp.startupTimeout`);
+   * past it the use fails with a message and the server goes on starting. Unbounded when unset.
+   */
+  startupWaitMs?: number;
+  /** The least time a server gets to start and list its tools (default 30 s). */
+  minStartTimeoutMs?: number;
 }
 
 /** More crashes than this within the window stop the automatic restarts (retried on next use). */
@@ -94,9 +101,13 @@ export class McpConnection {
         void this.refreshTools(client);
       });
       client.onclose = () => this.lost(client);
-      await client.connect(opened.transport, { timeout: this.startTimeoutMs() });
-      // A server with only resources (or prompts) has no tools to list.
-      const tools = client.getServerCapabilities()?.tools ? await this.listAllTools(client) : [];
+      // One deadline for the whole start: an SSE server that never sends its endpoint would
+      // otherwise hang `connect` forever (only requests have their own timeout).
+      const tools = await withDeadline(this.startTimeoutMs(), async () => {
+        await client.connect(opened!.transport, { timeout: this.startTimeoutMs() });
+        // A server with only resources (or prompts) has no tools to list.
+        return client.getServerCapabilities()?.tools ? await this.listAllTools(client) : [];
+      });
       if (this.closed()) {
         await closeTransport(opened, client);
         return;
@@ -124,7 +135,7 @@ export class McpConnection {
    * the handshake and the first tool listing get at least this long, whatever `timeout` says.
    */
   private startTimeoutMs(): number {
-    return Math.max(this.config.timeoutMs, MIN_START_TIMEOUT_MS);
+    return Math.max(this.config.timeoutMs, this.options.minStartTimeoutMs ?? MIN_START_TIMEOUT_MS);
   }
 
   /** Read through a method: `close()` may run while a connect awaits. */
@@ -183,14 +194,26 @@ export class McpConnection {
     }
   }
 
-  /** The connected client, connecting first when needed; throws a message the model can act on. */
+  /**
+   * The connected client, connecting first when needed, waiting at most `startupWaitMs` for a
+   * server that is still starting; throws a message the model can act on.
+   */
   async ready(): Promise<Client> {
     if (this.state === 'disabled') {
       throw new Error(
         `MCP server "${this.config.name}" is disabled in ${this.config.source}; a user can enable it there.`,
       );
     }
-    if (this.state !== 'connected') await this.connect();
+    if (this.state !== 'connected') {
+      const waitMs = this.options.startupWaitMs;
+      const settled = await withDeadline(waitMs, () => this.connect().then(() => true)).catch(() => false);
+      if (!settled) {
+        throw new Error(
+          `MCP server "${this.config.name}" is still starting after ${(waitMs ?? 0) / 1000} s; ` +
+            'its tools join when it is up. Go on without it for now and try again later.',
+        );
+      }
+    }
     if (this.client && this.state === 'connected') return this.client;
     throw new Error(
       `MCP server "${this.config.name}" is not available: ${this.error ?? 'it is shutting down'}. ` +
@@ -301,6 +324,25 @@ export class McpConnection {
       closeTransport(opened, client),
       starting !== opened ? closeTransport(starting) : undefined,
     ]);
+  }
+}
+
+class DeadlineError extends Error {}
+
+/** `fn`'s result, or a DeadlineError once `ms` have passed (no deadline when `ms` is undefined). */
+async function withDeadline<T>(ms: number | undefined, fn: () => Promise<T>): Promise<T> {
+  if (ms === undefined) return fn();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeadlineError(`the server did not finish starting within ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([fn(), deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { HttpSessions, type SessionEnd, type SessionLimits } from './http_sessions.js';
 import { createLatheServer, type ServedRuntime } from './server.js';
 
 /** Request bodies larger than this are refused (a tool call's arguments are small). */
@@ -44,18 +45,39 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 /**
  * Serves lathe's tools over streamable HTTP at `http://127.0.0.1:PORT/mcp`, one MCP session per
  * client, every request checked against a bearer token (`LATHE_MCP_TOKEN`, or a random one).
- * Only the loopback interface listens.
+ * Only the loopback interface listens. Sessions expire when idle and their number is capped
+ * (settings `mcp.sessionIdleTimeout`, `mcp.maxSessions`).
  */
 export async function serveHttp(
-  runtime: ServedRuntime,
-  options: { port: number; version: string; token?: string },
+  runtime: ServedRuntime & {
+    readonly settings: { readonly mcp: { sessionIdleTimeoutMs: number; maxSessions: number } };
+  },
+  options: {
+    port: number;
+    version: string;
+    token?: string;
+    /** Overrides settings `mcp.sessionIdleTimeout` / `mcp.maxSessions`. */
+    limits?: Partial<SessionLimits>;
+    /** A session was closed for being idle, or to make room for a new one. */
+    onSessionEnd?: (id: string, why: SessionEnd) => void;
+  },
 ): Promise<HttpServing> {
   const [{ StreamableHTTPServerTransport }, { isInitializeRequest }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
   const token = options.token || randomBytes(24).toString('base64url');
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const limits: SessionLimits = {
+    idleTimeoutMs: runtime.settings.mcp.sessionIdleTimeoutMs,
+    maxSessions: runtime.settings.mcp.maxSessions,
+    ...options.limits,
+  };
+  const sessions = new HttpSessions<StreamableHTTPServerTransport>(limits, options.onSessionEnd);
+  /** The session is busy until this response is done (an SSE answer outlives handleRequest). */
+  const busyUntilAnswered = (id: string, res: ServerResponse) => {
+    sessions.begin(id);
+    res.once('close', () => sessions.end(id));
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
@@ -68,8 +90,13 @@ export async function serveHttp(
     }
     const sessionId = req.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    // An unknown id is a session that ended (expired, closed): 404 tells the client to start anew.
+    const noSession = () =>
+      sessionId === undefined
+        ? reply(res, 400, 'Bad request: no session id (start with an initialize request)')
+        : reply(res, 404, 'Session not found: it expired or was closed; start a new one');
     if (req.method !== 'POST') {
-      if (!existing) return reply(res, 400, 'Bad request: no valid session id');
+      if (!existing) return noSession();
       return existing.handleRequest(req, res);
     }
     let body: unknown;
@@ -78,18 +105,28 @@ export async function serveHttp(
     } catch (error) {
       return reply(res, 400, `Bad request: ${(error as Error).message}`);
     }
-    if (existing) return existing.handleRequest(req, res, body);
-    if (sessionId !== undefined || !isInitializeRequest(body)) {
-      return reply(res, sessionId !== undefined ? 404 : 400, 'Bad request: no valid session id');
+    if (existing) {
+      busyUntilAnswered(sessionId as string, res);
+      return existing.handleRequest(req, res, body);
+    }
+    if (sessionId !== undefined || !isInitializeRequest(body)) return noSession();
+    if (!(await sessions.makeRoom())) {
+      return reply(
+        res,
+        503,
+        `Too many sessions: all ${limits.maxSessions} are answering requests; retry later or close one (DELETE /mcp)`,
+        { 'retry-after': '5' },
+      );
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        sessions.add(id, transport);
+        busyUntilAnswered(id, res);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     const server = await createLatheServer(runtime, options.version);
     await server.connect(transport);
@@ -111,7 +148,7 @@ export async function serveHttp(
     url: `http://127.0.0.1:${port}/mcp`,
     token,
     async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -56,6 +56,22 @@ export class McpHub implements McpAccess {
     return this.initial;
   }
 
+  /**
+   * Starts every server and waits until each is up or has failed, but no longer than `ms`.
+   * Returns the names of the servers still starting then (they go on in the background).
+   */
+  async waitForStartup(ms: number): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    });
+    await Promise.race([this.connectAll(), expired]);
+    clearTimeout(timer);
+    return [...this.connections.values()]
+      .filter((c) => c.state === 'idle' || c.state === 'connecting')
+      .map((c) => c.config.name);
+  }
+
   get configs(): McpServerConfig[] {
     return [...this.connections.values()].map((c) => c.config);
   }

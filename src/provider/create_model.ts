@@ -1,10 +1,14 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from '../config/timeouts.js';
 import { ModelConfigError, type ModelSpec } from './model_spec.js';
+import { fetchWithTimeouts } from './timed_fetch.js';
 
 export interface ProviderOptions {
   baseUrl?: string;
   apiKey?: string;
   env?: NodeJS.ProcessEnv;
+  /** First-byte and idle timeouts of every request (settings `modelTimeouts`). */
+  timeouts?: ModelTimeouts;
 }
 
 function required(value: string | undefined, variable: string, spec: ModelSpec): string {
@@ -32,17 +36,20 @@ function checkUrl(url: string | undefined): string | undefined {
 export async function createModel(spec: ModelSpec, options: ProviderOptions = {}): Promise<LanguageModelV3> {
   const env = options.env ?? process.env;
   const baseURL = checkUrl(options.baseUrl);
+  const fetch = fetchWithTimeouts(options.timeouts ?? DEFAULT_MODEL_TIMEOUTS);
   switch (spec.provider) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       const apiKey = required(options.apiKey ?? env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', spec);
-      return createAnthropic({ apiKey, baseURL: baseURL ?? checkUrl(anthropicBase(env)) })(spec.modelId);
+      return createAnthropic({ apiKey, baseURL: baseURL ?? checkUrl(anthropicBase(env)), fetch })(
+        spec.modelId,
+      );
     }
     case 'openai':
     case 'openai-chat': {
       const { createOpenAI } = await import('@ai-sdk/openai');
       const apiKey = required(options.apiKey ?? env.OPENAI_API_KEY, 'OPENAI_API_KEY', spec);
-      const provider = createOpenAI({ apiKey, baseURL: baseURL ?? checkUrl(env.OPENAI_BASE_URL) });
+      const provider = createOpenAI({ apiKey, baseURL: baseURL ?? checkUrl(env.OPENAI_BASE_URL), fetch });
       return spec.provider === 'openai' ? provider.responses(spec.modelId) : provider.chat(spec.modelId);
     }
     case 'google': {
@@ -53,7 +60,9 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
         spec,
       );
       const base = baseURL ?? checkUrl(env.GOOGLE_GEMINI_BASE_URL);
-      return createGoogleGenerativeAI({ apiKey, baseURL: base ? geminiBase(base) : undefined })(spec.modelId);
+      return createGoogleGenerativeAI({ apiKey, baseURL: base ? geminiBase(base) : undefined, fetch })(
+        spec.modelId,
+      );
     }
     case 'openai-compatible':
     case 'ollama': {
@@ -66,7 +75,7 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
         );
       }
       const apiKey = options.apiKey ?? env.OPENAI_COMPATIBLE_API_KEY;
-      return createOpenAICompatible({ name: spec.provider, baseURL: url, apiKey, includeUsage: true })(
+      return createOpenAICompatible({ name: spec.provider, baseURL: url, apiKey, includeUsage: true, fetch })(
         spec.modelId,
       );
     }

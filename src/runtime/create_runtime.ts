@@ -113,6 +113,8 @@ export interface Runtime {
    * come; `deferred` names the tools tool_search holds back.
    */
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
+  /** The MCP client once servers are attached: their states and tools (`/mcp`). */
+  readonly mcp: McpAccess | undefined;
 }
 
 export interface ExecutionOptions {
@@ -294,6 +296,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     get pool() {
       return pool;
+    },
+    get mcp() {
+      return mcp;
     },
     async runTool(name, input) {
       const [result] = await runTools([{ id: `call_${++callCounter}`, name, input }]);

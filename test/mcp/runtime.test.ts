@@ -172,6 +172,25 @@ describe('tool_search (feature tool_search)', () => {
     expect(search.description).toMatch(/Deferred tools: .*bad__echo/);
   });
 
+  it('is offered only while there are MCP tools to defer', async () => {
+    const noServer = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir(),
+      env: { NODE_ENV: 'test' },
+      features: ['tool_search'],
+    });
+    expect(names(noServer.pool)).not.toContain('tool_search');
+    // A configured server that failed has no tools: nothing to search.
+    const { runtime: failed } = await session(
+      { features: ['tool_search'] },
+      { args: [MISBEHAVING_SERVER, '--exit-at-start'] },
+    );
+    expect(names(failed.pool)).toContain('use_mcp_tool');
+    expect(names(failed.pool)).not.toContain('tool_search');
+    const { runtime: up } = await session({ features: ['tool_search'] });
+    expect(names(up.pool)).toContain('tool_search');
+  });
+
   it('loads tools by select:name for the rest of the session', async () => {
     const { runtime } = await session({ features: ['tool_search'] });
     const result = await runtime.runTool('tool_search', { query: 'select:bad__echo,bad__pid' });

@@ -34,13 +34,16 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
 }
 
 /**
- * Connects the MCP servers of the settings and waits until each is up or has failed, so their
- * tools can be listed or called; undefined (nothing of MCP loaded) when none is configured.
+ * Connects the MCP servers of the settings and waits until each is up or has failed, at most
+ * `mcp.startupTimeout` (a server still starting then is reported and left out), so their tools
+ * can be listed or called; undefined (nothing of MCP loaded) when none is configured.
  */
 export async function connectMcpServers(runtime: Runtime): Promise<{ close(): Promise<void> } | undefined> {
-  const { attachMcp } = await import('../../mcp/attach.js');
-  const hub = await attachMcp(runtime, { report: (line) => process.stderr.write(`lathe: ${line}\n`) });
-  await hub?.connectAll();
+  const { attachMcp, waitForMcpStartup } = await import('../../mcp/attach.js');
+  const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
+  const hub = await attachMcp(runtime, { report });
+  if (hub)
+    await waitForMcpStartup(hub, runtime.settings.mcp.startupTimeoutMs, report, 'its tools are left out');
   return hub;
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { findTool } from '../../tool/pool.js';
 import type { ToolResult } from '../../tool/types.js';
 import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
 
@@ -16,7 +17,8 @@ function printable(result: ToolResult): string {
 /** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   const runtime = runtimeFromOptions(opts);
-  const mcp = await connectMcpServers(runtime);
+  // A tool of the pool without MCP needs no server: none is started.
+  const mcp = findTool(runtime.pool, name) ? undefined : await connectMcpServers(runtime);
   const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

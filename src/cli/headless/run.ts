@@ -10,13 +10,13 @@ import {
   runtimeOptionsFrom,
 } from '../commands/runtime_from_options.js';
 import {
-  attachRuntimeServices,
   findResumePoint,
   modelNameFor,
   NO_MODEL,
   openSessionLog,
   RECORDED,
   setUpModel,
+  startRuntimeServices,
   UsageError,
 } from '../run_setup.js';
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
@@ -56,14 +56,27 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const resumed = findResumePoint(runtimeOptions, opts);
     const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
     reportRuntimeNotices(runtime);
-    // MCP servers and the sandbox probe start beside the first request, not before it.
-    endServices = attachRuntimeServices(runtime, (line) => process.stderr.write(`lathe: ${line}\n`));
+    const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
+    // MCP servers and the sandbox probe start while the model loads.
+    const services = startRuntimeServices(runtime, report);
+    endServices = services.end;
     const modelName = modelNameFor(runtime, opts.model);
     if (!modelName) throw new UsageError(NO_MODEL);
     const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
     });
+    // The first request offers the servers' tools: wait for them, at most mcp.startupTimeout.
+    const hub = await services.mcp;
+    if (hub) {
+      const { waitForMcpStartup } = await import('../../mcp/attach.js');
+      await waitForMcpStartup(
+        hub,
+        runtime.settings.mcp.startupTimeoutMs,
+        report,
+        'going on without its tools, which join when it is up',
+      );
+    }
 
     log = openSessionLog(runtime, resumed?.path, {
       model: modelName,

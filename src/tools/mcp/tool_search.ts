@@ -105,9 +105,12 @@ export const toolSearch = buildTool({
     }),
 });
 
-/** tool_search's definition names the deferred tools, so the model knows what it can load. */
+/**
+ * tool_search's definition names the deferred tools, so the model knows what it can load; with
+ * nothing deferred there is nothing to search, and it is left out of the pool.
+ */
 export function withDeferredToolNames(pool: Tool[], deferred: readonly string[]): Tool[] {
-  if (deferred.length === 0) return pool;
+  if (deferred.length === 0) return pool.filter((tool) => tool.name !== toolSearch.name);
   return pool.map((tool) =>
     tool.name === toolSearch.name
       ? { ...tool, description: `${tool.description}\n\nDeferred tools: ${deferred.join(', ')}` }

@@ -3,6 +3,7 @@ import { listSessions } from '../../session/read.js';
 import type { Tool } from '../../tool/types.js';
 import type { Line } from '../render/style.js';
 import type { InteractiveSession } from './controller.js';
+import { mcpPanel } from './mcp_panel.js';
 
 interface SlashCommand {
   name: string;
@@ -112,6 +113,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         lines: pool.map((tool) => row(tool.name, readOnlyNote(tool), 30)),
       });
     },
+  },
+  {
+    name: 'mcp',
+    summary: 'the MCP servers: state (connecting, connected, failed, disabled) and tools',
+    run: (session) => session.store.add({ kind: 'panel', ...mcpPanel(session.runtime.mcp?.servers()) }),
   },
   {
     name: 'compact',

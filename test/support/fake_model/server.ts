@@ -221,14 +221,15 @@ export class FakeModelServer {
     }
     if ('hang' in turn) {
       const writer = new ReplyWriter(res);
-      writer.startStream(req.stream ? 'text/event-stream' : 'application/json');
+      if (turn.hang !== 'silent') writer.startStream(req.stream ? 'text/event-stream' : 'application/json');
       // Nothing more is sent: the response ends when the client goes away or `close()` cuts it.
-      if (!writer.gone) await new Promise((resolve) => res.once('close', resolve));
+      await writer.stall();
       return;
     }
     const reply = this.plan(turn, handler);
     const ctx = { reply, model: req.model, stream: req.stream, body: req.body, query: url.searchParams };
-    await handler.write(new ReplyWriter(res, turn.chunkDelayMs ?? 0), { ...ctx, nextId: this.nextId });
+    const writer = new ReplyWriter(res, turn.chunkDelayMs ?? 0, turn.stallAfterEvents);
+    await handler.write(writer, { ...ctx, nextId: this.nextId });
   }
 
   /** Fill in a reply turn's defaults: ids, arguments text, usage and finish reason. */

@@ -24,6 +24,8 @@ export interface ScriptedReply {
   usage?: { inputTokens: number; outputTokens: number };
   /** Sleep between stream events. */
   chunkDelayMs?: number;
+  /** Send this many stream events, then nothing more, holding the connection open (a stalled stream). */
+  stallAfterEvents?: number;
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finish?: 'stop' | 'tool_calls' | 'length';
 }
@@ -31,8 +33,11 @@ export interface ScriptedReply {
 export type ScriptedTurn =
   | ScriptedReply
   | { error: ScriptedError }
-  /** Accept the request and send headers, then nothing until the client goes away or the server closes. */
-  | { hang: true }
+  /**
+   * Accept the request and send nothing more until the client goes away or the server closes:
+   * `true` sends the response headers first; `'silent'` not even those (no byte at all).
+   */
+  | { hang: true | 'silent' }
   /** Decide from the request. */
   | { respond: (req: RecordedRequest) => ScriptedTurn };
 

@@ -12,12 +12,21 @@ export class ReplyWriter {
 
   /** Fires when the connection closes, so a pause between events ends with it. */
   private readonly closed = new AbortController();
+  private writes = 0;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly delayMs = 0,
+    /** After this many writes on the stream, send nothing more (a stalled stream). */
+    private readonly stallAfter = Number.POSITIVE_INFINITY,
   ) {
     res.once('close', () => this.closed.abort());
+  }
+
+  /** Sends nothing more and holds the connection until the client goes away or the server closes. */
+  async stall(): Promise<void> {
+    if (this.gone || this.closed.signal.aborted) return;
+    await new Promise((resolve) => this.closed.signal.addEventListener('abort', resolve, { once: true }));
   }
 
   get gone(): boolean {
@@ -53,13 +62,15 @@ export class ReplyWriter {
   /** Raw bytes on the open stream, then the scripted pause. */
   async raw(text: string): Promise<void> {
     if (this.gone) return;
+    if (this.writes >= this.stallAfter) return this.stall();
+    this.writes++;
     this.res.write(text);
     if (this.delayMs > 0)
       await sleep(this.delayMs, undefined, { signal: this.closed.signal }).catch(() => {});
   }
 
   end(): void {
-    if (!this.gone) this.res.end();
+    if (!this.gone && this.writes < this.stallAfter) this.res.end();
   }
 }
 

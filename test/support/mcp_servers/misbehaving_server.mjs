@@ -2,8 +2,11 @@
 // An MCP server (stdio) that misbehaves on request, for the client's failure tests: it crashes
 // mid-call, hangs, answers slowly, sends images and huge results, and has awkward tool names.
 // `--exit-at-start` makes it exit before the handshake, like a server with a broken install;
-// `--exit-at-start-unless FILE` does so until FILE exists (a server that gets fixed).
+// `--exit-at-start-unless FILE` does so until FILE exists (a server that gets fixed);
+// `--silent` reads its input and never answers (a hung server); `--start-when FILE` answers
+// nothing until FILE exists, then starts (a slow server).
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -17,6 +20,18 @@ const unless = process.argv.indexOf('--exit-at-start-unless');
 if (process.argv.includes('--exit-at-start') || (unless > 0 && !existsSync(process.argv[unless + 1]))) {
   process.stderr.write('misbehaving: missing configuration file, giving up\n');
   process.exit(2);
+}
+
+if (process.argv.includes('--silent')) {
+  process.stdin.on('data', () => {});
+  process.stdin.on('end', () => process.exit(0));
+  await new Promise(() => {});
+}
+
+const startWhen = process.argv.indexOf('--start-when');
+if (startWhen > 0) {
+  // Requests that arrive meanwhile wait in the pipe and are answered once the server starts.
+  while (!existsSync(process.argv[startWhen + 1])) await sleep(50);
 }
 
 // A 1×1 transparent PNG.

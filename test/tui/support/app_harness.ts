@@ -1,7 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { historyFromEvents } from '../../../src/agent/session_history.js';
 import { attachRuntimeServices, openSessionLog, RECORDED, setUpModel } from '../../../src/cli/run_setup.js';
+import { globalMcpSettingsPath } from '../../../src/config/paths.js';
 import type { SettingsLayer } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { findSession, readSessionLog } from '../../../src/session/read.js';
@@ -56,11 +59,17 @@ export async function renderApp(
     strictPlanMode?: boolean;
     /** Start what a runtime brings along (MCP servers, the sandbox probe) as lathe does. */
     services?: boolean;
+    /** MCP servers for the global MCP file; they are started as lathe starts them. */
+    mcpServers?: Record<string, unknown>;
   } = {},
 ): Promise<AppUnderTest> {
   const server = await FakeModelServer.start({ turns });
   const dir = repo(options.files);
   const home = tempDir('lathe-home-');
+  if (options.mcpServers) {
+    mkdirSync(join(home, 'settings'), { recursive: true });
+    writeFileSync(globalMcpSettingsPath(home), JSON.stringify({ mcpServers: options.mcpServers }));
+  }
   const host: ConversationHost = {
     createRuntime: ({ sessionId, profile, mode, askUser }) =>
       createRuntime({
@@ -90,7 +99,8 @@ export async function renderApp(
       );
     },
     recorded: RECORDED,
-    attach: options.services ? attachRuntimeServices : (runtime) => () => runtime.dispose(),
+    attach:
+      options.services || options.mcpServers ? attachRuntimeServices : (runtime) => () => runtime.dispose(),
   };
   const session = new InteractiveSession({ host });
   session.start();

@@ -1,0 +1,43 @@
+import type { McpServerSummary } from '../../tool/types.js';
+import type { Color, Line } from '../render/style.js';
+
+const STATE_COLOR: Record<McpServerSummary['state'], Color> = {
+  connecting: 'yellow',
+  connected: 'green',
+  failed: 'red',
+  disabled: 'gray',
+};
+
+function stateText(server: McpServerSummary): string {
+  switch (server.state) {
+    case 'connected':
+      return `connected, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
+    case 'failed':
+      return `failed: ${server.error ?? 'unknown reason'}`;
+    default:
+      return server.state;
+  }
+}
+
+/** `/mcp`: each server's state and, when connected, its tools by their names in the pool. */
+export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { title: string; lines: Line[] } {
+  if (!servers || servers.length === 0) {
+    return {
+      title: 'No MCP server is running here (none configured, or all disabled: see lathe mcp list).',
+      lines: [],
+    };
+  }
+  const width = Math.max(...servers.map((s) => s.name.length));
+  const lines: Line[] = [];
+  for (const server of servers) {
+    lines.push([
+      { text: `  ${server.name.padEnd(width)}  ` },
+      { text: stateText(server), style: { color: STATE_COLOR[server.state] } },
+    ]);
+    if (server.tools.length > 0) {
+      const names = server.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name));
+      lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'gray' } }]);
+    }
+  }
+  return { title: `MCP servers (${servers.length})`, lines };
+}
