@@ -67,12 +67,19 @@ export async function atomicWriteFile(
   }
 }
 
-/** The path a write should replace: a symlink's target (so the link survives), made absolute. */
+/**
+ * The path a write should replace, made absolute: a symlink's target (so the link survives), and
+ * for a new file, the real path of its nearest existing folder with the missing part appended.
+ */
 export async function resolveWriteTarget(path: string): Promise<string> {
-  try {
-    return await fs.realpath(path);
-  } catch {
-    return nodePath.resolve(path);
+  const missing: string[] = [];
+  for (let current = nodePath.resolve(path); ; current = nodePath.dirname(current)) {
+    try {
+      return nodePath.join(await fs.realpath(current), ...missing.reverse());
+    } catch {
+      if (nodePath.dirname(current) === current) return nodePath.resolve(path);
+      missing.push(nodePath.basename(current));
+    }
   }
 }
 

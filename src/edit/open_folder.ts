@@ -43,22 +43,26 @@ export class OpenFolder {
   ) {}
 
   /**
-   * Creates `path` if missing, opens it (refusing a symlink as its last component) and checks
-   * where it really is. Close it when done.
+   * Opens the folder at `path` (refusing a symlink as its last component) and checks where it
+   * really is. Missing folders are created one by one, each inside the folder opened and checked
+   * above it, so a swapped symlink cannot make even an empty folder appear elsewhere. Close it
+   * when done.
    */
   static async open(path: string, check?: FolderCheck): Promise<OpenFolder> {
-    await fs.mkdir(path, { recursive: true });
     let handle: fs.FileHandle;
     try {
       handle = await fs.open(path, FOLDER_FLAGS);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOTDIR' || code === 'ELOOP') {
+      if (code === 'ENOENT' && nodePath.dirname(path) !== path) {
+        handle = await OpenFolder.createIn(nodePath.dirname(path), nodePath.basename(path), check);
+      } else if (code === 'ENOTDIR' || code === 'ELOOP') {
         throw new WriteRefusedError(
-          `${path} is no longer a folder (a symlink was put in its place); nothing was written.`,
+          `${path} is not a folder (a symlink or file is in its place); nothing was written.`,
         );
+      } else {
+        throw error;
       }
-      throw error;
     }
     const folder = new OpenFolder(path, handle, check);
     try {
@@ -68,6 +72,27 @@ export class OpenFolder {
       throw error;
     }
     return folder;
+  }
+
+  /** Makes (if needed) and opens folder `name` inside the folder at `parentPath`. */
+  private static async createIn(parentPath: string, name: string, check?: FolderCheck): Promise<fs.FileHandle> {
+    const parent = await OpenFolder.open(parentPath, check);
+    try {
+      await fs.mkdir(parent.entry(name)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      return await fs.open(parent.entry(name), FOLDER_FLAGS);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR' || code === 'ELOOP') {
+        throw new WriteRefusedError(
+          `${nodePath.join(parentPath, name)} is not a folder (a symlink or file is in its place); nothing was written.`,
+        );
+      }
+      throw error;
+    } finally {
+      await parent.close();
+    }
   }
 
   /** The path of an entry of this folder, resolved through the open handle. */
