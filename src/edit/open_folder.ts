@@ -75,7 +75,11 @@ export class OpenFolder {
   }
 
   /** Makes (if needed) and opens folder `name` inside the folder at `parentPath`. */
-  private static async createIn(parentPath: string, name: string, check?: FolderCheck): Promise<fs.FileHandle> {
+  private static async createIn(
+    parentPath: string,
+    name: string,
+    check?: FolderCheck,
+  ): Promise<fs.FileHandle> {
     const parent = await OpenFolder.open(parentPath, check);
     try {
       await fs.mkdir(parent.entry(name)).catch((error: NodeJS.ErrnoException) => {

@@ -127,7 +127,9 @@ describe('apply_patch properties', () => {
         const expectedLines = [...s.lines.slice(0, s.start), ...after, ...s.lines.slice(s.start + length)];
         // A file without any line ending gives no hint, so new lines use LF.
         const eol = s.lines.length > 1 || needsNewline ? s.eol : '\n';
-        const expected = expectedLines.map((line) => line + eol).join('');
+        const joined = expectedLines.map((line) => line + eol).join('');
+        // A file without a final newline keeps none.
+        const expected = needsNewline ? joined : joined.slice(0, joined.length - eol.length);
         expect(result).toMatchObject({ ok: true });
         if (!result.ok) return;
         const written = result.changes.find((change) => change.path === 'f')?.content ?? content;

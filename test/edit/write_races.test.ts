@@ -12,7 +12,9 @@ const moduleUrl = (file: string) => JSON.stringify(pathToFileURL(join(projectRoo
 const linux = process.platform === 'linux';
 
 /** Runs an ES module snippet in a child node (TypeScript sources through tsx). */
-function child(code: string): ChildProcess & { output: Promise<string>; line: (text: string) => Promise<void> } {
+function child(
+  code: string,
+): ChildProcess & { output: Promise<string>; line: (text: string) => Promise<void> } {
   const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +79,12 @@ describe.runIf(linux)('writes under a racing symlink swap', () => {
     await racer.line('racing');
     // --yolo: the permission engine allows even a path that, at check time, leads outside; only
     // the write itself can keep the file inside.
-    const runtime = createRuntime({ cwd: workspace, documentsRoot: tempDir('lathe-home-'), yolo: true, env: {} });
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      yolo: true,
+      env: {},
+    });
     const results = [];
     for (let i = 0; i < 300; i++) {
       // Every third write also creates a folder, which must not appear outside either.
