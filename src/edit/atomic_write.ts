@@ -1,9 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
-import { sha256 } from './content_hash.js';
+import { hashRegularFile } from './content_hash.js';
 import { lockFile } from './file_lock.js';
 import { type FolderCheck, OpenFolder, WriteRefusedError } from './open_folder.js';
-import { readRegularFile } from './regular_file.js';
 
 export { type FolderCheck, WriteRefusedError } from './open_folder.js';
 
@@ -96,7 +95,7 @@ export async function checkUnchanged(
   if (expected === undefined) return;
   let current: string | null;
   try {
-    current = sha256(await readRegularFile(folder.entry(name), shown));
+    current = await hashRegularFile(folder.entry(name), shown);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') current = null;

@@ -2,12 +2,12 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { checkUnchanged, type ExpectedContent, resolveWriteTarget } from './atomic_write.js';
 import { lockFile } from './file_lock.js';
-import { type FolderCheck, OpenFolder, siblingName } from './open_folder.js';
+import { type FileContent, type FolderCheck, OpenFolder, siblingName } from './open_folder.js';
 
 export interface FileChange {
   path: string;
-  /** New bytes, or null to delete the file. */
-  bytes: Uint8Array | null;
+  /** New content, or null to delete the file. */
+  bytes: FileContent | null;
   /** What the file must still hold at commit time (see atomicWriteFile). */
   expect?: ExpectedContent;
   /** How the file is named in messages (default: the path). */

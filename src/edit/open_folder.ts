@@ -13,6 +13,9 @@ import * as nodePath from 'node:path';
  * rename: the window narrows but does not close.
  */
 
+/** New content: bytes, text, or a function that writes it into the open temp file (large content). */
+export type FileContent = Uint8Array | string | ((handle: fs.FileHandle) => Promise<void>);
+
 /** Says why a write may not go into this folder (its real path), or nothing when it may. */
 export type FolderCheck = (realFolder: string) => string | undefined;
 
@@ -120,12 +123,13 @@ export class OpenFolder {
    * Writes `data` to a new temp file in this folder, with `mode` bits exactly when given,
    * flushed to disk; returns its name. On error the temp file is removed and the error rethrown.
    */
-  async writeTemp(forName: string, data: Uint8Array | string, mode: number | undefined): Promise<string> {
+  async writeTemp(forName: string, data: FileContent, mode: number | undefined): Promise<string> {
     const name = siblingName(forName, 'tmp');
     let handle: fs.FileHandle | undefined;
     try {
       handle = await fs.open(this.entry(name), 'wx', mode ?? 0o666);
-      await handle.writeFile(data);
+      if (typeof data === 'function') await data(handle);
+      else await handle.writeFile(data);
       // The umask applied at creation; an explicit chmod restores the exact bits asked for.
       if (mode !== undefined) await handle.chmod(mode);
       await handle.sync();

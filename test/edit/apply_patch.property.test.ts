@@ -36,7 +36,10 @@ const bodyLine = fc.oneof(
 );
 const chunkText = fc
   .record({
-    header: fc.oneof(fc.constant('@@'), word.map((w) => `@@ ${w}`)),
+    header: fc.oneof(
+      fc.constant('@@'),
+      word.map((w) => `@@ ${w}`),
+    ),
     body: fc.array(bodyLine, { minLength: 1, maxLength: 6 }),
     endOfFile: fc.boolean(),
   })
