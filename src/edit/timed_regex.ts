@@ -133,6 +133,8 @@ export class TimedRegex {
   ): Promise<T | { ok: false; error: string }> {
     this.worker ??= new Worker(WORKER_SOURCE, {
       eval: true,
+      // Plain JavaScript: no loaders or flags of the parent (a TypeScript loader would slow the start).
+      execArgv: [],
       workerData: { source: this.source, flags: this.flags },
     });
     const worker = this.worker;
