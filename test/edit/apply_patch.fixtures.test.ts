@@ -1,15 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parsePatch, patchPaths, planPatch } from '../../src/edit/apply_patch/index.js';
-import type { FileState } from '../../src/edit/apply_patch/types.js';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixturesDir =
-  process.env.LATHE_FIXTURES_DIR ?? path.resolve(here, '../../../shared/fixtures/apply_patch');
+/** The scenarios of the Codex CLI project (Apache-2.0; see test/fixtures/NOTICE). */
+const fixturesDir = path.resolve(here, '../fixtures/apply_patch');
 
 /** lathe is atomic: where the reference keeps a partial change, the tree must equal input/. */
 const ATOMIC_EXCEPTIONS = new Set(['015_failure_after_partial_success_leaves_changes']);
@@ -42,51 +41,24 @@ function printable(snap: Snapshot): Record<string, string> {
   );
 }
 
-async function loadState(root: string, relative: string): Promise<FileState> {
-  try {
-    const stat = await fs.stat(path.join(root, relative));
-    return stat.isDirectory() ? 'directory' : await fs.readFile(path.join(root, relative), 'utf8');
-  } catch {
-    return null;
-  }
-}
-
-/** Mirrors how the tool writes a plan: create parents, write files, remove deleted ones. */
-async function applyPatchToTree(root: string, patchText: string): Promise<{ ok: boolean; error?: string }> {
-  const parsed = parsePatch(patchText);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  const files = new Map<string, FileState>();
-  for (const relative of patchPaths(parsed.ops)) files.set(relative, await loadState(root, relative));
-  const plan = planPatch(parsed.ops, files);
-  if (!plan.ok) return { ok: false, error: plan.error };
-  for (const change of plan.changes) {
-    const target = path.join(root, change.path);
-    if (change.content === null) {
-      await fs.rm(target);
-    } else {
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, change.content);
-    }
-  }
-  return { ok: true };
-}
-
-const scenarios = existsSync(fixturesDir)
-  ? (await fs.readdir(fixturesDir, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort()
-  : [];
+const scenarios = (await fs.readdir(fixturesDir, { withFileTypes: true }))
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
 
 const tempDirs: string[] = [];
+const home = (): string => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lathe-home-'));
+  tempDirs.push(dir);
+  return dir;
+};
 afterEach(async () => {
   await Promise.all(tempDirs.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
 });
 
 describe('apply_patch reference scenarios', () => {
-  it('finds the scenario folders (23 in the shared copy)', () => {
-    if (process.env.LATHE_FIXTURES_DIR === undefined) expect(scenarios).toHaveLength(23);
-    else expect(scenarios.length).toBeGreaterThan(0);
+  it('finds the 23 scenario folders', () => {
+    expect(scenarios).toHaveLength(23);
   });
 
   it.each(scenarios)('%s', async (scenario) => {
@@ -97,7 +69,10 @@ describe('apply_patch reference scenarios', () => {
     if (existsSync(input)) await fs.cp(input, work, { recursive: true, dereference: true });
 
     const patchText = await fs.readFile(path.join(scenarioDir, 'patch.txt'), 'utf8');
-    const outcome = await applyPatchToTree(work, patchText);
+    // The real tool through the call pipeline (parse, validate, permission, call), as a model runs it.
+    const runtime = createRuntime({ cwd: work, documentsRoot: home(), approve: ['edit'], env: {} });
+    const result = await runtime.runTool('apply_patch', { input: patchText });
+    const outcome = { ok: !result.isError, error: result.text };
 
     const expectedRoot = ATOMIC_EXCEPTIONS.has(scenario) ? input : path.join(scenarioDir, 'expected');
     const actual = await snapshot(work);

@@ -181,6 +181,20 @@ describe('planPatch: locating changes', () => {
     expect(updated(text, { f: file }, 'f')).toBe('first\nmid\nsecond\nend\n');
   });
 
+  it('places a repeated change where the later changes pin it: one in-order placement applies', () => {
+    const text = patch('*** Update File: f', '@@', '-x', '+y', '@@', '-A', '+A2');
+    // "x" occurs at lines 1 and 3, but only line 1 leaves an "A" below it for the second change.
+    expect(updated(text, { f: 'x\nA\nx\nB\n' }, 'f')).toBe('y\nA2\nx\nB\n');
+  });
+
+  it('refuses a repeated change when several in-order placements fit, naming that change', () => {
+    const text = patch('*** Update File: f', '@@', '-x', '+y', '@@', '-A', '+A2');
+    const error = planError(text, { f: 'x\nx\nA\n' });
+    expect(error).toMatch(/change 1 of 2 \(patch line 3\) is ambiguous: its lines match at lines 1, 2/);
+    const second = planError(text, { f: 'x\nA\nB\nA\n' });
+    expect(second).toMatch(/change 2 of 2 \(patch line 6\) is ambiguous: its lines match at lines 2, 4/);
+  });
+
   it('falls back to trailing-whitespace, trimmed and typographic matches, keeping context as the file has it', () => {
     expect(updated(patch('*** Update File: f', '@@', ' a', '-b', '+B'), { f: 'a  \nb\t\n' }, 'f')).toBe(
       'a  \nB\n',
@@ -247,8 +261,9 @@ describe('planPatch: locating changes', () => {
     expect(planError(overlapping, { f: 'a\nb\n' })).toContain('at the end of the file');
   });
 
-  it('appends pure additions at the end, adding the missing final newline', () => {
-    expect(updated(patch('*** Update File: f', '@@', '+c'), { f: 'a\nb' }, 'f')).toBe('a\nb\nc\n');
+  it('appends pure additions at the end; a file without a final newline keeps none', () => {
+    expect(updated(patch('*** Update File: f', '@@', '+c'), { f: 'a\nb' }, 'f')).toBe('a\nb\nc');
+    expect(updated(patch('*** Update File: f', '@@', '+c'), { f: 'a\nb\n' }, 'f')).toBe('a\nb\nc\n');
     expect(updated(patch('*** Update File: f', '@@', '+c'), { f: '' }, 'f')).toBe('c\n');
   });
 
@@ -274,7 +289,28 @@ describe('planPatch: files', () => {
     const text = patch('*** Update File: f', '@@', ' a', '-b', '+B1', '+B2');
     expect(updated(text, { f: 'a\r\nb\r\nc\r\n' }, 'f')).toBe('a\r\nB1\r\nB2\r\nc\r\n');
     expect(updated(text, { f: 'a\r\nb\r\nc\nd\r\n' }, 'f')).toBe('a\r\nB1\r\nB2\r\nc\nd\r\n');
-    expect(updated(patch('*** Update File: f', '@@', '+z'), { f: 'a\r\nb' }, 'f')).toBe('a\r\nb\r\nz\r\n');
+    expect(updated(patch('*** Update File: f', '@@', '+z'), { f: 'a\r\nb' }, 'f')).toBe('a\r\nb\r\nz');
+  });
+
+  it('keeps a missing final newline missing, whichever lines change', () => {
+    const lastLine = patch('*** Update File: f', '@@', ' a', '-b', '+B');
+    expect(updated(lastLine, { f: 'a\nb' }, 'f')).toBe('a\nB');
+    expect(updated(lastLine, { f: 'a\r\nb' }, 'f')).toBe('a\r\nB');
+    const grow = patch('*** Update File: f', '@@', ' a', '-b', '+B', '+C');
+    expect(updated(grow, { f: 'a\nb' }, 'f')).toBe('a\nB\nC');
+    expect(updated(patch('*** Update File: f', '@@', ' a', '-b'), { f: 'a\nb' }, 'f')).toBe('a');
+  });
+
+  it('keeps each line ending of a mixed file: a new line takes the ending of the line it replaces', () => {
+    const text = patch('*** Update File: f', '@@', ' a', '-b', '+B', ' c');
+    expect(updated(text, { f: 'a\r\nb\nc\r\n' }, 'f')).toBe('a\r\nB\nc\r\n');
+    expect(updated(text, { f: 'a\nb\r\nc\n' }, 'f')).toBe('a\nB\r\nc\n');
+  });
+
+  it('matches and keeps a CR-only file', () => {
+    const text = patch('*** Update File: f', '@@', ' a', '-b', '+B1', '+B2', ' c');
+    expect(updated(text, { f: 'a\rb\rc\r' }, 'f')).toBe('a\rB1\rB2\rc\r');
+    expect(updated(text, { f: 'a\rb\rc' }, 'f')).toBe('a\rB1\rB2\rc');
   });
 
   it('moves a file, overwriting an existing destination; writes come before deletions', () => {

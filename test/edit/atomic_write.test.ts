@@ -5,12 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  atomicWriteFile,
-  resolveWriteTarget,
-  syncFolder,
-  writeTempFile,
-} from '../../src/edit/atomic_write.js';
+import { atomicWriteFile, resolveWriteTarget } from '../../src/edit/atomic_write.js';
+import { OpenFolder } from '../../src/edit/open_folder.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const projectRoot = path.resolve(here, '../..');
@@ -66,12 +62,14 @@ describe('atomicWriteFile', () => {
 
   it('exposes its steps: a flushed temp file beside the target, a resolved target, a folder sync', async () => {
     const target = path.join(dir, 'sub', 'name.txt');
-    const temp = await writeTempFile(target, 'staged');
-    expect(path.dirname(temp)).toBe(path.dirname(target));
-    expect(path.basename(temp)).toMatch(/^\.name\.txt\.lathe-tmp-[0-9a-f]{8}$/);
-    expect(await fs.readFile(temp, 'utf8')).toBe('staged');
+    const folder = await OpenFolder.open(path.dirname(target));
+    const temp = await folder.writeTemp('name.txt', 'staged', undefined);
+    expect(temp).toMatch(new RegExp(`^\\.name\\.txt\\.lathe-tmp-${process.pid}-[0-9a-f]{8}$`));
+    expect(await fs.readFile(path.join(dir, 'sub', temp), 'utf8')).toBe('staged');
+    expect(await folder.realPath()).toBe(await fs.realpath(path.join(dir, 'sub')));
     expect(await resolveWriteTarget(path.relative(process.cwd(), target))).toBe(target);
-    await expect(syncFolder(dir)).resolves.toBeUndefined();
+    await expect(folder.sync()).resolves.toBeUndefined();
+    await folder.close();
   });
 
   it('removes the temp file and rethrows when the rename fails', async () => {
@@ -127,7 +125,9 @@ describe('atomicWriteFile', () => {
         expect(whole.has(hash(await fs.readFile(target)))).toBe(true);
         // A killed write may leave its temp file behind, but only under the temp name.
         for (const name of await fs.readdir(dir)) {
-          expect(name === 'big.bin' || /^\.big\.bin\.lathe-tmp-[0-9a-f]{8}$/.test(name)).toBe(true);
+          expect(/^(big\.bin|\.big\.bin\.lathe-tmp-\d+-[0-9a-f]{8}|\.big\.bin\.lathe-lock)$/.test(name)).toBe(
+            true,
+          );
         }
       }
     },

@@ -112,6 +112,23 @@ describe('monitor', () => {
     expect(r.text.length).toBeLessThan(10_000);
   });
 
+  it('stops a catastrophic `until` pattern with a clear error instead of hanging', async () => {
+    const rt = runtimeWith(['monitor']);
+    writeFileSync(join(rt.cwd, 'app.log'), `${'a'.repeat(40)}!\n`);
+    const r = await rt.runTool('monitor', {
+      path: 'app.log',
+      from_start: true,
+      until: '^(a+)+$',
+      timeout: 60,
+    });
+    expect(r).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(
+        /^Stopped monitoring app\.log: until: the regex took too long .* simplify it/,
+      ),
+    });
+  }, 60_000);
+
   it('refuses unclear input', async () => {
     const rt = runtimeWith(['monitor']);
     expect((await rt.runTool('monitor', { command: 'ls', path: 'x' })).text).toMatch(

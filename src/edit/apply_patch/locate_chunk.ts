@@ -11,21 +11,24 @@ export interface Placement {
   nextSearch: number;
 }
 
-export type LocateResult =
-  | { ok: true; placement: Placement }
+export type LocateFailure =
   | { ok: false; reason: 'context-not-found'; searchedFrom: number }
   | { ok: false; reason: 'lines-not-found'; searchedFrom: number }
   | { ok: false; reason: 'ambiguous'; candidates: number[]; contextLines: number[] };
 
+/** Every place the chunk could land, in file order; `contextLines` are where its `@@` line occurs. */
+export type LocateResult = { ok: true; placements: Placement[]; contextLines: number[] } | LocateFailure;
+
 /**
- * Locates one chunk the way the reference does: chunks are applied in order, each searching
- * from where the previous one ended; `@@ line` moves the search past the first occurrence of
- * that line; `*** End of File` pins the lines to the end; a chunk with no old lines appends.
+ * Finds where one chunk could land, the way the reference searches: chunks are applied in order,
+ * each searching from where the previous one ended; `@@ line` moves the search past the first
+ * occurrence of that line; `*** End of File` pins the lines to the end; a chunk with no old
+ * lines appends.
  *
- * Unlike the reference, which takes the first match, a chunk that could land in several places
- * is refused. Without `@@`, every match in the search window is a candidate. With `@@`, the
- * chunk means "the first match after that line", so each occurrence of the `@@` line proposes
- * its nearest following match, and only distinct proposals count.
+ * Unlike the reference, which takes the first match, every candidate is returned (the caller
+ * refuses a patch that several placements fit). Without `@@`, every match in the search window
+ * is a candidate. With `@@`, the chunk means "the first match after that line", so each
+ * occurrence of the `@@` line proposes its nearest following match; distinct proposals count.
  */
 export function locateChunk(
   matcher: LineMatcher,
@@ -45,7 +48,7 @@ export function locateChunk(
 
   if (chunk.oldLines.length === 0) {
     const placement = { start: lineCount, length: 0, newLines: chunk.newLines, keptFrom: chunk.keptFrom };
-    return { ok: true, placement: { ...placement, nextSearch: from } };
+    return { ok: true, placements: [{ ...placement, nextSearch: from }], contextLines: contextStarts ?? [] };
   }
 
   let pattern = chunk.oldLines;
@@ -64,12 +67,12 @@ export function locateChunk(
     result = place(matcher, lineCount, pattern, from, chunk.endOfFile, contextStarts, previousEnd);
   }
   if (result === null) return { ok: false, reason: 'lines-not-found', searchedFrom: from };
-  if (result.length > 1) {
-    return { ok: false, reason: 'ambiguous', candidates: result, contextLines: contextStarts ?? [] };
-  }
-  const start = result[0];
-  const nextSearch = start + pattern.length;
-  return { ok: true, placement: { start, length: pattern.length, newLines, keptFrom, nextSearch } };
+  const length = pattern.length;
+  return {
+    ok: true,
+    placements: result.map((start) => ({ start, length, newLines, keptFrom, nextSearch: start + length })),
+    contextLines: contextStarts ?? [],
+  };
 }
 
 /** Candidate starts for `pattern`, or null when it matches nowhere allowed. */

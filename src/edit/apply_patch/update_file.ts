@@ -1,7 +1,8 @@
 import { describeNearMiss } from '../near_miss.js';
 import type { FileLines } from './file_lines.js';
 import { indexFile } from './line_matcher.js';
-import { type LocateResult, locateChunk, type Placement } from './locate_chunk.js';
+import type { LocateFailure, Placement } from './locate_chunk.js';
+import { placeChunks } from './place_chunks.js';
 import type { PatchChunk } from './types.js';
 
 export type UpdateResult =
@@ -9,9 +10,11 @@ export type UpdateResult =
   | { ok: false; error: string };
 
 /**
- * Applies an Update's chunks to one file's text. Untouched regions are copied verbatim (their
- * line endings included); context lines keep the file's own text; new lines use the file's
- * dominant line ending; the result always ends with a newline, as in the reference.
+ * Applies an Update's chunks to one file's text, keeping what the patch did not mean to change:
+ * untouched regions are copied verbatim (their line endings included); context lines keep the
+ * file's own text and ending; a new line takes the ending of the line it replaces (or of its
+ * neighbour), so CRLF, CR-only and mixed files stay as they were; a file without a final
+ * newline still has none.
  */
 export function updateFileContent(
   path: string,
@@ -23,21 +26,16 @@ export function updateFileContent(
     chunk.context === null ? chunk.oldLines : [chunk.context, ...chunk.oldLines],
   );
   const { file, matcher } = indexFile(content, patternLines);
-  const placements: Placement[] = [];
-  let cursor = 0;
-  let previousEnd = 0;
+  const placed = placeChunks(matcher, file.lineCount, chunks);
+  if (!placed.ok) {
+    const chunk = chunks[placed.chunk];
+    const where = `${path}: ${hunkLabel}, change ${placed.chunk + 1} of ${chunks.length} (patch line ${chunk.line})`;
+    return { ok: false, error: explainFailure(where, path, file, chunk, placed.failure) };
+  }
+  const placements = placed.placements;
   let added = 0;
   let removed = 0;
-  for (const [index, chunk] of chunks.entries()) {
-    const located = locateChunk(matcher, file.lineCount, chunk, cursor, previousEnd);
-    if (!located.ok) {
-      const where = `${path}: ${hunkLabel}, change ${index + 1} of ${chunks.length} (patch line ${chunk.line})`;
-      return { ok: false, error: explainFailure(where, path, file, chunk, located) };
-    }
-    const placement = located.placement;
-    placements.push(placement);
-    cursor = placement.nextSearch;
-    if (placement.length > 0) previousEnd = placement.start + placement.length;
+  for (const placement of placements) {
     const kept = placement.keptFrom.filter((source) => source >= 0).length;
     added += placement.newLines.length - kept;
     removed += placement.length - kept;
@@ -50,29 +48,44 @@ export function updateFileContent(
 function render(file: FileLines, placements: readonly Placement[]): string {
   const pieces: string[] = [];
   const lineCount = file.lineCount;
+  // The ending of line `index` as a line that something follows: the last line may have none.
+  const endingOf = (index: number): string =>
+    index >= 0 && index < lineCount ? file.ending(index) || file.eol : file.eol;
   let copiedUpTo = 0;
   const copyLines = (end: number): void => {
     if (end <= copiedUpTo) return;
     pieces.push(file.text.slice(file.offset(copiedUpTo), file.offset(end)));
-    // Only the last line can lack an ending; more text may follow, and the file ends with one.
-    if (end === lineCount && file.ending(lineCount - 1) === '') pieces.push(file.eol);
+    // Only the last line can lack an ending; every line gets one here, and the very end of the
+    // result is trimmed back below when the file had no final newline.
+    if (end === lineCount && !file.finalNewline) pieces.push(file.eol);
     copiedUpTo = end;
   };
   for (const placement of placements) {
     copyLines(placement.start);
+    // The old line at or before the current position: an added line copies its ending.
+    let oldIndex = 0;
     placement.newLines.forEach((line, i) => {
       const source = placement.keptFrom[i];
       if (source >= 0) {
-        const fileIndex = placement.start + source;
-        pieces.push(file.line(fileIndex), file.ending(fileIndex) || file.eol);
+        pieces.push(file.line(placement.start + source), endingOf(placement.start + source));
+        oldIndex = source + 1;
       } else {
-        pieces.push(line, file.eol);
+        const neighbour = oldIndex < placement.length ? oldIndex : oldIndex - 1;
+        pieces.push(line, endingOf(placement.length > 0 ? placement.start + neighbour : lineCount - 1));
       }
     });
     copiedUpTo = Math.max(copiedUpTo, placement.start + placement.length);
   }
   copyLines(lineCount);
-  return pieces.join('');
+  const text = pieces.join('');
+  if (file.finalNewline || lineCount === 0) return text;
+  // The file had no final newline: neither has the result.
+  return text.slice(0, text.length - finalEnding(text).length);
+}
+
+function finalEnding(text: string): string {
+  if (text.endsWith('\r\n')) return '\r\n';
+  return text.endsWith('\n') || text.endsWith('\r') ? text.slice(-1) : '';
 }
 
 function explainFailure(
@@ -80,7 +93,7 @@ function explainFailure(
   path: string,
   file: FileLines,
   chunk: PatchChunk,
-  located: Exclude<LocateResult, { ok: true }>,
+  located: LocateFailure,
 ): string {
   const after = (from: number) => (from > 0 ? ` after line ${from}` : '');
   if (located.reason === 'ambiguous') {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
@@ -35,7 +35,7 @@ export const newRule = buildTool({
   userFacingName: () => 'Rule',
   async call(input, ctx) {
     const path = join(ctx.workspace, ruleFilePath(input.name));
-    const existed = await readFile(path, 'utf8').then(
+    const existed = await lstat(path).then(
       () => true,
       () => false,
     );

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { parsePatch, patchPaths, planPatch } from '../../edit/apply_patch/index.js';
 import type { FileState, PatchOp } from '../../edit/apply_patch/types.js';
+import { type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, encodeText, type TextFormat } from '../../edit/codec.js';
 import { commitFileChanges } from '../../edit/file_transaction.js';
 import { realPathOf } from '../../permission/paths.js';
@@ -11,6 +12,7 @@ import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { compactDiff } from './compact_diff.js';
 import { loadTextFile, NEW_FILE_FORMAT } from './text_file.js';
+import { editFolderCheck } from './write_guard.js';
 
 const inputSchema = z.strictObject({
   input: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch"'),
@@ -29,16 +31,18 @@ const DESCRIPTION = `Add, delete, move and update files with one patch, applied 
 +added line
 *** End of File   (optional: the chunk ends at the end of the file)
 *** End Patch
-Give about 3 lines of context around each change; a chunk whose context matches several places is refused.`;
+Give about 3 lines of context around each change. Changes are placed in order; a change whose lines match several places is refused unless the changes after it pin one. Untouched lines keep their endings, and a file without a final newline keeps none.`;
 
 interface Loaded {
   states: Map<string, FileState>;
   formats: Map<string, TextFormat>;
   texts: Map<string, string>;
+  /** What each file held when read (hash, or null when missing): checked again at commit. */
+  expected: Map<string, ExpectedContent>;
 }
 
 async function loadPaths(paths: string[], ctx: ToolContext): Promise<Loaded | string> {
-  const loaded: Loaded = { states: new Map(), formats: new Map(), texts: new Map() };
+  const loaded: Loaded = { states: new Map(), formats: new Map(), texts: new Map(), expected: new Map() };
   for (const p of paths) {
     const absolute = absolutePath(ctx, p);
     const isDir = await stat(absolute).then(
@@ -54,8 +58,10 @@ async function loadPaths(paths: string[], ctx: ToolContext): Promise<Loaded | st
       loaded.states.set(p, file.text);
       loaded.texts.set(p, file.text);
       loaded.formats.set(p, file.format);
+      loaded.expected.set(p, file.hash);
     } else if (file.missing) {
       loaded.states.set(p, null);
+      loaded.expected.set(p, null);
     } else {
       return `${file.error} The patch was not applied.`;
     }
@@ -100,12 +106,22 @@ export const applyPatch = buildTool({
         if (!encodable.ok)
           return { isError: true, text: `${change.path}: ${encodable.error}. No file was changed.` };
       }
+      const path = absolutePath(ctx, change.path);
       writes.push({
-        path: absolutePath(ctx, change.path),
+        path,
         bytes: change.content === null ? null : encodeText(change.content, format),
+        expect: loaded.expected.get(change.path),
+        shown: displayPath(ctx, path),
+        checkFolder: editFolderCheck(ctx, path),
       });
     }
-    await commitFileChanges(writes);
+    try {
+      await commitFileChanges(writes);
+    } catch (error) {
+      if (error instanceof WriteRefusedError)
+        return { isError: true, text: `The patch was not applied: ${error.message}` };
+      throw error;
+    }
     for (const w of writes) if (w.bytes) ctx.readFiles.set(realPathOf(w.path), sha256(w.bytes));
 
     const diffs: string[] = [];

@@ -26,7 +26,7 @@ export const editFile = buildTool({
     const { path, shown, loaded } = await loadEditTarget(ctx, input.path);
     if (!loaded.ok) {
       if (loaded.missing && input.old_string === '') {
-        const saved = await saveTextFile(path, shown, input.new_string, NEW_FILE_FORMAT, ctx);
+        const saved = await saveTextFile(path, shown, input.new_string, NEW_FILE_FORMAT, ctx, null);
         return saved.ok ? { text: `Created ${shown}.` } : { isError: true, text: saved.error };
       }
       return { isError: true, text: loaded.error };
@@ -47,7 +47,7 @@ export const editFile = buildTool({
     }
     const result = exactReplace(loaded.text, input.old_string, input.new_string, input.replace_all ?? false);
     if (!result.ok) return { isError: true, text: `${shown} was not changed. ${result.error}` };
-    const saved = await saveTextFile(path, shown, result.content, loaded.format, ctx);
+    const saved = await saveTextFile(path, shown, result.content, loaded.format, ctx, loaded.hash);
     if (!saved.ok) return { isError: true, text: saved.error };
     const diff = await compactDiff(shown, loaded.text, result.content);
     const count = result.count === 1 ? '1 replacement' : `${result.count} replacements`;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { atomicWriteFile } from '../../edit/atomic_write.js';
+import { atomicWriteFile, WriteRefusedError } from '../../edit/atomic_write.js';
+import { readRegularFile } from '../../edit/regular_file.js';
 import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
+import { editFolderCheck } from './write_guard.js';
 
 const inputSchema = z.strictObject({
   path: z.string().min(1).describe('The .ipynb file'),
@@ -85,9 +86,13 @@ export const notebookEdit = buildTool({
     const shown = displayPath(ctx, path);
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
-    } catch {
-      return { isError: true, text: `${shown} does not exist.` };
+      bytes = await readRegularFile(path, shown);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return {
+        isError: true,
+        text: code === 'ENOENT' ? `${shown} does not exist.` : (error as Error).message,
+      };
     }
     const readHash = ctx.readFiles.get(realPathOf(path));
     if (readHash !== sha256(bytes)) {
@@ -133,7 +138,16 @@ export const notebookEdit = buildTool({
     }
     const indent = /^\{\r?\n( +)"/.exec(text)?.[1].length ?? 1;
     const out = `${JSON.stringify(notebook, null, indent)}\n`;
-    await atomicWriteFile(path, out);
+    try {
+      await atomicWriteFile(path, out, {
+        expect: sha256(bytes),
+        shown,
+        checkFolder: editFolderCheck(ctx, path),
+      });
+    } catch (error) {
+      if (error instanceof WriteRefusedError) return { isError: true, text: error.message };
+      throw error;
+    }
     ctx.readFiles.set(realPathOf(path), sha256(out));
     return { text: `${done} of ${shown} (${cells.length} cells now).`, data: { cells: cells.length } };
   },

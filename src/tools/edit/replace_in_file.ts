@@ -34,7 +34,7 @@ export const replaceInFile = buildTool({
     }
     const result = replaceEngine(loaded.text, input.diff);
     if (!result.ok) return { isError: true, text: `${shown} was not changed. ${result.error}` };
-    const saved = await saveTextFile(path, shown, result.content, loaded.format, ctx);
+    const saved = await saveTextFile(path, shown, result.content, loaded.format, ctx, loaded.hash);
     if (!saved.ok) return { isError: true, text: saved.error };
     const diff = await compactDiff(shown, loaded.text, result.content);
     return {

@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { encodeText } from '../../edit/codec.js';
-import { commitFileChanges } from '../../edit/file_transaction.js';
+import { WriteRefusedError } from '../../edit/atomic_write.js';
+import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
+import { TimedRegex } from '../../edit/timed_regex.js';
 import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { PermissionDecision, ToolContext } from '../../tool/types.js';
 import { sha256 } from '../files/read_text.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { displayPath, formatCount } from '../shared/paths.js';
-import { compactDiff } from './compact_diff.js';
-import { loadTextFile } from './text_file.js';
+import { planFileReplace } from './replace_text_file.js';
 
 /** A replace over more files than this is refused: narrow the glob. */
 const MAX_FILES = 2_000;
@@ -22,33 +23,47 @@ const inputSchema = z.strictObject({
 });
 type Input = z.infer<typeof inputSchema>;
 
-function replacer(input: Input): { apply: (text: string) => { text: string; count: number } } | string {
-  if (!input.regex) {
+type Matches = { ok: true; files: string[] } | { ok: false; error: string };
+
+/**
+ * The files a call's glob matched when its permission was checked, keyed by the call's input
+ * object: the call then changes exactly the files that were checked, not a fresh listing.
+ */
+const checkedFiles = new WeakMap<Input, string[]>();
+
+/** The files the glob matches, relative to the working folder, in path order. */
+async function listMatches(input: Input, ctx: ToolContext): Promise<Matches> {
+  const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.glob, '--sort', 'path'], {
+    cwd: ctx.cwd,
+    signal: ctx.signal,
+    maxLines: MAX_FILES,
+  });
+  if (run.exitCode === 2 && run.lines.length === 0)
+    return { ok: false, error: `replace_text failed: ${ripgrepError(run.stderr)}` };
+  if (run.truncated)
     return {
-      apply: (text) => {
-        const parts = text.split(input.find);
-        return { text: parts.join(input.replace), count: parts.length - 1 };
-      },
+      ok: false,
+      error: `Over ${formatCount(MAX_FILES)} files match ${input.glob}; use a narrower glob.`,
     };
-  }
-  let pattern: RegExp;
-  try {
-    pattern = new RegExp(input.find, 'gm');
-  } catch (error) {
-    return `find is not a valid regular expression: ${(error as Error).message}`;
-  }
-  return {
-    apply: (text) => {
-      let count = 0;
-      const out = text.replace(pattern, (...args) => {
-        count++;
-        return input.replace.replace(/\$(\d+|&)/g, (_m, ref: string) =>
-          ref === '&' ? String(args[0]) : String(args[Number(ref)] ?? ''),
-        );
-      });
-      return { text: out, count };
-    },
-  };
+  return { ok: true, files: run.lines.filter((l) => l !== '') };
+}
+
+/**
+ * Every file the glob matches is put to the permission engine as this call's paths, as if named
+ * one by one: deny rules, protected paths (.agents/, .git/ …) and outside-the-workspace all
+ * apply to each file, whatever the glob looks like.
+ */
+async function decideForMatches(input: Input, ctx: ToolContext): Promise<PermissionDecision> {
+  const matches = await listMatches(input, ctx);
+  if (!matches.ok) return { behavior: 'allow' };
+  checkedFiles.set(input, matches.files);
+  const preview = input.preview === true;
+  return ctx.permissions.decide({
+    tool: 'replace_text',
+    readOnly: preview,
+    subject: { kind: preview ? 'read' : 'edit', paths: matches.files.map((file) => join(ctx.cwd, file)) },
+    strictPlanRefused: false,
+  });
 }
 
 export const replaceText = buildTool({
@@ -57,53 +72,56 @@ export const replaceText = buildTool({
   description:
     'Replace text in every file matching a glob: literal by default, or a regular expression with regex: true. ' +
     'With preview: true, shows the diff of each file without writing. All matching files are changed together ' +
-    'or not at all.',
+    'or not at all. Files over 8 MB are streamed: there a regex matches within one line.',
   availability: { profiles: ['standard'] },
   isReadOnly: (input) => input.preview === true,
   isConcurrencySafe: (input) => input.preview === true,
   dynamic: { readOnly: true, concurrencySafe: true },
   permissionSubject: (input) => ({ kind: input.preview ? 'read' : 'edit', paths: ['.'] }),
+  checkPermissions: decideForMatches,
   validateInput(input) {
-    const r = replacer(input);
-    return typeof r === 'string' ? r : undefined;
+    const problem = input.regex ? TimedRegex.problem(input.find, 'gm') : undefined;
+    return problem === undefined ? undefined : `find is not a valid regular expression: ${problem}`;
   },
   async call(input, ctx) {
-    const r = replacer(input);
-    if (typeof r === 'string') return { isError: true, text: r };
-    const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.glob, '--sort', 'path'], {
-      cwd: ctx.cwd,
-      signal: ctx.signal,
-      maxLines: MAX_FILES,
-    });
-    if (run.exitCode === 2 && run.lines.length === 0)
-      return { isError: true, text: `replace_text failed: ${ripgrepError(run.stderr)}` };
-    if (run.truncated)
-      return {
-        isError: true,
-        text: `Over ${formatCount(MAX_FILES)} files match ${input.glob}; use a narrower glob.`,
-      };
-    const changes = [];
+    const checked = checkedFiles.get(input);
+    const matches: Matches = checked ? { ok: true, files: checked } : await listMatches(input, ctx);
+    if (!matches.ok) return { isError: true, text: matches.error };
+    const regex = input.regex ? new TimedRegex(input.find, 'gm') : undefined;
+    const changes: FileChange[] = [];
     const report: string[] = [];
     let total = 0;
-    for (const file of run.lines.filter((l) => l !== '')) {
-      const absolute = join(ctx.cwd, file);
-      const shown = displayPath(ctx, absolute);
-      const loaded = await loadTextFile(absolute, shown);
-      if (!loaded.ok) continue;
-      const { text, count } = r.apply(loaded.text);
-      if (count === 0 || text === loaded.text) continue;
-      total += count;
-      changes.push({ path: absolute, bytes: encodeText(text, loaded.format) });
-      report.push(`${shown}: ${count} replacement${count === 1 ? '' : 's'}`);
-      if (input.preview) report.push(await compactDiff(shown, loaded.text, text));
+    try {
+      for (const file of matches.files) {
+        if (ctx.signal.aborted)
+          return { isError: true, text: 'replace_text was cancelled; no file was changed.' };
+        const absolute = join(ctx.cwd, file);
+        const shown = displayPath(ctx, absolute);
+        const planned = await planFileReplace(absolute, shown, input, regex, ctx);
+        if (!planned.ok) return { isError: true, text: `${planned.error} No file was changed.` };
+        if (planned.change === undefined) continue;
+        total += planned.count;
+        changes.push(planned.change);
+        report.push(`${shown}: ${planned.count} replacement${planned.count === 1 ? '' : 's'}`);
+        if (input.preview && planned.diff) report.push(planned.diff);
+      }
+    } finally {
+      await regex?.close();
     }
     if (changes.length === 0)
       return { text: `No file matching ${input.glob} contains ${JSON.stringify(input.find)}.` };
     const summary = `${formatCount(total)} replacements in ${changes.length} files`;
     if (input.preview)
       return { text: `Preview (nothing written): ${summary}.\n${report.join('\n')}`, data: { total } };
-    await commitFileChanges(changes);
-    for (const c of changes) ctx.readFiles.set(realPathOf(c.path), sha256(c.bytes));
+    try {
+      await commitFileChanges(changes);
+    } catch (error) {
+      if (error instanceof WriteRefusedError) return { isError: true, text: error.message };
+      throw error;
+    }
+    for (const c of changes) {
+      if (c.bytes instanceof Uint8Array) ctx.readFiles.set(realPathOf(c.path), sha256(c.bytes));
+    }
     return { text: `Replaced: ${summary}.\n${report.join('\n')}`, data: { total, files: changes.length } };
   },
 });

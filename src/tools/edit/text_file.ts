@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { atomicWriteFile } from '../../edit/atomic_write.js';
+import { atomicWriteFile, type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, decodeText, encodeText, type TextFormat } from '../../edit/codec.js';
+import { readRegularFile } from '../../edit/regular_file.js';
 import { realPathOf } from '../../permission/paths.js';
 import type { ToolContext } from '../../tool/types.js';
 import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
+import { editFolderCheck } from './write_guard.js';
 
 export const NEW_FILE_FORMAT: TextFormat = { encoding: 'utf8', eol: '\n', finalNewline: true };
 
@@ -16,11 +17,12 @@ export type LoadedText =
 export async function loadTextFile(absolute: string, shown: string): Promise<LoadedText> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(absolute);
+    bytes = await readRegularFile(absolute, shown);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: false, missing: true, error: `${shown} does not exist.` };
     if (code === 'EISDIR') return { ok: false, missing: false, error: `${shown} is a folder, not a file.` };
+    if (code === 'ENOTREG') return { ok: false, missing: false, error: (error as Error).message };
     return { ok: false, missing: false, error: `${shown} cannot be read: ${(error as Error).message}` };
   }
   const decoded = decodeText(bytes);
@@ -40,21 +42,34 @@ export async function loadEditTarget(
 
 /**
  * Writes text in the given format atomically (temp file, fsync, rename; mode bits kept) and
- * remembers the new content hash as read, so the next edit needs no fresh read.
+ * remembers the new content hash as read, so the next edit needs no fresh read. `expect` is the
+ * hash the edit was computed from (null: the file did not exist): if another process changed the
+ * file meanwhile, nothing is written and the error says "changed since read".
  */
 export async function saveTextFile(
   absolute: string,
   shown: string,
   text: string,
   format: TextFormat,
-  ctx: Pick<ToolContext, 'readFiles'>,
+  ctx: Pick<ToolContext, 'readFiles' | 'workspace' | 'documentsRoot'>,
+  expect: ExpectedContent,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   const encodable = checkEncodable(text, format);
   if (!encodable.ok) return { ok: false, error: `${shown}: ${encodable.error}. Nothing was written.` };
   const bytes = encodeText(text, format);
-  await atomicWriteFile(absolute, bytes);
+  try {
+    await atomicWriteFile(absolute, bytes, { expect, shown, checkFolder: editFolderCheck(ctx, absolute) });
+  } catch (error) {
+    if (error instanceof WriteRefusedError) return { ok: false, error: error.message };
+    throw error;
+  }
   ctx.readFiles.set(realPathOf(absolute), sha256(bytes));
   return { ok: true };
+}
+
+/** The content an edit expects to replace: the hash it read, or null for a missing file. */
+export function expectedContent(loaded: LoadedText): ExpectedContent {
+  return loaded.ok ? loaded.hash : loaded.missing ? null : undefined;
 }
 
 /** Text given with LF written in a CRLF file's own line endings. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { compactDiff } from './compact_diff.js';
-import { loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
+import { expectedContent, loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
 
 const inputSchema = z.strictObject({
   path: z.string().min(1).describe('File to create or overwrite'),
@@ -24,7 +24,7 @@ export const writeToFile = buildTool({
       return { isError: true, text: `${existing.error} Nothing was written.` };
     const format = existing.ok ? existing.format : NEW_FILE_FORMAT;
     const content = withEol(input.content, format.eol);
-    const saved = await saveTextFile(path, shown, content, format, ctx);
+    const saved = await saveTextFile(path, shown, content, format, ctx, expectedContent(existing));
     if (!saved.ok) return { isError: true, text: saved.error };
     const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
     if (!existing.ok) return { text: `Created ${shown} (${lines} lines).`, data: { created: true, lines } };

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { z } from 'zod';
+import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { realPathOf } from '../../permission/paths.js';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { ToolOutput } from '../../tool/types.js';
@@ -24,7 +24,7 @@ async function readImage(path: string, shown: string, size: number): Promise<Too
   if (size > MAX_BINARY_READ)
     return { isError: true, text: `${shown} is too large to read as an image (${size} bytes).` };
   const { renderImage } = await import('./render/image.js');
-  const image = await renderImage(await readFile(path), path);
+  const image = await renderImage(await readRegularFile(path, shown), path);
   if (!image.ok) return { isError: true, text: `${shown}: ${image.error}` };
   return {
     text: `${shown}: ${image.note}`,
@@ -42,7 +42,7 @@ async function readPdf(
   if (size > MAX_BINARY_READ)
     return { isError: true, text: `${shown} is too large to read as a PDF (${size} bytes).` };
   const { renderPdf } = await import('./render/pdf.js');
-  const pdf = await renderPdf(await readFile(path), pages);
+  const pdf = await renderPdf(await readRegularFile(path, shown), pages);
   if (!pdf.ok) return { isError: true, text: `${shown}: ${pdf.error}` };
   return { text: pdf.text, data: { pageCount: pdf.pageCount, shown: pdf.shown } };
 }
@@ -52,7 +52,7 @@ async function readNotebook(
   shown: string,
   ctxReadFiles: Map<string, string>,
 ): Promise<ToolOutput> {
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path, shown);
   const { renderNotebook, notebookImages } = await import('./render/notebook.js');
   const text = bytes.toString('utf8');
   const notebook = renderNotebook(text);
@@ -79,7 +79,11 @@ export const readFileTool = buildTool({
   isConcurrencySafe: () => true,
   permissionSubject: (input: Input) => ({ kind: 'read', paths: [input.path] }),
   async validateInput(input, ctx) {
-    return pathProblem(input.path, (await pathKind(absolutePath(ctx, input.path))).kind, 'file');
+    const path = absolutePath(ctx, input.path);
+    return (
+      (await specialFileProblem(path, input.path)) ??
+      pathProblem(input.path, (await pathKind(path)).kind, 'file')
+    );
   },
   async call(input, ctx) {
     const path = absolutePath(ctx, input.path);

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { decodeText, isProbablyBinary } from '../../edit/codec.js';
+import { sha256 } from '../../edit/content_hash.js';
+import { openRegularFile, readRegularFile } from '../../edit/regular_file.js';
 import { formatCount } from '../shared/paths.js';
 
 /** Files up to this size are read whole (and hashed for edit checks); larger ones are streamed. */
@@ -20,9 +19,7 @@ export interface TextSlice {
 
 export type TextRead = { ok: true; slice: TextSlice } | { ok: false; error: string };
 
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+export { sha256 } from '../../edit/content_hash.js';
 
 function numbered(lineNumber: number, line: string): string {
   const body =
@@ -90,7 +87,7 @@ async function readWhole(
   limit: number,
   budget: number,
 ): Promise<TextRead> {
-  const bytes = await readFile(path);
+  const bytes = await readRegularFile(path, shown);
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, error: `${shown}: ${decoded.error}` };
   const lines = splitLines(decoded.text);
@@ -120,20 +117,21 @@ async function readStreamed(
   limit: number,
   budget: number,
 ): Promise<TextRead> {
-  const handle = await open(path);
-  try {
-    const head = new Uint8Array(8192);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    if (isProbablyBinary(head.subarray(0, bytesRead))) {
-      return {
-        ok: false,
-        error: `${shown} is a binary file; read_file shows text, images, PDFs and notebooks.`,
-      };
-    }
-  } finally {
+  const handle = await openRegularFile(path, shown);
+  const head = new Uint8Array(8192);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0).catch(async (error) => {
     await handle.close();
+    throw error;
+  });
+  if (isProbablyBinary(head.subarray(0, bytesRead))) {
+    await handle.close();
+    return {
+      ok: false,
+      error: `${shown} is a binary file; read_file shows text, images, PDFs and notebooks.`,
+    };
   }
-  const stream = createReadStream(path, { encoding: 'utf8' });
+  // The stream reads the handle that was checked, from the start, and closes it when done.
+  const stream = handle.createReadStream({ encoding: 'utf8', start: 0 });
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const wanted: string[] = [];
   let lineNumber = 0;

@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
 import { absolutePath, displayPath, missingProblem, pathKind } from '../shared/paths.js';
@@ -34,7 +35,8 @@ export const listCodeDefinitionNames = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path] }),
-  validateInput: (input, ctx) => missingProblem(ctx, input.path),
+  validateInput: async (input, ctx) =>
+    (await specialFileProblem(absolutePath(ctx, input.path), input.path)) ?? missingProblem(ctx, input.path),
   async call(input, ctx) {
     const { outlineSource, formatOutline } = await import('../../outline/index.js');
     const target = absolutePath(ctx, input.path);
@@ -54,7 +56,10 @@ export const listCodeDefinitionNames = buildTool({
         skipped++;
         continue;
       }
-      const outline = await outlineSource(await readFile(file, 'utf8'), file);
+      // A FIFO or device swapped in since the listing is skipped, never waited on.
+      const bytes = await readRegularFile(file).catch(() => undefined);
+      if (bytes === undefined) continue;
+      const outline = await outlineSource(bytes.toString('utf8'), file);
       if (outline && outline.definitions.length > 0) results.push({ path: displayPath(ctx, file), outline });
     }
     const shown = displayPath(ctx, target);

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRegularFile } from '../../edit/regular_file.js';
 import { isInside } from '../../permission/paths.js';
 
 /**
@@ -23,10 +23,10 @@ export async function gitignoreFilter(
   const layers: Array<{ base: string; rules: Ignore }> = [];
   for (const folder of folders) {
     try {
-      const text = await readFile(join(folder, '.gitignore'), 'utf8');
+      const text = (await readRegularFile(join(folder, '.gitignore'))).toString('utf8');
       layers.push({ base: folder, rules: ignore().add(text) });
     } catch {
-      // no .gitignore here
+      // no .gitignore here (or not a regular file)
     }
   }
   return (name, isDir) => {

@@ -13,7 +13,7 @@ export class LineFollower {
     private readonly path: string,
     private offset: number,
     /** Returns true to stop following (e.g. a pattern matched). */
-    private readonly onLine: (line: string) => boolean,
+    private readonly onLine: (line: string) => boolean | Promise<boolean>,
   ) {}
 
   /**
@@ -32,7 +32,7 @@ export class LineFollower {
       this.offset += slice.bytes;
       const lines = (this.partial + slice.text).split('\n');
       this.partial = lines.pop() ?? '';
-      for (const line of lines) if (this.onLine(line.replace(/\r$/, ''))) return true;
+      for (const line of lines) if (await this.onLine(line.replace(/\r$/, ''))) return true;
     }
     if (final && this.partial !== '') {
       const last = this.partial;

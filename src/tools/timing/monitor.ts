@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
 import type { RunningProcess } from '../exec/run_process.js';
@@ -95,24 +96,22 @@ export const monitor = buildTool({
     if ((input.command === undefined) === (input.path === undefined))
       return 'Give either command (a shell command to run and follow) or path (a file to follow), not both.';
     if (input.from_start && input.path === undefined) return 'from_start applies to path only.';
-    if (input.until !== undefined) {
-      try {
-        new RegExp(input.until);
-      } catch (error) {
-        return `until is not a valid regular expression: ${(error as Error).message}`;
-      }
-    }
-    return undefined;
+    const problem = input.until === undefined ? undefined : TimedRegex.problem(input.until, '');
+    return problem === undefined ? undefined : `until is not a valid regular expression: ${problem}`;
   },
   async call(input, ctx) {
-    const pattern = input.until !== undefined ? new RegExp(input.until) : undefined;
+    // The model's pattern runs in a worker with a time limit: a catastrophic one cannot hang lathe.
+    const pattern = input.until !== undefined ? new TimedRegex(input.until, '') : undefined;
     const seen = new RecentLines(KEEP_LINES, KEEP_LINE_CHARS);
-    const matched: { line?: string } = {};
-    const onLine = (line: string) => {
+    const matched: { line?: string; error?: string } = {};
+    const onLine = async (line: string) => {
       seen.push(line);
       ctx.progress?.(line.slice(0, KEEP_LINE_CHARS));
-      if (!pattern?.test(line)) return false;
-      matched.line = line;
+      if (pattern === undefined) return false;
+      const tested = await pattern.test([line]);
+      if (!tested.ok) matched.error = `until: ${tested.error}.`;
+      else if (!tested.matches[0]) return false;
+      else matched.line = line;
       return true;
     };
     let running: RunningProcess | undefined;
@@ -127,7 +126,7 @@ export const monitor = buildTool({
       followed = absolutePath(ctx, input.path!);
       follower = new LineFollower(followed, input.from_start ? 0 : await fileSize(followed), onLine);
     }
-    const ending = await follow(ctx, input, follower, running);
+    const ending = await follow(ctx, input, follower, running).finally(() => pattern?.close());
     let exit = '';
     if (running) {
       if (ending !== 'exited') running.kill();
@@ -136,6 +135,10 @@ export const monitor = buildTool({
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const source = input.command !== undefined ? `\`${input.command}\`` : displayPath(ctx, followed);
+    if (matched.error !== undefined) {
+      const stopped = running ? ' The command was stopped.' : '';
+      return { isError: true, text: `Stopped monitoring ${source}: ${matched.error}${stopped}` };
+    }
     const head = `Monitored ${source} for ${seconds} s: ${seen.total} line${seen.total === 1 ? '' : 's'}. ${describeEnding(ending, input, running, exit)}`;
     const match = matched.line !== undefined ? `\nMatching line: ${matched.line}` : '';
     const kept = seen.kept.length < seen.total ? `\nThe last ${seen.kept.length} lines:` : '';
