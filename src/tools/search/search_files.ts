@@ -70,17 +70,25 @@ function deniedLineFilter(
   readable: (absolute: string) => boolean,
 ): (line: string) => string | undefined {
   const mode = input.output_mode ?? 'content';
-  let droppedLast = false;
+  // A `--` between context groups is held until groups on both sides of it are known to be kept.
+  let separator = false;
+  let shownAny = false;
   return (line) => {
     if (mode === 'files_with_matches') return readable(resolve(workspace, line)) ? line : undefined;
     const nul = line.indexOf('\0');
-    // `--` separates context groups; one after a dropped group goes too.
-    if (nul < 0) return droppedLast ? undefined : line;
+    if (nul < 0) {
+      separator = true;
+      return undefined;
+    }
     const path = line.slice(0, nul);
     const rest = line.slice(nul + 1);
-    droppedLast = !readable(resolve(workspace, path));
-    if (droppedLast) return undefined;
-    return `${path}${mode === 'content' && /^\d+-/.test(rest) ? '-' : ':'}${rest}`;
+    const held = separator;
+    separator = false;
+    if (!readable(resolve(workspace, path))) return undefined;
+    const shown = `${path}${mode === 'content' && /^\d+-/.test(rest) ? '-' : ':'}${rest}`;
+    const after = held && shownAny;
+    shownAny = true;
+    return after ? `--\n${shown}` : shown;
   };
 }
 
