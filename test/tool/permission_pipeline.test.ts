@@ -12,7 +12,7 @@ afterEach(async () => {
 
 function runtime(
   files: Record<string, string>,
-  options: Omit<Parameters<typeof createRuntime>[0], 'cwd'> & { settings?: SettingsLayer } = {},
+  options: Omit<NonNullable<Parameters<typeof createRuntime>[0]>, 'cwd'> = {},
 ) {
   const dir = writeTree(files);
   const rt = createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-'), env: {}, ...options });
