@@ -145,7 +145,10 @@ export async function runToolCall(
     // gets its refusal, the same whether the path exists or not.
     const invalid = await tool.validateInput(input, ctx);
     if (invalid) {
-      const decision = await decidePermission(tool, input, ctx);
+      // A tool's own permission check may need valid input (an MCP tool that exists): then the
+      // validation error is all there is to say.
+      const decision = await decidePermission(tool, input, ctx).catch(() => undefined);
+      if (!decision) return error(invalid);
       const first =
         decision.behavior === 'deny' ||
         (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
