@@ -154,6 +154,7 @@ describe('readOutside holds for shell commands', () => {
       'for f in *.ts; do wc -l "$f"; done',
       'echo /etc/shadow',
       'head -c 100 /dev/zero',
+      'find . -name "$pattern" -type f',
     ]) {
       expect((await decide(e, text)).behavior, text).toBe('allow');
     }
@@ -228,6 +229,15 @@ describe('git in Plan mode reads only the workspace repository, with no programs
     const workspace = repository();
     writeFileSync(join(workspace, '.git', 'config'), '[core]\n\tpager = a \\\n b\n');
     expect((await decide(engine([], { mode: 'plan', workspace }).e, 'git log')).behavior).toBe('ask');
+  });
+  it('in a linked worktree, the common config counts and --git-dir=.git follows the .git file', async () => {
+    const main = repository();
+    const workspace = join(tempDir(), 'wt');
+    git(main, 'worktree', 'add', '-q', workspace);
+    const { e } = engine([], { mode: 'plan', workspace });
+    expect((await decide(e, 'git --git-dir=.git log -1')).behavior).toBe('allow');
+    writeFileSync(join(main, '.git', 'config'), '[core]\n\tfsmonitor = ./x\n');
+    expect((await decide(e, 'git status')).behavior).toBe('ask');
   });
   it('in Act mode such git asks as executeAll', async () => {
     const workspace = repository();

@@ -46,6 +46,17 @@ const PATTERN_FIRST: Record<string, RegExp> = {
   yq: /^(--from-file\b)/,
 };
 
+/** Options whose value is a name, pattern or number, not a file (`find . -name "$p"`). */
+const VALUE_NOT_FILE: Record<string, Set<string>> = {
+  find: new Set(
+    (
+      '-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type -xtype -perm ' +
+      '-size -user -group -uid -gid -mtime -atime -ctime -mmin -amin -cmin -used -inum -links -maxdepth ' +
+      '-mindepth -fstype -printf -regextype -context'
+    ).split(' '),
+  ),
+};
+
 /** Devices that hold nothing of anyone's: output thrown away, zeros, randomness, a descriptor. */
 const NOT_FILES = /^\/dev\/(null|zero|full|random|urandom|stdout|stderr|stdin|tty|fd\/\d+)$/;
 
@@ -108,8 +119,11 @@ function argumentWords(sub: Subcommand): Word[] {
   const patternGiven = PATTERN_FIRST[sub.argv[0]];
   let skipPattern = patternGiven !== undefined && !args.some((w) => !w.dynamic && patternGiven.test(w.value));
   const words: Word[] = [];
+  const notFiles = VALUE_NOT_FILE[sub.argv[0]];
   let endOfOptions = false;
-  for (const word of args) {
+  for (const [i, word] of args.entries()) {
+    const previous = args[i - 1];
+    if (notFiles && previous && !previous.dynamic && notFiles.has(previous.value)) continue;
     if (!word.dynamic && !endOfOptions) {
       if (word.value === '--') {
         endOfOptions = true;

@@ -60,20 +60,24 @@ function looksLikeGitDir(dir: string): boolean {
   );
 }
 
+/** The folder a `.git` file (`gitdir: …`, worktrees and submodules) points to; the path itself otherwise. */
+function followGitFile(path: string): string {
+  if (kind(path) !== 'file') return path;
+  try {
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(path, 'utf8'))?.[1]?.trim();
+    return pointer ? resolve(dirname(path), pointer) : path;
+  } catch {
+    return path; // unreadable: git would fail too
+  }
+}
+
 /** The repository git finds from `start`, as git searches: `.git` (folder or `gitdir:` file), then a bare repository, upwards. */
 export function discoverGitDir(start: string): string | undefined {
   for (let dir = start; ; dir = dirname(dir)) {
     const dotGit = join(dir, '.git');
     const dotGitKind = kind(dotGit);
     if (dotGitKind === 'directory' && looksLikeGitDir(dotGit)) return dotGit;
-    if (dotGitKind === 'file') {
-      try {
-        const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-        if (pointer) return resolve(dir, pointer);
-      } catch {
-        // unreadable: git would fail too
-      }
-    }
+    if (dotGitKind === 'file') return followGitFile(dotGit);
     if (looksLikeGitDir(dir)) return dir;
     if (dirname(dir) === dir) return undefined;
   }
@@ -100,7 +104,8 @@ export function gitRepositoryProblem(
       !isInside(realPathOf(resolve(folder, place.workTree)), realPathOf(workspace))
     )
       return `git --work-tree ${place.workTree} leaves the workspace`;
-    const gitDir = place.gitDir !== undefined ? resolve(folder, place.gitDir) : discoverGitDir(folder);
+    const gitDir =
+      place.gitDir !== undefined ? followGitFile(resolve(folder, place.gitDir)) : discoverGitDir(folder);
     if (gitDir === undefined) continue;
     if (workspaceGitDir === undefined || realPathOf(gitDir) !== realPathOf(workspaceGitDir))
       return `git works on another repository than the workspace's (${gitDir})`;
