@@ -98,16 +98,15 @@ export class RulePermissionEngine implements PermissionEngine {
     const outsideRead = named.find((n) => n.outside && n.path.access === 'read');
     const category = this.category(subject, targets, readOnly, outsideRead !== undefined);
     const matched = this.matchingRules(query.tool, subject, targets);
+    // A command pattern says nothing of the paths a command reads: it does not lift readOutside.
+    const allowed =
+      this.coveredByAllow(matched, subject, targets) && !(subject.kind === 'execute' && outsideRead);
 
     const deny = matched.find((r) => r.action === 'deny');
     if (deny) return { behavior: 'deny', reason: `denied by rule ${describe(deny)} (${deny.source})` };
     const pathDeny = this.pathDenial(subject, targets, named);
     if (pathDeny) return pathDeny;
-    if (
-      category &&
-      settings.approvals[category] === 'deny' &&
-      !this.coveredByAllow(matched, subject, targets)
-    ) {
+    if (category && settings.approvals[category] === 'deny' && !allowed) {
       return { behavior: 'deny', reason: `the ${category} approval setting is deny` };
     }
 
@@ -136,14 +135,14 @@ export class RulePermissionEngine implements PermissionEngine {
           behavior: 'ask',
           reason: `${query.tool}${why} lathe is in Plan mode`,
           category,
-          hint: "in Plan mode each change needs a person's yes, even under --yolo; leave Plan mode to run it",
+          hint: "in Plan mode each change needs a person's yes, even under --yolo; leave Plan mode (--mode act) to run it",
         };
       }
     }
 
     const ask = matched.find((r) => r.action === 'ask');
     if (ask) return this.answerAsk(`rule ${describe(ask)} asks (${ask.source})`, category);
-    if (this.coveredByAllow(matched, subject, targets)) return { behavior: 'allow' };
+    if (allowed) return { behavior: 'allow' };
     if (!category) return { behavior: 'allow' };
     const action = settings.approvals[category];
     if (action === 'allow') return { behavior: 'allow' };

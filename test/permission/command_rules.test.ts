@@ -144,6 +144,11 @@ describe('readOutside holds for shell commands', () => {
       'allow',
     );
   });
+  it('an allow rule for the command does not lift it', async () => {
+    const { e } = engine([{ permissions: { allow: ['execute_command(cat *)'] } }]);
+    expect((await decide(e, 'cat /etc/hostname')).behavior).toBe('ask');
+    expect((await decide(e, 'cat a.txt')).behavior).toBe('allow');
+  });
   it('reads inside the workspace stay executeSafe', async () => {
     const { e } = engine();
     for (const text of [
