@@ -147,9 +147,11 @@ export class RulePermissionEngine implements PermissionEngine {
     const action = settings.approvals[category];
     if (action === 'allow') return { behavior: 'allow' };
     let reason = `${query.tool} needs approval (category ${category})`;
-    if (outsideRead && category === 'readOutside')
+    if (outsideRead && category === 'readOutside') {
       reason += `: ${outsideRead.path.text} ${outsideRead.path.unknown ? 'may lie' : 'lies'} outside the workspace`;
-    else if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
+      return this.answerAsk(reason, category, 'rerun with --approve readOutside or --yolo');
+    }
+    if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
     return this.answerAsk(reason, category);
   }
 
@@ -223,11 +225,15 @@ export class RulePermissionEngine implements PermissionEngine {
   }
 
   /** --yolo and --approve answer an ordinary ask with yes. */
-  private answerAsk(reason: string, category: ApprovalCategory | undefined): PermissionDecision {
+  private answerAsk(
+    reason: string,
+    category: ApprovalCategory | undefined,
+    hint?: string,
+  ): PermissionDecision {
     const { yolo, approve } = this.options;
     if (yolo) return { behavior: 'allow' };
     if (approve === 'all' || (category && approve?.includes(category))) return { behavior: 'allow' };
-    return { behavior: 'ask', reason, category };
+    return { behavior: 'ask', reason, category, ...(hint ? { hint } : {}) };
   }
 
   private canonical(name: string): string {
