@@ -1,14 +1,17 @@
 import { relative } from 'node:path';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { ApprovalCategory, Mode } from '../config/types.js';
+import { type CommandFacts, commandFacts } from './command_facts.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
 import {
   commandPatternMatches,
   hostPatternMatches,
   parseRule,
   pathPatternMatches,
+  pathRuleAccess,
   toolNameMatches,
 } from './rules.js';
+import type { NamedPath } from './shell/arguments.js';
 import type {
   PermissionDecision,
   PermissionEngine,
@@ -36,6 +39,14 @@ interface Target {
   absolute: string;
   real: string;
   relative?: string;
+}
+
+/** A path a shell command names, placed: it may resolve to several targets (after a `cd`). */
+interface NamedTarget {
+  path: NamedPath;
+  targets: Target[];
+  /** Outside the workspace, or nothing is known of where it points. */
+  outside: boolean;
 }
 
 /** The declarative permission engine of SPEC §2: categories, rules (deny > ask > allow), protected paths, modes. */
@@ -79,60 +90,158 @@ export class RulePermissionEngine implements PermissionEngine {
       return { behavior: 'deny', reason: `${query.tool} is refused in Plan mode (Strict Plan Mode is on)` };
     }
 
+    const facts = this.commandFacts(subject);
+    // The network or git's repository can make a command that only reads by its text more than a read.
+    const readOnly = query.readOnly && (facts?.notReadOnly.length ?? 0) === 0;
     const targets = (subject.paths ?? []).map((p) => this.target(p));
-    const category = this.category(subject, targets, query.readOnly);
+    const named = (facts?.paths ?? []).map((path) => this.namedTarget(path, subject.cwd));
+    const outsideRead = named.find((n) => n.outside && n.path.access === 'read');
+    const category = this.category(subject, targets, readOnly, outsideRead !== undefined);
     const matched = this.matchingRules(query.tool, subject, targets);
+    // A command pattern says nothing of the paths a command reads: it does not lift readOutside.
+    const allowed =
+      this.coveredByAllow(matched, subject, targets) && !(subject.kind === 'execute' && outsideRead);
 
     const deny = matched.find((r) => r.action === 'deny');
     if (deny) return { behavior: 'deny', reason: `denied by rule ${describe(deny)} (${deny.source})` };
-    if (
-      category &&
-      settings.approvals[category] === 'deny' &&
-      !this.coveredByAllow(matched, subject, targets)
-    ) {
+    const pathDeny = this.pathDenial(subject, targets, named);
+    if (pathDeny) return pathDeny;
+    if (category && settings.approvals[category] === 'deny' && !allowed) {
       return { behavior: 'deny', reason: `the ${category} approval setting is deny` };
     }
 
     // Protected paths and Plan mode ask whatever rules, approvals or --yolo say.
-    if (!query.readOnly) {
-      for (const t of targets) {
+    if (!readOnly) {
+      const written = [
+        ...targets,
+        ...named.filter((n) => n.path.access === 'write').flatMap((n) => n.targets),
+      ];
+      for (const t of written) {
         const reason = protectedReason(t.real, this.workspaceReal, realPathOf(this.options.documentsRoot));
         if (reason) {
-          return { behavior: 'ask', reason: `${t.absolute} is ${reason} (protected: always asks)`, category };
+          return {
+            behavior: 'ask',
+            reason: `${t.absolute} is ${reason} (protected: always asks)`,
+            category,
+            hint: 'protected paths ask even under --yolo; only a person can approve this change',
+          };
         }
       }
       if (plan && !subject.planFile) {
+        const why = facts?.notReadOnly.length
+          ? ` is not read-only (${facts.notReadOnly.join('; ')}) and`
+          : ' changes the workspace and';
         return {
           behavior: 'ask',
-          reason: `${query.tool} changes the workspace and lathe is in Plan mode`,
+          reason: `${query.tool}${why} lathe is in Plan mode`,
           category,
+          hint: "in Plan mode each change needs a person's yes, even under --yolo; leave Plan mode (--mode act) to run it",
         };
       }
     }
 
     const ask = matched.find((r) => r.action === 'ask');
     if (ask) return this.answerAsk(`rule ${describe(ask)} asks (${ask.source})`, category);
-    if (this.coveredByAllow(matched, subject, targets)) return { behavior: 'allow' };
+    if (allowed) return { behavior: 'allow' };
     if (!category) return { behavior: 'allow' };
     const action = settings.approvals[category];
     if (action === 'allow') return { behavior: 'allow' };
-    return this.answerAsk(`${query.tool} needs approval (category ${category})`, category);
+    let reason = `${query.tool} needs approval (category ${category})`;
+    if (outsideRead && category === 'readOutside') {
+      reason += `: ${outsideRead.path.text} ${outsideRead.path.unknown ? 'may lie' : 'lies'} outside the workspace`;
+      return this.answerAsk(reason, category, 'rerun with --approve readOutside or --yolo');
+    }
+    if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
+    return this.answerAsk(reason, category);
+  }
+
+  decidePath(tool: string, access: 'read' | 'edit', path: string): PermissionDecision {
+    return this.decide({
+      tool: this.canonical(tool),
+      readOnly: access === 'read',
+      subject: { kind: access, paths: [path] },
+      strictPlanRefused: false,
+    });
+  }
+
+  readDenyPatterns(): string[] {
+    const patterns = this.rules
+      .filter((rule) => rule.action === 'deny' && pathRuleAccess(rule) === 'read')
+      .map((rule) => rule.pattern!);
+    return [...new Set(patterns)];
+  }
+
+  /**
+   * A path deny rule of a file tool guards the path for every tool and command: one on a reading tool
+   * (`read_file(.env)`) against any access, since tools that change a file read it too; one on an
+   * editing tool (`write_to_file(secrets/**)`) against writing.
+   */
+  private pathDenial(
+    subject: PermissionSubject,
+    targets: Target[],
+    named: NamedTarget[],
+  ): PermissionDecision | undefined {
+    const guarding = this.rules.filter((r) => r.action === 'deny' && pathRuleAccess(r) !== undefined);
+    if (guarding.length === 0) return undefined;
+    const covers = (rule: PermissionRule, access: 'read' | 'write', t: Target) =>
+      (pathRuleAccess(rule) === 'read' || access === 'write') && this.pathMatches(rule, t, true);
+    const denial = (rule: PermissionRule, what: string): PermissionDecision => ({
+      behavior: 'deny',
+      reason: `${what} is denied by rule ${describe(rule)} (${rule.source}), which holds for every tool and command`,
+    });
+    if (subject.kind === 'read' || subject.kind === 'edit') {
+      const access = subject.kind === 'read' ? 'read' : 'write';
+      for (const t of targets) {
+        const rule = guarding.find((r) => covers(r, access, t));
+        if (rule) return denial(rule, t.absolute);
+      }
+    }
+    for (const n of named) {
+      if (n.path.partial) continue;
+      for (const t of n.targets) {
+        const rule = guarding.find((r) => covers(r, n.path.access, t));
+        if (rule) return denial(rule, n.path.text);
+      }
+    }
+    return undefined;
+  }
+
+  /** The facts of a parsed shell command in this place (undefined for other subjects). */
+  private commandFacts(subject: PermissionSubject): CommandFacts | undefined {
+    if (subject.kind !== 'execute' || !subject.commands) return undefined;
+    const { settings, workspace, cwd } = this.options;
+    return commandFacts(subject.commands, {
+      cwd: subject.cwd ? resolvePath(subject.cwd, cwd).lexical : cwd,
+      workspace,
+      // Without the sandbox, or with its network on, a command can send what it reads anywhere.
+      network: settings.sandbox.network || settings.sandbox.mode === 'off',
+    });
+  }
+
+  private namedTarget(path: NamedPath, cwd: string | undefined): NamedTarget {
+    const base = cwd ? resolvePath(cwd, this.options.cwd).lexical : this.options.cwd;
+    const targets = path.absolute.map((p) => this.target(p, base));
+    return { path, targets, outside: path.unknown || targets.some((t) => t.relative === undefined) };
   }
 
   /** --yolo and --approve answer an ordinary ask with yes. */
-  private answerAsk(reason: string, category: ApprovalCategory | undefined): PermissionDecision {
+  private answerAsk(
+    reason: string,
+    category: ApprovalCategory | undefined,
+    hint?: string,
+  ): PermissionDecision {
     const { yolo, approve } = this.options;
     if (yolo) return { behavior: 'allow' };
     if (approve === 'all' || (category && approve?.includes(category))) return { behavior: 'allow' };
-    return { behavior: 'ask', reason, category };
+    return { behavior: 'ask', reason, category, ...(hint ? { hint } : {}) };
   }
 
   private canonical(name: string): string {
     return this.options.canonicalName ? this.options.canonicalName(name) : name;
   }
 
-  private target(p: string): Target {
-    const { lexical, real } = resolvePath(p, this.options.cwd);
+  private target(p: string, cwd = this.options.cwd): Target {
+    const { lexical, real } = resolvePath(p, cwd);
     const inside = isInside(real, this.workspaceReal);
     return {
       absolute: lexical,
@@ -145,6 +254,7 @@ export class RulePermissionEngine implements PermissionEngine {
     subject: PermissionSubject,
     targets: Target[],
     readOnly: boolean,
+    readsOutside: boolean,
   ): ApprovalCategory | undefined {
     const outside = targets.some((t) => t.relative === undefined);
     switch (subject.kind) {
@@ -153,7 +263,9 @@ export class RulePermissionEngine implements PermissionEngine {
       case 'edit':
         return outside ? 'editOutside' : 'edit';
       case 'execute':
-        return subject.readOnlyCommand && readOnly ? 'executeSafe' : 'executeAll';
+        // A command that only reads, but reads outside the workspace, asks as read_file would.
+        if (!subject.readOnlyCommand || !readOnly) return 'executeAll';
+        return readsOutside ? 'readOutside' : 'executeSafe';
       case 'none':
         return undefined;
       default:

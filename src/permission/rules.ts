@@ -16,10 +16,55 @@ export function parseRule(text: RuleText): PermissionRule | string {
   };
 }
 
+/** Compiled globs by pattern: path checks run once per search result, so each glob is compiled once. */
+const matchers = new Map<string, (value: string) => boolean>();
+const MAX_MATCHERS = 1_000;
+
+function globMatches(value: string, pattern: string): boolean {
+  let matcher = matchers.get(pattern);
+  if (!matcher) {
+    if (matchers.size >= MAX_MATCHERS) matchers.clear();
+    matcher = picomatch(pattern, { dot: true });
+    matchers.set(pattern, matcher);
+  }
+  return matcher(value);
+}
+
 /** Tool names may carry `*` (e.g. `github__*` for every tool of one MCP server). */
 export function toolNameMatches(ruleTool: string, tool: string): boolean {
   if (!ruleTool.includes('*')) return ruleTool === tool;
-  return picomatch.isMatch(tool, ruleTool, { dot: true });
+  return globMatches(tool, ruleTool);
+}
+
+/** The file tools whose path rules guard reading; a path rule on any other file tool guards writing. */
+const READING_TOOLS = [
+  'read_file',
+  'list_files',
+  'search_files',
+  'glob',
+  'list_code_definition_names',
+  'monitor',
+];
+const WRITING_TOOLS = [
+  'write_to_file',
+  'edit_file',
+  'replace_in_file',
+  'apply_patch',
+  'notebook_edit',
+  'replace_text',
+  'new_rule',
+];
+
+/**
+ * What a path rule guards, whatever tool reaches the path: a rule on a reading tool
+ * (`read_file(.env)`) guards reading, a rule on an editing tool (`write_to_file(secrets/**)`)
+ * guards writing; rules on other tools guard nothing beyond their own tool.
+ */
+export function pathRuleAccess(rule: PermissionRule): 'read' | 'write' | undefined {
+  if (rule.pattern === undefined) return undefined;
+  if (READING_TOOLS.some((tool) => toolNameMatches(rule.tool, tool))) return 'read';
+  if (WRITING_TOOLS.some((tool) => toolNameMatches(rule.tool, tool))) return 'write';
+  return undefined;
 }
 
 /** A path rule is a glob: absolute or `~/…` patterns match the absolute path, others the workspace-relative one. */
@@ -29,30 +74,29 @@ export function pathPatternMatches(
   relativeToWorkspace: string | undefined,
 ): boolean {
   const expanded = expandHome(pattern);
-  const options = { dot: true };
-  if (expanded.startsWith('/')) return picomatch.isMatch(absolute, expanded, options);
-  if (relativeToWorkspace !== undefined && picomatch.isMatch(relativeToWorkspace, expanded, options))
-    return true;
+  if (expanded.startsWith('/')) return globMatches(absolute, expanded);
+  if (relativeToWorkspace !== undefined && globMatches(relativeToWorkspace, expanded)) return true;
   // `**/.env` also covers files outside the workspace.
-  return expanded.startsWith('**/') && picomatch.isMatch(absolute.slice(1), expanded, options);
+  return expanded.startsWith('**/') && globMatches(absolute.slice(1), expanded);
 }
 
 /**
- * A command rule matches one parsed subcommand: `npm test:*` and `npm test*` are prefixes, `*` a
- * wildcard anywhere; a plain pattern matches the command itself or it followed by more words.
+ * A command rule matches one parsed subcommand. A plain pattern matches the command itself or it
+ * followed by more words. `*` is a wildcard, except that a `*` ending the pattern right after a
+ * letter, digit or `_` (`echo*`, `npm test:*`) matches only at a word boundary: the command as
+ * written or followed by a space and more words, so `echo*` allows `echo hi` but not `echoevil`.
  */
 export function commandPatternMatches(pattern: string, subcommand: string): boolean {
   const command = subcommand.trim().replace(/\s+/g, ' ');
   const normalized = pattern.trim().replace(/\s+/g, ' ').replace(/:\*$/, '*');
   if (!normalized.includes('*')) return command === normalized || command.startsWith(`${normalized} `);
-  const regex = new RegExp(
-    `^${normalized
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-    's',
-  );
-  return regex.test(command);
+  const wordEnd = /\w\*$/.test(normalized);
+  const body = wordEnd ? normalized.slice(0, -1) : normalized;
+  const source = body
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}${wordEnd ? '(?: .*)?' : ''}$`, 's').test(command);
 }
 
 /** A host rule is a glob on the URL's host name (`*.example.com`). */

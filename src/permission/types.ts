@@ -1,4 +1,5 @@
 import type { ApprovalCategory, Mode, RuleAction } from '../config/types.js';
+import type { Subcommand } from './shell/types.js';
 
 export type { ApprovalCategory, RuleAction };
 
@@ -16,13 +17,26 @@ export interface PermissionSubject {
   writes?: string[][];
   /** A shell command that is wholly read-only (decides executeSafe vs executeAll). */
   readOnlyCommand?: boolean;
+  /**
+   * A shell command's parsed subcommands: the engine looks at the paths they name (deny rules,
+   * protected paths, reads outside the workspace), the repository git would use and the network.
+   */
+  commands?: Subcommand[];
+  /** The folder a shell command runs in, when not the working folder. */
+  cwd?: string;
   /** The plan file: writable in Plan mode. */
   planFile?: boolean;
 }
 
 export type PermissionDecision =
   | { behavior: 'allow' }
-  | { behavior: 'ask'; reason: string; category?: ApprovalCategory }
+  | {
+      behavior: 'ask';
+      reason: string;
+      category?: ApprovalCategory;
+      /** How it could be approved with no one to ask, when --approve / --yolo cannot (protected paths, Plan mode). */
+      hint?: string;
+    }
   | { behavior: 'deny'; reason: string };
 
 /** A rule `{tool, pattern, action}`; `pattern` undefined means the whole tool. */
@@ -50,4 +64,15 @@ export interface PermissionEngine {
   decide(query: PermissionQuery): PermissionDecision;
   /** A tool-wide deny rule removes the tool from the pool. */
   isToolDenied(tool: string): boolean;
+  /**
+   * What `decide` says of one call of `tool` that reads (or edits) only `path`: for tools that reach
+   * many files (search results, the files a glob matches) to check each one.
+   */
+  decidePath(tool: string, access: 'read' | 'edit', path: string): PermissionDecision;
+  /**
+   * The patterns of the deny rules that guard reading (`read_file(.env)`, `read_file(secrets/**)`): relative ones are
+   * relative to the workspace, `~/` is the home folder. The files they match are closed to every
+   * tool and command.
+   */
+  readDenyPatterns(): string[];
 }

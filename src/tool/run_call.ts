@@ -75,11 +75,44 @@ function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDeci
   return rank[b.behavior] > rank[a.behavior] ? b : a;
 }
 
+/** Asks outside the workspace: there, nothing about a path is told before the call is approved. */
+const OUTSIDE_CATEGORIES: ReadonlySet<ApprovalCategory> = new Set(['readOutside', 'editOutside']);
+
 function headlessDenial(decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
-  const how = decision.category
-    ? `rerun with --approve ${decision.category} or --yolo, or add an allow rule`
-    : 'it cannot be approved without a user';
+  const how =
+    decision.hint ??
+    (decision.category
+      ? `rerun with --approve ${decision.category} or --yolo, or add an allow rule`
+      : 'it cannot be approved without a user');
   return `Not run: ${decision.reason}, and no one is present to approve it (${how}). Do not retry the same call; choose another way or report the limitation.`;
+}
+
+/** The tool's own verdict and the engine's; the stricter wins. */
+async function decidePermission(tool: Tool, input: unknown, ctx: ToolContext): Promise<PermissionDecision> {
+  return strictest(
+    await tool.checkPermissions(input, ctx),
+    ctx.permissions.decide({
+      tool: tool.name,
+      readOnly: tool.isReadOnly(input),
+      subject: tool.permissionSubject(input, ctx),
+      strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
+    }),
+  );
+}
+
+/** Carries out a decision: undefined when the call may run, else the refusal to return. */
+async function refusal(
+  decision: PermissionDecision,
+  request: Omit<ApprovalRequest, 'reason' | 'category'>,
+  env: CallEnvironment,
+): Promise<ToolResult | undefined> {
+  if (decision.behavior === 'allow') return undefined;
+  if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
+  if (!env.askUser) return error(headlessDenial(decision));
+  const answer = await env.askUser({ ...request, reason: decision.reason, category: decision.category });
+  if (answer.approved) return undefined;
+  const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
+  return error(`The user declined ${request.tool.name}.${why}`);
 }
 
 /**
@@ -107,41 +140,32 @@ export async function runToolCall(
     if (!parsed.ok) return error(parsed.message);
     const input = parsed.input;
 
-    // 3. The tool's own checks.
+    // 3. The tool's own checks. What they find (a path that does not exist) must not answer
+    // before permission does: a denied call, or one outside the workspace that was not approved,
+    // gets its refusal, the same whether the path exists or not.
     const invalid = await tool.validateInput(input, ctx);
-    if (invalid) return error(invalid);
+    if (invalid) {
+      // A tool's own permission check may need valid input (an MCP tool that exists): then the
+      // validation error is all there is to say.
+      const decision = await decidePermission(tool, input, ctx).catch(() => undefined);
+      if (!decision) return error(invalid);
+      const first =
+        decision.behavior === 'deny' ||
+        (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
+      if (first) {
+        const refused = await refusal(decision, { call, tool, input }, env);
+        if (refused) return refused;
+      }
+      return error(invalid);
+    }
 
     // 4. Hooks before the call may block it.
     const blocked = await env.hooks?.before?.(call, tool, input);
     if (blocked) return error(`Blocked by a hook: ${blocked}`);
 
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
-    const readOnly = tool.isReadOnly(input);
-    const subject = tool.permissionSubject(input, ctx);
-    const decision = strictest(
-      await tool.checkPermissions(input, ctx),
-      ctx.permissions.decide({
-        tool: tool.name,
-        readOnly,
-        subject,
-        strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
-      }),
-    );
-    if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
-    if (decision.behavior === 'ask') {
-      if (!env.askUser) return error(headlessDenial(decision));
-      const answer = await env.askUser({
-        call,
-        tool,
-        input,
-        reason: decision.reason,
-        category: decision.category,
-      });
-      if (!answer.approved) {
-        const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
-        return error(`The user declined ${tool.name}.${why}`);
-      }
-    }
+    const refused = await refusal(await decidePermission(tool, input, ctx), { call, tool, input }, env);
+    if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
     // 6. The call itself.

@@ -254,3 +254,85 @@ describe('Plan mode and Strict Plan Mode', () => {
     expect(e.decide(q('write_to_file', edit('a.txt'))).behavior).toBe('allow');
   });
 });
+
+describe('allow patterns end at word boundaries', () => {
+  const echoAllowed = [{ permissions: { allow: ['execute_command(echo*)'] } }];
+  it('echo* allows echo and echo with arguments', () => {
+    const { e } = engine(echoAllowed);
+    expect(e.decide(q('execute_command', exec(false, 'echo'))).behavior).toBe('allow');
+    expect(e.decide(q('execute_command', exec(false, 'echo hi there'))).behavior).toBe('allow');
+  });
+  it('echo* does not allow echoevil', () =>
+    expect(engine(echoAllowed).e.decide(q('execute_command', exec(false, 'echoevil x'))).behavior).toBe(
+      'ask',
+    ));
+  it('npm test:* does not allow npm testevil', () => {
+    const { e } = engine([{ permissions: { allow: ['execute_command(npm test:*)'] } }]);
+    expect(e.decide(q('execute_command', exec(false, 'npm test -- --run'))).behavior).toBe('allow');
+    expect(e.decide(q('execute_command', exec(false, 'npm testevil'))).behavior).toBe('ask');
+  });
+  it('a * after a non-word character is an ordinary wildcard', () => {
+    const { e } = engine([
+      { permissions: { allow: ['execute_command(./scripts/*)', 'execute_command(make test-*)'] } },
+    ]);
+    expect(e.decide(q('execute_command', exec(false, './scripts/build.sh'))).behavior).toBe('allow');
+    expect(e.decide(q('execute_command', exec(false, 'make test-unit'))).behavior).toBe('allow');
+  });
+});
+
+describe('a path deny rule holds for every tool that reads or writes the path', () => {
+  const denyEnv = [{ permissions: { deny: ['read_file(**/.env)'] }, approvals: { edit: 'allow' as const } }];
+  it('read_file(**/.env) denies every reading tool', () => {
+    const { e } = engine(denyEnv);
+    for (const tool of ['search_files', 'glob', 'list_files', 'list_code_definition_names', 'monitor']) {
+      expect(e.decide(q(tool, read('config/.env'))).behavior, tool).toBe('deny');
+    }
+  });
+  it('and every tool that changes it (they read what they change)', () => {
+    const { e } = engine(denyEnv, { yolo: true });
+    for (const tool of ['edit_file', 'write_to_file', 'replace_in_file', 'apply_patch', 'notebook_edit']) {
+      expect(e.decide(q(tool, edit('.env'))).behavior, tool).toBe('deny');
+    }
+  });
+  it('write_to_file(secrets/**) denies every editing tool but not reading', () => {
+    const { e } = engine([{ permissions: { deny: ['write_to_file(secrets/**)'] } }], { yolo: true });
+    for (const tool of ['edit_file', 'apply_patch', 'notebook_edit', 'replace_in_file']) {
+      expect(e.decide(q(tool, edit('secrets/key'))).behavior, tool).toBe('deny');
+    }
+    expect(e.decide(q('read_file', read('secrets/key'))).behavior).toBe('allow');
+  });
+  it('an allow rule stays with its own tool', () => {
+    const { e } = engine([{ permissions: { allow: ['write_to_file(docs/**)'] } }]);
+    expect(e.decide(q('edit_file', edit('docs/a.md'))).behavior).toBe('ask');
+  });
+  it('decidePath answers for one path as decide would for the call', () => {
+    const { e } = engine(denyEnv);
+    expect(e.decidePath('search_files', 'read', '.env').behavior).toBe('deny');
+    expect(e.decidePath('search_files', 'read', 'a.txt').behavior).toBe('allow');
+    expect(e.decidePath('replace_text', 'edit', '.agents/settings.json').behavior).toBe('ask');
+  });
+  it('readDenyPatterns lists the patterns that guard reading', () => {
+    const { e } = engine([
+      {
+        permissions: { deny: ['read_file(**/.env)', 'glob(keys/**)', 'write_to_file(out/**)', 'web_fetch'] },
+      },
+    ]);
+    expect(e.readDenyPatterns()).toEqual(['**/.env', 'keys/**']);
+  });
+});
+
+describe('asks that --yolo cannot answer say how they can be', () => {
+  it('a protected path says only a person can approve it', () => {
+    const d = engine([], { yolo: true }).e.decide(q('write_to_file', edit('.git/config')));
+    expect(d).toMatchObject({ behavior: 'ask', hint: expect.stringMatching(/even under --yolo/) });
+  });
+  it('Plan mode says so', () => {
+    const d = engine([], { yolo: true, mode: 'plan' }).e.decide(q('write_to_file', edit('a.txt')));
+    expect(d).toMatchObject({ behavior: 'ask', hint: expect.stringMatching(/Plan mode/) });
+  });
+  it('an ordinary ask has no hint (the --approve / --yolo advice applies)', () => {
+    const d = engine().e.decide(q('write_to_file', edit('a.txt')));
+    expect(d).toMatchObject({ behavior: 'ask' });
+    expect(d).not.toHaveProperty('hint');
+  });
+});

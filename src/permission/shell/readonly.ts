@@ -36,6 +36,11 @@ const WRAPPER_PROBLEMS: Record<string, string> = {
   nohup: 'nohup may create nohup.out',
 };
 
+/** Whether one subcommand only reads (its arguments are then files it reads, never writes). */
+export function isReadOnlySubcommand(sub: Subcommand): boolean {
+  return subcommandProblems(sub).length === 0;
+}
+
 function subcommandProblems(sub: Subcommand): string[] {
   const problems: string[] = [];
   for (const redirect of sub.redirects) {

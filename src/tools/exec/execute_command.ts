@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isInside, realPathOf } from '../../permission/paths.js';
-import { writtenTargets } from '../../permission/shell/readonly.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundCommand, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
-import { classify, knownClassification } from './shell_facts.js';
+import { classify, commandSubject, knownClassification } from './shell_facts.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -74,17 +73,10 @@ export const executeCommand = buildTool({
   async prepare(input) {
     await classify(input.command);
   },
-  permissionSubject: (input) => {
-    const facts = knownClassification(input.command);
-    const parsed = facts !== undefined && facts.subcommands.length > 0;
-    return {
-      kind: 'execute',
-      subjects: parsed ? facts.subcommands.map((s) => s.text) : [input.command],
-      // An unparsed command may write anywhere: no pattern rule covers it.
-      writes: parsed ? facts.subcommands.map(writtenTargets) : [['(unparsed command)']],
-      readOnlyCommand: isReadOnly(input),
-    };
-  },
+  permissionSubject: (input) => ({
+    ...commandSubject(input.command, input.cwd),
+    readOnlyCommand: isReadOnly(input),
+  }),
   async validateInput(input, ctx) {
     if (input.cwd === undefined) return undefined;
     const folder = absolutePath(ctx, input.cwd);

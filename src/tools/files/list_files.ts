@@ -1,8 +1,10 @@
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
+import { readableFilter } from '../shared/denied_paths.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
 import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
 
@@ -71,6 +73,13 @@ export const listFiles = buildTool({
     } else {
       entries = await listTopLevel(dir, ctx.workspace);
       more = entries.length > MAX_ENTRIES;
+    }
+    // Files a deny rule closes are not listed (folders left empty by that go too).
+    const readable = readableFilter(ctx, 'list_files');
+    if (readable) {
+      entries = input.recursive
+        ? withFolders(entries.filter((e) => !e.endsWith('/') && readable(join(dir, e))))
+        : entries.filter((e) => readable(join(dir, e)));
     }
     entries = entries.slice(0, MAX_ENTRIES);
     if (entries.length === 0) return { text: `${shown} is empty (or everything in it is ignored).` };

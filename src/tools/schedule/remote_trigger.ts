@@ -26,6 +26,9 @@ export const remoteTrigger = buildTool({
   availability: { profiles: ['standard'], feature: 'remote_triggers' },
   dynamic: { readOnly: true, concurrencySafe: false },
   isReadOnly: (input) => input.action === 'list',
+  // A trigger lets whoever holds its token start runs: creating one asks as a command would.
+  permissionSubject: (input) =>
+    input.action === 'create' ? { kind: 'execute', readOnlyCommand: false } : { kind: 'none' },
   validateInput(input) {
     if (input.action === 'revoke' && !input.id)
       return 'revoke needs the id of the trigger (see action list).';

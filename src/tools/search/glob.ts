@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { readableFilter } from '../shared/denied_paths.js';
 import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
@@ -48,7 +49,8 @@ export const glob = buildTool({
     if (run.exitCode === 2 && run.lines.length === 0) {
       return { isError: true, text: `glob failed: ${ripgrepError(run.stderr)}` };
     }
-    const files = run.lines.filter((l) => l !== '');
+    const readable = readableFilter(ctx, 'glob');
+    const files = run.lines.filter((l) => l !== '' && (!readable || readable(join(root, l))));
     if (files.length === 0) return { text: `No files match ${input.pattern} in ${displayPath(ctx, root)}.` };
     const sorted = run.truncated ? files.sort() : await newestFirst(root, files);
     const shown = sorted.slice(0, MAX_RESULTS).map((f) => displayPath(ctx, join(root, f)));

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { readableFilter } from '../shared/denied_paths.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
 import { absolutePath, displayPath, missingProblem, pathKind } from '../shared/paths.js';
 
@@ -41,7 +42,10 @@ export const listCodeDefinitionNames = buildTool({
     const { outlineSource, formatOutline } = await import('../../outline/index.js');
     const target = absolutePath(ctx, input.path);
     const isFolder = (await pathKind(target)).kind === 'directory';
-    const candidates = isFolder ? await filesOf(target, ctx.workspace) : [target];
+    const readable = readableFilter(ctx, 'list_code_definition_names');
+    const candidates = (isFolder ? await filesOf(target, ctx.workspace) : [target]).filter(
+      (file) => !readable || readable(file),
+    );
     const results: Array<{ path: string; outline: NonNullable<Awaited<ReturnType<typeof outlineSource>>> }> =
       [];
     let skipped = 0;

@@ -29,11 +29,18 @@ export interface RipgrepRun {
 
 /**
  * Runs ripgrep and collects stdout lines, skipping the first `skip` and stopping (killing rg)
- * once `maxLines` are kept, so a search with millions of hits never sits in memory.
+ * once `maxLines` are kept, so a search with millions of hits never sits in memory. `transform`
+ * rewrites each line, or drops it (undefined) before it counts.
  */
 export async function runRipgrep(
   args: string[],
-  options: { cwd: string; signal?: AbortSignal; maxLines: number; skip?: number },
+  options: {
+    cwd: string;
+    signal?: AbortSignal;
+    maxLines: number;
+    skip?: number;
+    transform?: (line: string) => string | undefined;
+  },
 ): Promise<RipgrepRun> {
   const rg = await ripgrepPath();
   return new Promise((resolve, reject) => {
@@ -47,8 +54,10 @@ export async function runRipgrep(
     let truncated = false;
     let pending = '';
     let stderr = '';
-    const take = (line: string) => {
+    const take = (raw: string) => {
       if (truncated) return;
+      const line = options.transform ? options.transform(raw) : raw;
+      if (line === undefined) return;
       if (skip > 0) {
         skip--;
         return;

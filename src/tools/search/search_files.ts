@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
+import { readableFilter } from '../shared/denied_paths.js';
 import { absolutePath, displayPath, formatCount, missingProblem } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
@@ -37,9 +39,11 @@ const inputSchema = z.strictObject({
 });
 type Input = z.infer<typeof inputSchema>;
 
-function ripgrepArgs(input: Input, target: string): string[] {
+function ripgrepArgs(input: Input, target: string, filtered: boolean): string[] {
   const args = [...COMMON_RG_FLAGS, '--color', 'never', '--max-columns', '400', '--max-columns-preview'];
   const mode = input.output_mode ?? 'content';
+  // A NUL after each path lets results be told apart by file whatever the file names hold.
+  if (filtered && mode !== 'files_with_matches') args.push('--null');
   if (mode === 'files_with_matches') args.push('--files-with-matches');
   else if (mode === 'count') args.push('--count-matches', '--with-filename');
   else {
@@ -54,6 +58,38 @@ function ripgrepArgs(input: Input, target: string): string[] {
   // Searching "." by name would prefix every path with "./".
   if (target !== '.') args.push('--', target);
   return args;
+}
+
+/**
+ * Leaves out the lines of files the engine denies (`--null` output: `path\0rest`) and restores
+ * ripgrep's usual `path:12:text`, `path-12-text` (context) and `path:3` (count) forms.
+ */
+function deniedLineFilter(
+  input: Input,
+  workspace: string,
+  readable: (absolute: string) => boolean,
+): (line: string) => string | undefined {
+  const mode = input.output_mode ?? 'content';
+  // A `--` between context groups is held until groups on both sides of it are known to be kept.
+  let separator = false;
+  let shownAny = false;
+  return (line) => {
+    if (mode === 'files_with_matches') return readable(resolve(workspace, line)) ? line : undefined;
+    const nul = line.indexOf('\0');
+    if (nul < 0) {
+      separator = true;
+      return undefined;
+    }
+    const path = line.slice(0, nul);
+    const rest = line.slice(nul + 1);
+    const held = separator;
+    separator = false;
+    if (!readable(resolve(workspace, path))) return undefined;
+    const shown = `${path}${mode === 'content' && /^\d+-/.test(rest) ? '-' : ':'}${rest}`;
+    const after = held && shownAny;
+    shownAny = true;
+    return after ? `--\n${shown}` : shown;
+  };
 }
 
 export const searchFiles = buildTool({
@@ -73,11 +109,13 @@ export const searchFiles = buildTool({
   async call(input, ctx) {
     const target = absolutePath(ctx, input.path ?? '.');
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
-    const run = await runRipgrep(ripgrepArgs(input, displayPath(ctx, target)), {
+    const readable = readableFilter(ctx, 'search_files');
+    const run = await runRipgrep(ripgrepArgs(input, displayPath(ctx, target), readable !== undefined), {
       cwd: ctx.workspace,
       signal: ctx.signal,
       maxLines: limit,
       skip: input.offset,
+      transform: readable && deniedLineFilter(input, ctx.workspace, readable),
     });
     if (run.exitCode === 2 && run.lines.length === 0) {
       return { isError: true, text: `search_files failed: ${ripgrepError(run.stderr)}` };

@@ -1,9 +1,10 @@
 import { isInside, realPathOf } from '../../permission/paths.js';
-import { writtenTargets } from '../../permission/shell/readonly.js';
-import type { PermissionSubject, ToolContext } from '../../tool/types.js';
+import type { ToolContext } from '../../tool/types.js';
 import { type RunningProcess, startProcess } from '../exec/run_process.js';
 import { classify, knownClassification } from '../exec/shell_facts.js';
 import { absolutePath, pathKind } from '../shared/paths.js';
+
+export { commandSubject } from '../exec/shell_facts.js';
 
 /** Bytes of head and tail kept in memory; the whole output is on disk. */
 const KEEP_BYTES = 12_000;
@@ -22,19 +23,6 @@ export async function prepareCommand(command: string | undefined): Promise<void>
 
 export function isReadOnlyCommand(command: string): boolean {
   return knownClassification(command)?.readOnly === true;
-}
-
-/** The permission facts of running `command`, exactly as execute_command states them. */
-export function commandSubject(command: string): PermissionSubject {
-  const facts = knownClassification(command);
-  const parsed = facts !== undefined && facts.subcommands.length > 0;
-  return {
-    kind: 'execute',
-    subjects: parsed ? facts.subcommands.map((s) => s.text) : [command],
-    // An unparsed command may write anywhere: no pattern rule covers it.
-    writes: parsed ? facts.subcommands.map(writtenTargets) : [['(unparsed command)']],
-    readOnlyCommand: isReadOnlyCommand(command),
-  };
 }
 
 /** Why `cwd` cannot be a command's folder, or undefined. */

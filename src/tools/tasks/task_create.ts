@@ -34,7 +34,7 @@ export const taskCreate = buildTool({
   async prepare(input) {
     await prepareCommand(input.command);
   },
-  permissionSubject: (input) => (input.command ? commandSubject(input.command) : { kind: 'none' }),
+  permissionSubject: (input) => (input.command ? commandSubject(input.command, input.cwd) : { kind: 'none' }),
   async validateInput(input, ctx) {
     if (input.cwd !== undefined && input.command === undefined) return 'cwd needs a command to run there.';
     return cwdProblem(ctx, input.cwd);
