@@ -1,0 +1,79 @@
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { expandHome, isInside, realPathOf } from '../paths.js';
+import { pathPatternMatches, toolNameMatches } from '../rules.js';
+import type { PermissionRule } from '../types.js';
+
+/** More masked files than this is refused rather than passed as thousands of mounts. */
+export const MAX_MASKED_FILES = 2_000;
+
+/** The path patterns of deny rules on reading files (`read_file(**\/.env)`). */
+export function readDeniedPatterns(rules: readonly PermissionRule[]): string[] {
+  return rules
+    .filter((r) => r.action === 'deny' && r.pattern !== undefined && toolNameMatches(r.tool, 'read_file'))
+    .map((r) => r.pattern as string);
+}
+
+/**
+ * The real paths of existing files that match read-deny patterns, as the permission engine
+ * matches them: relative patterns inside the workspace (walked from the pattern's literal base
+ * folder), absolute and `~/…` ones from their base folder, never from `/`.
+ */
+export async function filesToMask(patterns: readonly string[], workspace: string): Promise<string[]> {
+  if (patterns.length === 0) return [];
+  const root = realPathOf(workspace);
+  const found = new Set<string>();
+  const bases = new Map<string, string[]>();
+  const add = (real: string | undefined) => {
+    if (real) found.add(real);
+    if (found.size > MAX_MASKED_FILES)
+      throw new Error(
+        `more than ${MAX_MASKED_FILES} files match the read-deny rules; narrow the rules so the sandbox can mask them`,
+      );
+  };
+  for (const pattern of patterns) {
+    const expanded = expandHome(pattern);
+    const { base, isGlob } = picomatch.scan(expanded);
+    const start = isAbsolute(expanded) ? base : join(root, base);
+    if (start === '' || start === sep) continue;
+    if (isGlob) bases.set(start, [...(bases.get(start) ?? []), pattern]);
+    else add(await realFile(start));
+  }
+  for (const [start, ofBase] of bases) {
+    await walk(start, async (path, entry) => {
+      const rel = isInside(path, root) ? relative(root, path) : undefined;
+      if (ofBase.some((p) => pathPatternMatches(p, path, rel)))
+        add(entry.isSymbolicLink() ? await realFile(path) : path);
+    });
+  }
+  return [...found];
+}
+
+async function realFile(path: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(path);
+    return (await stat(real)).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Visits every file and link under `dir` (links not followed, `.git` folders skipped). */
+async function walk(dir: string, visit: (path: string, entry: Dirent) => Promise<void>): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== '.git') await walk(path, visit);
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      await visit(path, entry);
+    }
+  }
+}
