@@ -60,7 +60,10 @@ async function realFile(path: string): Promise<string | undefined> {
   }
 }
 
-/** Visits every file and link under `dir` (links not followed, `.git` folders skipped). */
+/**
+ * Visits every file and link under `dir` (links not followed, `.git` folders skipped); sibling
+ * folders are read in parallel, so the walk does not hold up the event loop.
+ */
 async function walk(dir: string, visit: (path: string, entry: Dirent) => Promise<void>): Promise<void> {
   let entries: Dirent[];
   try {
@@ -68,12 +71,14 @@ async function walk(dir: string, visit: (path: string, entry: Dirent) => Promise
   } catch {
     return;
   }
+  const visits: Promise<void>[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== '.git') await walk(path, visit);
+      if (entry.name !== '.git') visits.push(walk(path, visit));
     } else if (entry.isFile() || entry.isSymbolicLink()) {
-      await visit(path, entry);
+      visits.push(visit(path, entry));
     }
   }
+  await Promise.all(visits);
 }
