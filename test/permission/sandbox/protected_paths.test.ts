@@ -19,6 +19,8 @@ describe.each(USERS)('protected paths, as $name', (user) => {
       expect(failed).toEqual([]);
       expect(existsSync(join(workspace, '.agents'))).toBe(false);
     },
+    // A hundred bubblewraps at once take a while on a small, busy machine.
+    180_000,
   );
 
   it.skipIf(user.unavailable)('a command cannot leave .agents/settings.json behind', async () => {
