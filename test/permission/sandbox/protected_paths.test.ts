@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
@@ -22,6 +32,21 @@ describe.each(USERS)('protected paths, as $name', (user) => {
     // A hundred bubblewraps at once take a while on a small, busy machine.
     180_000,
   );
+
+  it.skipIf(user.unavailable)('while a command runs, nothing is created in the workspace', async () => {
+    const workspace = sharedDir('lathe-sbx-ws-');
+    const sandbox = sandboxFor(user, { workspace });
+    const wrapped = await sandbox.wrap(
+      ['bash', '-c', 'echo started; while [ ! -e go ]; do sleep 0.02; done'],
+      workspace,
+    );
+    const child = spawn(wrapped!.argv[0], wrapped!.argv.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    expect(readdirSync(workspace)).toEqual([]);
+    writeFileSync(join(workspace, 'go'), '');
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(wrapped!.cleanup()).toBeUndefined();
+  });
 
   it.skipIf(user.unavailable)('a command cannot leave .agents/settings.json behind', async () => {
     const workspace = sharedDir('lathe-sbx-ws-');
