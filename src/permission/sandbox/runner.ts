@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mode } from '../../config/types.js';
 import { wrapCommand } from './command_line.js';
@@ -74,10 +73,11 @@ export class Sandbox {
     this.maskFolder = undefined;
   }
 
-  /** An empty read-only file outside the workspace, bound over each masked file. */
+  /** An empty read-only file in lathe's own folder (outside the workspace), bound over each masked file. */
   private emptyFile(): string {
     if (!this.maskFolder) {
-      const folder = mkdtempSync(join(tmpdir(), 'lathe-mask-'));
+      mkdirSync(this.policy.documentsRoot, { recursive: true });
+      const folder = mkdtempSync(join(this.policy.documentsRoot, 'sandbox-mask-'));
       // Readable by whoever runs bubblewrap; it only ever holds an empty file.
       chmodSync(folder, 0o755);
       writeFileSync(join(folder, 'empty'), '', { mode: 0o444 });
