@@ -28,13 +28,21 @@ export function pathPatternMatches(
   absolute: string,
   relativeToWorkspace: string | undefined,
 ): boolean {
+  return pathPatternMatcher(pattern)(absolute, relativeToWorkspace);
+}
+
+/** `pathPatternMatches` for one pattern, compiled once (for matching many paths). */
+export function pathPatternMatcher(
+  pattern: string,
+): (absolute: string, relativeToWorkspace: string | undefined) => boolean {
   const expanded = expandHome(pattern);
-  const options = { dot: true };
-  if (expanded.startsWith('/')) return picomatch.isMatch(absolute, expanded, options);
-  if (relativeToWorkspace !== undefined && picomatch.isMatch(relativeToWorkspace, expanded, options))
-    return true;
+  const matches = picomatch(expanded, { dot: true });
+  if (expanded.startsWith('/')) return (absolute) => matches(absolute);
   // `**/.env` also covers files outside the workspace.
-  return expanded.startsWith('**/') && picomatch.isMatch(absolute.slice(1), expanded, options);
+  const outside = expanded.startsWith('**/');
+  return (absolute, relativeToWorkspace) =>
+    (relativeToWorkspace !== undefined && matches(relativeToWorkspace)) ||
+    (outside && matches(absolute.slice(1)));
 }
 
 /**

@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { expandHome, isInside, realPathOf } from '../paths.js';
-import { pathPatternMatches, toolNameMatches } from '../rules.js';
+import { pathPatternMatcher, toolNameMatches } from '../rules.js';
 import type { PermissionRule } from '../types.js';
 
 /** More masked files than this is refused rather than passed as thousands of mounts. */
@@ -25,7 +25,7 @@ export async function filesToMask(patterns: readonly string[], workspace: string
   if (patterns.length === 0) return [];
   const root = realPathOf(workspace);
   const found = new Set<string>();
-  const bases = new Map<string, string[]>();
+  const bases = new Map<string, Array<ReturnType<typeof pathPatternMatcher>>>();
   const add = (real: string | undefined) => {
     if (real) found.add(real);
     if (found.size > MAX_MASKED_FILES)
@@ -38,16 +38,19 @@ export async function filesToMask(patterns: readonly string[], workspace: string
     const { base, isGlob } = picomatch.scan(expanded);
     const start = isAbsolute(expanded) ? base : join(root, base);
     if (start === '' || start === sep) continue;
-    if (isGlob) bases.set(start, [...(bases.get(start) ?? []), pattern]);
+    if (isGlob) bases.set(start, [...(bases.get(start) ?? []), pathPatternMatcher(pattern)]);
     else add(await realFile(start));
   }
+  const links: string[] = [];
   for (const [start, ofBase] of bases) {
-    await walk(start, async (path, entry) => {
+    await walk(start, (path, entry) => {
       const rel = isInside(path, root) ? relative(root, path) : undefined;
-      if (ofBase.some((p) => pathPatternMatches(p, path, rel)))
-        add(entry.isSymbolicLink() ? await realFile(path) : path);
+      if (!ofBase.some((matches) => matches(path, rel))) return;
+      if (entry.isSymbolicLink()) links.push(path);
+      else add(path);
     });
   }
+  for (const link of links) add(await realFile(link));
   return [...found];
 }
 
@@ -64,21 +67,21 @@ async function realFile(path: string): Promise<string | undefined> {
  * Visits every file and link under `dir` (links not followed, `.git` folders skipped); sibling
  * folders are read in parallel, so the walk does not hold up the event loop.
  */
-async function walk(dir: string, visit: (path: string, entry: Dirent) => Promise<void>): Promise<void> {
+async function walk(dir: string, visit: (path: string, entry: Dirent) => void): Promise<void> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return;
   }
-  const visits: Promise<void>[] = [];
+  const folders: Promise<void>[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== '.git') visits.push(walk(path, visit));
+      if (entry.name !== '.git') folders.push(walk(path, visit));
     } else if (entry.isFile() || entry.isSymbolicLink()) {
-      visits.push(visit(path, entry));
+      visit(path, entry);
     }
   }
-  await Promise.all(visits);
+  await Promise.all(folders);
 }
