@@ -1,7 +1,9 @@
-import { chmodSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapCommand } from '../../../src/permission/sandbox/bubblewrap.js';
+import { systemSockets } from '../../../src/permission/sandbox/host_sockets.js';
 import { runProcess, runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
 /** A Unix socket server in the host's /tmp, as a tmux server or an ssh-agent keeps one. */
@@ -70,4 +72,35 @@ describe.each(USERS)('private temp folders, as $name', (user) => {
       }
     });
   }
+
+  it.skipIf(user.unavailable)(
+    'a service socket found under /run is bound over with an empty node',
+    async () => {
+      // A stand-in for /run outside the temp folders, with a socket two levels down.
+      const run = sharedDir('lathe-sbx-run-', existsSync('/var/lib') ? '/var/lib' : undefined);
+      const path = join(run, 'docker', 'docker.sock');
+      mkdirSync(join(run, 'docker'), { mode: 0o777 });
+      const service = createServer((socket) => socket.end('service\n'));
+      await new Promise<void>((resolve) => service.listen(path, resolve));
+      chmodSync(path, 0o777);
+      try {
+        expect(systemSockets(run)).toEqual([path]);
+        expect((await runProcess([...user.asUser, ...connect(path)])).stdout).toBe('service\n');
+        const policy = {
+          mode: 'workspace-write' as const,
+          network: false,
+          workspace: sharedDir('lathe-sbx-ws-'),
+          documentsRoot: sharedDir('lathe-home-'),
+          bwrapPath: user.bwrapPath,
+        };
+        const wrapped = wrapCommand(policy, connect(path), policy.workspace, { sockets: systemSockets(run) });
+        const r = await runProcess(wrapped.argv);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(/ConnectionRefused|Connection refused/);
+      } finally {
+        service.close();
+        rmSync(run, { recursive: true, force: true });
+      }
+    },
+  );
 });
