@@ -5,6 +5,7 @@ import { benchExec } from './exec.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
+import { benchSandbox } from './sandbox.js';
 import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
@@ -21,6 +22,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
   ['execute_command overhead and memory', benchExec],
+  ['sandbox probe at start and read-deny masks', benchSandbox],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
   ['first request size (o200k tokens)', benchPromptTokens],
   ['interactive UI: time per frame, memory, start-up', benchTui],

@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { platform, release } from 'node:os';
+import { runGitSync } from '../util/safe_git.js';
 
 /** A few facts about where the agent runs, for the system prompt. */
 export function environmentDetails(cwd: string, now = new Date()): string {
@@ -8,12 +8,8 @@ export function environmentDetails(cwd: string, now = new Date()): string {
     `OS: ${platform()} ${release()}`,
     `Date: ${now.toISOString().slice(0, 10)}`,
   ];
-  const git = spawnSync('git', ['status', '--porcelain=v1', '--branch'], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 2_000,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  // Submodules' dirtiness is not asked for: it would run git inside each, under their config.
+  const git = runGitSync(['status', '--porcelain=v1', '--branch', '--ignore-submodules=dirty'], { cwd });
   if (git.status === 0) {
     const [branchLine = '', ...changes] = git.stdout.split('\n').filter(Boolean);
     const branch = branchLine.replace(/^## /, '').replace(/\.\.\..*/, '');

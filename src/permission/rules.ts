@@ -73,11 +73,21 @@ export function pathPatternMatches(
   absolute: string,
   relativeToWorkspace: string | undefined,
 ): boolean {
+  return pathPatternMatcher(pattern)(absolute, relativeToWorkspace);
+}
+
+/** `pathPatternMatches` for one pattern, compiled once (for matching many paths). */
+export function pathPatternMatcher(
+  pattern: string,
+): (absolute: string, relativeToWorkspace: string | undefined) => boolean {
   const expanded = expandHome(pattern);
-  if (expanded.startsWith('/')) return globMatches(absolute, expanded);
-  if (relativeToWorkspace !== undefined && globMatches(relativeToWorkspace, expanded)) return true;
+  const matches = (value: string) => globMatches(value, expanded);
+  if (expanded.startsWith('/')) return (absolute) => matches(absolute);
   // `**/.env` also covers files outside the workspace.
-  return expanded.startsWith('**/') && globMatches(absolute.slice(1), expanded);
+  const outside = expanded.startsWith('**/');
+  return (absolute, relativeToWorkspace) =>
+    (relativeToWorkspace !== undefined && matches(relativeToWorkspace)) ||
+    (outside && matches(absolute.slice(1)));
 }
 
 /**

@@ -16,7 +16,8 @@ import {
 import { describeServer, loadMcpConfig } from '../mcp/config.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
-import type { SandboxStatus } from '../permission/sandbox/bubblewrap.js';
+import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
+import { readDeniedPatterns } from '../permission/sandbox/masking.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
 import { BackgroundServices } from '../schedule/background_services.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
@@ -104,6 +105,8 @@ export interface Runtime {
   dispose(): Promise<void>;
   /** Whether commands run in the OS sandbox here (probed once). */
   checkSandbox(): Promise<SandboxStatus>;
+  /** The sandbox in detail (capabilities dropped, user namespace), for `lathe doctor`. */
+  describeSandbox(): Promise<SandboxDescription>;
   /** The model's capabilities decide some tools (images, browser use); the pool follows. */
   setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
@@ -232,12 +235,16 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
   const background = new BackgroundServices({ documentsRoot, workspace, env, features });
-  const sandbox = new Sandbox({
-    mode: settings.sandbox.mode,
-    network: settings.sandbox.network,
-    workspace,
-    documentsRoot,
-  });
+  const sandbox = new Sandbox(
+    {
+      mode: settings.sandbox.mode,
+      network: settings.sandbox.network,
+      workspace,
+      documentsRoot,
+      readDenied: () => readDeniedPatterns(permissions.rules),
+    },
+    { agentMode: () => permissions.mode },
+  );
   let conditions = conditionsFor(permissions.mode);
   let pool = poolFor(conditions);
   let callCounter = 0;
@@ -312,6 +319,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       pool = poolFor(conditions);
     },
     checkSandbox: () => sandbox.check(),
+    describeSandbox: () => sandbox.describe(),
     setExternalTools(tools, next) {
       external = tools;
       mcp = next?.access ?? mcp;
@@ -334,6 +342,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     async dispose() {
       stopBackgroundCommands();
       await background.dispose();
+      sandbox.dispose();
     },
     setCapabilities(next) {
       capabilities = { ...capabilities, ...next };

@@ -193,9 +193,17 @@ export interface ToolContext {
   readFiles: Map<string, string>;
   /** Commands running in the background, by id (execute_command, kill_command). */
   backgroundCommands: Map<string, BackgroundCommand>;
-  /** Wraps a command line in the OS sandbox; resolves to undefined when commands run bare. */
+  /**
+   * Wraps a command line in the OS sandbox; resolves to undefined when commands run bare. In
+   * Plan mode (`agentMode`) it is the read-only sandbox. `cleanup()`, once the command has
+   * ended, may return a line saying what it undid at protected paths (for the result).
+   */
   sandbox?: {
-    wrap(argv: string[], cwd: string): Promise<{ argv: string[]; cleanup(): void } | undefined>;
+    wrap(
+      argv: string[],
+      cwd: string,
+      call?: { agentMode?: Mode },
+    ): Promise<{ argv: string[]; cleanup(): string | undefined } | undefined>;
   };
   /** Tasks of the task_* tools, by id. */
   tasks?: Map<string, BackgroundTask>;

@@ -71,10 +71,9 @@ describe('the bubblewrap sandbox (workspace-write)', () => {
     expect(existsSync(join(outside, 'y.txt'))).toBe(false);
   });
 
-  it('keeps .agents/ read-only even when it does not exist yet, and leaves no trace', async () => {
+  it('takes away a .agents/ a command creates, and makes none itself', async () => {
     const { dir, run } = runtime();
-    const r = await run('mkdir -p .agents && echo "{}" > .agents/settings.json');
-    expect(r.isError).toBe(true);
+    await run('mkdir -p .agents && echo "{}" > .agents/settings.json');
     expect(existsSync(join(dir, '.agents'))).toBe(false);
   });
 
@@ -93,13 +92,21 @@ describe('the bubblewrap sandbox (workspace-write)', () => {
     expect(existsSync(join(dir, '.git', 'hooks', 'pre-commit'))).toBe(false);
   });
 
-  it("keeps lathe's settings read-only, even inside a temp folder", async () => {
+  it("keeps lathe's settings out of reach, even inside a temp folder", async () => {
     const home = tempDir('lathe-home-');
     const { run } = runtime({}, home);
-    expect(
-      (await run(`mkdir -p ${home}/settings && echo "{}" > ${home}/settings/settings.json`)).isError,
-    ).toBe(true);
+    // Inside, the temp folder is a private one: the write lands there and vanishes.
+    await run(`mkdir -p ${home}/settings && echo "{}" > ${home}/settings/settings.json`);
     expect(existsSync(join(home, 'settings', 'settings.json'))).toBe(false);
+  });
+
+  it('keeps existing lathe settings read-only', async () => {
+    const home = tempDir('lathe-home-');
+    mkdirSync(join(home, 'settings'));
+    writeFileSync(join(home, 'settings', 'settings.json'), '{}');
+    const { run } = runtime({}, home);
+    expect((await run(`echo '{"x":1}' > ${home}/settings/settings.json`)).isError).toBe(true);
+    expect(readFileSync(join(home, 'settings', 'settings.json'), 'utf8')).toBe('{}');
   });
 
   it('has no network', async () => {

@@ -91,7 +91,9 @@ export const executeCommand = buildTool({
     const timeoutS = input.timeout ?? DEFAULT_TIMEOUT_S;
     const id = `cmd_${randomBytes(4).toString('hex')}`;
     const outputPath = outputPathFor(ctx, id);
-    const wrapped = await ctx.sandbox?.wrap(shellArgv(input.command), cwd);
+    const wrapped = await ctx.sandbox?.wrap(shellArgv(input.command), cwd, {
+      agentMode: ctx.permissions.mode,
+    });
     const running = startProcess({
       argv: wrapped?.argv ?? shellArgv(input.command),
       cwd,

@@ -71,6 +71,8 @@ export function startProcess(options: {
     kill();
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort that came while the command was being prepared (the sandbox probe) fires no event.
+  if (options.signal?.aborted) onAbort();
 
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk: Buffer) => {

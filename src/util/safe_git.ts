@@ -1,0 +1,67 @@
+import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+
+/**
+ * Configuration that stops git from running programs a repository names: a command (or a
+ * cloned repository) can write `.git/config`, and lathe's own git calls run outside the sandbox.
+ */
+const SAFE_CONFIG = ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat'];
+
+/** `git` arguments that run `args` with repository-controlled programs turned off. */
+export function safeGitArgs(args: readonly string[], filterDrivers: readonly string[] = []): string[] {
+  const config = [...SAFE_CONFIG];
+  // A filter driver (`.gitattributes` + `filter.<name>.clean`/`process`) runs during `git status`.
+  for (const name of filterDrivers)
+    config.push(
+      `filter.${name}.clean=`,
+      `filter.${name}.smudge=`,
+      `filter.${name}.process=`,
+      `filter.${name}.required=false`,
+    );
+  const [subcommand, ...rest] = args;
+  const noExtDiff = ['diff', 'log', 'show'].includes(subcommand ?? '') ? ['--no-ext-diff'] : [];
+  return ['--no-pager', ...config.flatMap((c) => ['-c', c]), subcommand, ...noExtDiff, ...rest].filter(
+    (a): a is string => a !== undefined,
+  );
+}
+
+/** The environment of lathe's git calls: no pager, no prompts, no optional index lock. */
+export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+}
+
+/** Names of the filter drivers the configuration seen from `cwd` defines. */
+function filterDrivers(cwd: string, timeoutMs: number): string[] {
+  const listed = spawnSync('git', safeGitArgs(['config', '--get-regexp', '^filter\\.']), {
+    cwd,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: safeGitEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const names = new Set<string>();
+  for (const line of (listed.stdout ?? '').split('\n')) {
+    const key = line.split(' ')[0];
+    const match = /^filter\.(.+)\.[^.]+$/.exec(key);
+    if (match) names.add(match[1]);
+  }
+  return [...names];
+}
+
+/**
+ * Runs one of lathe's own git commands (never the model's) with `safeGitArgs` and
+ * `safeGitEnv`, filter drivers the repository defines turned off. Every git call lathe makes
+ * itself goes through here.
+ */
+export function runGitSync(
+  args: readonly string[],
+  options: { cwd: string; timeoutMs?: number },
+): SpawnSyncReturns<string> {
+  const timeout = options.timeoutMs ?? 2_000;
+  return spawnSync('git', safeGitArgs(args, filterDrivers(options.cwd, timeout)), {
+    cwd: options.cwd,
+    encoding: 'utf8',
+    timeout,
+    env: safeGitEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+}
