@@ -17,7 +17,6 @@ import { describeServer, loadMcpConfig } from '../mcp/config.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
-import { readDeniedPatterns } from '../permission/sandbox/masking.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
 import { BackgroundServices } from '../schedule/background_services.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
@@ -241,7 +240,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       network: settings.sandbox.network,
       workspace,
       documentsRoot,
-      readDenied: () => readDeniedPatterns(permissions.rules),
+      readDenied: () => permissions.readDenyPatterns(),
     },
     { agentMode: () => permissions.mode },
   );

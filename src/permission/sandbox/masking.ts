@@ -3,18 +3,10 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { expandHome, isInside, realPathOf } from '../paths.js';
-import { pathPatternMatcher, toolNameMatches } from '../rules.js';
-import type { PermissionRule } from '../types.js';
+import { pathPatternMatcher } from '../rules.js';
 
 /** More masked files than this is refused rather than passed as thousands of mounts. */
 export const MAX_MASKED_FILES = 2_000;
-
-/** The path patterns of deny rules on reading files (`read_file(**\/.env)`). */
-export function readDeniedPatterns(rules: readonly PermissionRule[]): string[] {
-  return rules
-    .filter((r) => r.action === 'deny' && r.pattern !== undefined && toolNameMatches(r.tool, 'read_file'))
-    .map((r) => r.pattern as string);
-}
 
 /**
  * The real paths of existing files that match read-deny patterns, as the permission engine

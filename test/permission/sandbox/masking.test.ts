@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeSettings } from '../../../src/config/settings.js';
 import { RulePermissionEngine } from '../../../src/permission/engine.js';
-import { filesToMask, readDeniedPatterns } from '../../../src/permission/sandbox/masking.js';
+import { filesToMask } from '../../../src/permission/sandbox/masking.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
@@ -28,7 +28,7 @@ function engineDenying(workspace: string, rules: string[]): RulePermissionEngine
 describe('read-deny rules as masks', () => {
   it('take the path patterns of deny rules on reading, nothing else', () => {
     const engine = engineDenying(tempDir(), ['read_file(**/.env)', 'write_to_file(secrets/**)', 'read_file']);
-    expect(readDeniedPatterns(engine.rules)).toEqual(['**/.env']);
+    expect(engine.readDenyPatterns()).toEqual(['**/.env']);
   });
 
   it('expand to the existing files that match, at their real paths', async () => {
@@ -65,7 +65,7 @@ describe.each(USERS)('masked files, as $name', (user) => {
     const workspace = sharedDir('lathe-sbx-ws-');
     writeShared(workspace, SECRETS);
     const engine = engineDenying(workspace, ['read_file(**/.env)']);
-    const sandbox = sandboxFor(user, { workspace, readDenied: () => readDeniedPatterns(engine.rules) });
+    const sandbox = sandboxFor(user, { workspace, readDenied: () => engine.readDenyPatterns() });
     const r = await runSandboxed(sandbox, `${READ_ALL}; echo leaked > .env`);
     expect(r.stdout).toBe('== .env\n== app/.env\n== app/main.js\nconsole.log(1)\n');
     expect(r.stderr).toMatch(/Read-only file system/);
