@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import {
   APPROVAL_CATEGORIES,
   type ApprovalCategory,
+  EFFORTS,
+  type Effort,
   MODES,
   type Mode,
   PROFILES,
@@ -32,6 +34,8 @@ export interface ResolvedSettings {
   approvals: Record<ApprovalCategory, RuleAction>;
   rules: RuleText[];
   sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
+  /** The model's reasoning effort, when set. */
+  effort?: Effort;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -132,6 +136,10 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       const { mode, network } = settings.sandbox;
       if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') resolved.sandbox.mode = mode;
       if (typeof network === 'boolean') resolved.sandbox.network = network;
+    }
+    if (settings.effort !== undefined) {
+      if (EFFORTS.includes(settings.effort)) resolved.effort = settings.effort;
+      else warnings.push(`${source}: unknown effort "${settings.effort}" (use ${EFFORTS.join(', ')})`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
   }

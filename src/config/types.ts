@@ -6,6 +6,10 @@ export type RuleAction = 'allow' | 'ask' | 'deny';
 export const PROFILES: readonly Profile[] = ['standard', 'lite', 'simple'];
 export const MODES: readonly Mode[] = ['plan', 'act'];
 
+/** How hard the model thinks before answering: each provider's reasoning setting (docs: README). */
+export const EFFORTS = ['low', 'medium', 'high'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
 /** The approval categories of SPEC §2, as settings keys. */
 export const APPROVAL_CATEGORIES = [
   'read',
@@ -34,5 +38,6 @@ export interface SettingsLayer {
   approvals?: Partial<Record<ApprovalCategory, RuleAction>>;
   permissions?: Partial<Record<RuleAction, string[]>>;
   sandbox?: { mode?: 'read-only' | 'workspace-write' | 'off'; network?: boolean };
+  effort?: Effort;
   [key: string]: unknown;
 }

@@ -30,12 +30,16 @@ export interface PermissionEngineOptions {
   approve?: readonly ApprovalCategory[] | 'all';
   /** Maps an alias to its tool's name, so rules may name either. */
   canonicalName?: (name: string) => string;
+  /** More folders treated like the workspace for reading and editing (`--add-dir`). */
+  extraRoots?: readonly string[];
 }
 
 interface Target {
   absolute: string;
   real: string;
   relative?: string;
+  /** Inside a folder added with `--add-dir`: not "outside" for the approval categories. */
+  inExtraRoot?: boolean;
 }
 
 /** The declarative permission engine of SPEC §2: categories, rules (deny > ask > allow), protected paths, modes. */
@@ -44,10 +48,12 @@ export class RulePermissionEngine implements PermissionEngine {
   readonly warnings: string[] = [];
   private currentMode: Mode;
   private readonly workspaceReal: string;
+  private readonly extraRootsReal: string[];
 
   constructor(private readonly options: PermissionEngineOptions) {
     this.currentMode = options.mode ?? options.settings.mode;
     this.workspaceReal = realPathOf(options.workspace);
+    this.extraRootsReal = (options.extraRoots ?? []).map((root) => realPathOf(root));
     for (const text of options.settings.rules) {
       const rule = parseRule(text);
       if (typeof rule === 'string') this.warnings.push(rule);
@@ -138,6 +144,7 @@ export class RulePermissionEngine implements PermissionEngine {
       absolute: lexical,
       real,
       relative: inside ? relative(this.workspaceReal, real) || '.' : undefined,
+      inExtraRoot: !inside && this.extraRootsReal.some((root) => isInside(real, root)),
     };
   }
 
@@ -146,7 +153,7 @@ export class RulePermissionEngine implements PermissionEngine {
     targets: Target[],
     readOnly: boolean,
   ): ApprovalCategory | undefined {
-    const outside = targets.some((t) => t.relative === undefined);
+    const outside = targets.some((t) => t.relative === undefined && !t.inExtraRoot);
     switch (subject.kind) {
       case 'read':
         return outside ? 'readOutside' : 'read';

@@ -1,4 +1,5 @@
-import type { ApprovalCategory, Mode, Profile } from '../../config/types.js';
+import { resolve } from 'node:path';
+import type { ApprovalCategory, Mode, Profile, SettingsLayer } from '../../config/types.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../runtime/create_runtime.js';
 
 export interface CommonOptions {
@@ -11,6 +12,9 @@ export interface CommonOptions {
   approve?: string[];
   yolo?: boolean;
   sandbox?: 'read-only' | 'workspace-write' | 'off';
+  addDir?: string[];
+  allowedTools?: string[];
+  disallowedTools?: string[];
 }
 
 /** The runtime options the command-line flags stand for. */
@@ -18,6 +22,15 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
   const approve: RuntimeOptions['approve'] = opts.approve?.includes('all')
     ? 'all'
     : (opts.approve as ApprovalCategory[] | undefined);
+  // The command line is the last settings layer: its rules join the settings' own.
+  const settings: SettingsLayer = {};
+  if (opts.sandbox) settings.sandbox = { mode: opts.sandbox };
+  if (opts.allowedTools?.length || opts.disallowedTools?.length) {
+    settings.permissions = {
+      ...(opts.allowedTools?.length ? { allow: opts.allowedTools } : {}),
+      ...(opts.disallowedTools?.length ? { deny: opts.disallowedTools } : {}),
+    };
+  }
   return {
     cwd: opts.cwd,
     profile: opts.profile,
@@ -25,7 +38,8 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
     approve,
     yolo: opts.yolo,
-    settings: opts.sandbox ? { sandbox: { mode: opts.sandbox } } : undefined,
+    settings: Object.keys(settings).length > 0 ? settings : undefined,
+    ...(opts.addDir?.length ? { addDirs: opts.addDir.map((dir) => resolve(dir)) } : {}),
   };
 }
 
