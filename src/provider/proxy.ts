@@ -1,8 +1,21 @@
-/** The variables a proxy is named by, in both spellings that tools use. */
-const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+/** The first of these variables that is set and not empty (an empty one does not hide the next). */
+function firstSet(env: NodeJS.ProcessEnv, names: string[]): string | undefined {
+  return names.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+}
+
+/** The proxy settings of the environment, in both spellings that tools use. */
+export function environmentProxy(env: NodeJS.ProcessEnv = process.env) {
+  const httpProxy = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
+  return {
+    httpProxy,
+    // An https request takes HTTP_PROXY when no HTTPS_PROXY is set, as curl does.
+    httpsProxy: firstSet(env, ['https_proxy', 'HTTPS_PROXY']) ?? httpProxy,
+    noProxy: firstSet(env, ['no_proxy', 'NO_PROXY']),
+  };
+}
 
 export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => (env[name] ?? '') !== '');
+  return environmentProxy(env).httpsProxy !== undefined;
 }
 
 /**
@@ -11,8 +24,16 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * loaded only when a proxy is set, so start-up without one pays nothing.
  */
 export async function routeThroughEnvironmentProxy(): Promise<boolean> {
-  if (!proxyConfigured(process.env)) return false;
+  const proxy = environmentProxy(process.env);
+  if (proxy.httpsProxy === undefined) return false;
   const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
-  setGlobalDispatcher(new EnvHttpProxyAgent());
+  // Empty strings, not undefined: undici would otherwise read the variables itself.
+  setGlobalDispatcher(
+    new EnvHttpProxyAgent({
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy,
+      noProxy: proxy.noProxy ?? '',
+    }),
+  );
   return true;
 }

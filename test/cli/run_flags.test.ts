@@ -76,6 +76,27 @@ describe('--effort', () => {
     expect(r.requests[0].body.thinking).toEqual({ type: 'enabled', budget_tokens: 32_000 });
   });
 
+  it('sends Anthropic’s thinking back, signed, before the tool use it led to', async () => {
+    const r = await run(['-p', 'think', ...CLAUDE, '--effort', 'low'], {
+      turns: [
+        {
+          thinking: { text: 'The list is short; read it.', signature: 'sig-123' },
+          toolCalls: [{ name: 'list_files', input: { path: '.' } }],
+        },
+        DONE,
+      ],
+    });
+    expect(r.code).toBe(0);
+    const assistant = r.requests[1].body.messages[1];
+    expect(assistant.role).toBe('assistant');
+    expect(assistant.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'The list is short; read it.',
+      signature: 'sig-123',
+    });
+    expect(assistant.content[1]).toMatchObject({ type: 'tool_use', name: 'list_files' });
+  });
+
   it('sets OpenAI’s reasoning effort', async () => {
     const r = await run(['-p', 'think', '-m', 'openai/gpt-5', '--effort', 'low']);
     expect(r.code).toBe(0);
