@@ -55,11 +55,6 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
   const places = runtimePlaces({ cwd: opts.cwd });
   let settings: ResolvedSettings | undefined;
   let mcp: ReturnType<typeof loadMcpConfig> = { servers: [], warnings: [] };
-  const settingsCheck = checkSettings(() => {
-    settings = loadSettings(places);
-    mcp = loadMcpConfig(places);
-    return { settings, mcpWarnings: mcp.warnings };
-  });
   let runtime: Runtime | undefined;
   let runtimeProblem: string | undefined;
   try {
@@ -67,6 +62,11 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
   } catch (error) {
     runtimeProblem = (error as Error).message;
   }
+  const settingsCheck = checkSettings(() => {
+    settings = loadSettings(places);
+    mcp = loadMcpConfig(places);
+    return [...settings.warnings, ...mcp.warnings, ...(runtime?.warnings ?? [])];
+  });
   try {
     const [programs, sandbox, endpoints, servers] = await Promise.all([
       Promise.all([checkNode(), checkRipgrep(), checkGit(), checkBubblewrap(), checkTmux(), checkChromium()]),

@@ -12,17 +12,15 @@ import { type CheckResult, failed, passed, withinTime } from './check.js';
 const ENDPOINT_TIMEOUT_MS = 5_000;
 const MCP_TIMEOUT_MS = 15_000;
 
-export function checkSettings(
-  load: () => { settings: ResolvedSettings; mcpWarnings: string[] },
-): CheckResult {
+/** Settings and MCP files: every problem lathe would warn about at start is a ✗ here. */
+export function checkSettings(load: () => string[]): CheckResult {
   try {
-    const { settings, mcpWarnings } = load();
-    const problems = [...settings.warnings, ...mcpWarnings];
+    const problems = [...new Set(load())];
     if (problems.length === 0) return passed('settings', 'settings and MCP files are valid', true);
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    return failed('settings', `${problems[0]}${more}`, 'correct the file named', true);
+    return failed('settings', `${problems[0]}${more}`, 'correct it in the settings file', true);
   } catch (error) {
-    return failed('settings', (error as Error).message, 'correct the file named', true);
+    return failed('settings', (error as Error).message, 'correct it in the settings file', true);
   }
 }
 
