@@ -173,7 +173,9 @@ describe('lathe doctor', () => {
     mkdirSync(join(workspace, '.agents'));
     writeFileSync(join(workspace, '.agents', 'settings.json'), '{ "model": ');
     const r = await doctor({ cwd: workspace });
-    expect(line(r.stdout, 'settings')).toMatch(/^✗ settings\s+.*settings\.json.* — correct it in the settings file$/);
+    expect(line(r.stdout, 'settings')).toMatch(
+      /^✗ settings\s+.*settings\.json.* — correct it in the settings file$/,
+    );
     expect(r.code).toBe(1);
   });
 
