@@ -26,6 +26,8 @@ await build({
     '@vscode/tree-sitter-wasm',
     'gpt-tokenizer',
     'react-devtools-core',
+    // Loaded only when a proxy is set; its CommonJS exports need Node's own loader.
+    'undici',
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },

@@ -1,18 +1,18 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
-import type { AgentInteraction, ToolResult } from '../tool/types.js';
+import type { AgentInteraction, ImageBlock, ToolResult } from '../tool/types.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
-import { type ConversationMessage, streamModel } from './model_stream.js';
+import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
@@ -39,7 +39,9 @@ export interface AgentOptions {
   retries?: number;
   retryBaseMs?: number;
   /** Options passed to the provider with every request. */
-  providerOptions?: Record<string, Record<string, string | boolean>>;
+  providerOptions?: SharedV3ProviderOptions;
+  /** The user's own instructions: `replace` stands for lathe's, `append` follows the prompt. */
+  systemPrompt?: { replace?: string; append?: string };
   /** Earlier messages, when a session is resumed. */
   history?: ConversationMessage[];
   /** Every message added to the conversation, for the session log (resume replays them). */
@@ -66,6 +68,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 interface StreamedTurn {
   text: string;
   calls: ToolCall[];
+  reasoning: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
   results: Array<{ call: ToolCall; result: ToolResult }>;
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
 }
@@ -97,11 +100,15 @@ export class Agent {
     this.options.onEvent?.(event);
   }
 
-  /** Runs one user prompt to its end. */
-  async send(prompt: string, signal?: AbortSignal): Promise<AgentOutcome> {
+  /** Runs one user prompt (with any images attached to it) to its end. */
+  async send(
+    prompt: string,
+    signal?: AbortSignal,
+    images: readonly ImageBlock[] = [],
+  ): Promise<AgentOutcome> {
     this.finished = undefined;
     this.promptContext = undefined;
-    this.push(userMessage(prompt));
+    this.push(userMessage(prompt, images));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', 0);
@@ -222,6 +229,8 @@ export class Agent {
       environment: this.promptContext.environment,
       agentsFiles: this.promptContext.agentsFiles,
       jsonSchema: this.options.jsonSchema,
+      instructions: this.options.systemPrompt?.replace,
+      appended: this.options.systemPrompt?.append,
       textTools: capabilities.nativeTools
         ? undefined
         : describeToolsInText(runtime.pool.map((t) => definitionForModel(t, profile))),
@@ -262,7 +271,7 @@ export class Agent {
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
     });
-    const turn: StreamedTurn = { text: '', calls: [], results: [] };
+    const turn: StreamedTurn = { text: '', calls: [], reasoning: [], results: [] };
     const collecting = (async () => {
       for await (const item of execution.results()) turn.results.push(item);
     })();
@@ -289,6 +298,8 @@ export class Agent {
         } else if (event.type === 'tool-call') {
           produced = true;
           addCall({ id: event.id, name: event.name, input: event.input });
+        } else if (event.type === 'reasoning') {
+          turn.reasoning.push(event);
         } else {
           turn.usage = event;
         }

@@ -1,20 +1,29 @@
 import type { ToolCall } from '../tool/run_call.js';
-import type { ToolResult } from '../tool/types.js';
-import type { ConversationMessage } from './model_stream.js';
+import type { ImageBlock, ToolResult } from '../tool/types.js';
+import type { ConversationMessage, ModelStreamEvent } from './model_stream.js';
 import { formatTextToolResult } from './text_tools.js';
 
 /** What an assistant message carries once its stream is done. */
 export interface AssistantTurn {
   text: string;
   calls: ToolCall[];
+  /** The model's reasoning blocks: sent back as they came (Anthropic refuses tool use without them). */
+  reasoning?: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
 }
 
 type AssistantMessage = Extract<ConversationMessage, { role: 'assistant' }>;
 type ToolMessage = Extract<ConversationMessage, { role: 'tool' }>;
 type ToolOutput = Extract<ToolMessage['content'][number], { type: 'tool-result' }>['output'];
 
-export function userMessage(text: string): ConversationMessage {
-  return { role: 'user', content: [{ type: 'text', text }] };
+/** A user message: the text, then any images attached to it. */
+export function userMessage(text: string, images: readonly ImageBlock[] = []): ConversationMessage {
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text },
+      ...images.map((image) => ({ type: 'file' as const, data: image.data, mediaType: image.mediaType })),
+    ],
+  };
 }
 
 /** The input as the model should see it again in history: an object, never a raw broken string. */
@@ -25,6 +34,13 @@ function historyInput(input: unknown): unknown {
 export function assistantMessage(turn: AssistantTurn, nativeTools: boolean): AssistantMessage {
   if (!nativeTools) return { role: 'assistant', content: [{ type: 'text', text: turn.text }] };
   const content: AssistantMessage['content'] = [];
+  for (const block of turn.reasoning ?? []) {
+    content.push({
+      type: 'reasoning',
+      text: block.text,
+      ...(block.providerMetadata ? { providerOptions: block.providerMetadata } : {}),
+    });
+  }
   if (turn.text) content.push({ type: 'text', text: turn.text });
   for (const call of turn.calls) {
     content.push({

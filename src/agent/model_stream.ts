@@ -3,6 +3,8 @@ import type {
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3StreamPart,
+  SharedV3ProviderMetadata,
+  SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { ToolDefinitionForModel } from '../tool/definition.js';
 
@@ -12,6 +14,8 @@ export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'syste
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
+  /** A finished block of the model's reasoning, with what its provider needs to accept it back. */
+  | { type: 'reasoning'; text: string; providerMetadata?: SharedV3ProviderMetadata }
   | { type: 'finish'; inputTokens: number; outputTokens: number; cachedInputTokens: number };
 
 export interface ModelRequest {
@@ -19,7 +23,7 @@ export interface ModelRequest {
   messages: ConversationMessage[];
   tools?: ToolDefinitionForModel[];
   signal?: AbortSignal;
-  providerOptions?: Record<string, Record<string, string | boolean>>;
+  providerOptions?: SharedV3ProviderOptions;
 }
 
 /** Tool input arrives as JSON text; text that does not parse is passed on for the executor to explain. */
@@ -54,13 +58,28 @@ export async function* streamModel(
     providerOptions: request.providerOptions,
   });
   const reader = stream.getReader();
+  // Reasoning arrives in pieces; its signature (Anthropic) may come with any of them.
+  const reasoning = new Map<string, { text: string; providerMetadata?: SharedV3ProviderMetadata }>();
+  const addReasoning = (id: string, text: string, metadata?: SharedV3ProviderMetadata) => {
+    const block = reasoning.get(id) ?? { text: '' };
+    block.text += text;
+    if (metadata) block.providerMetadata = mergeMetadata(block.providerMetadata, metadata);
+    reasoning.set(id, block);
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       const part = value as LanguageModelV3StreamPart;
       if (part.type === 'text-delta') yield { type: 'text', text: part.delta };
-      else if (part.type === 'tool-call') {
+      else if (part.type === 'reasoning-start') addReasoning(part.id, '', part.providerMetadata);
+      else if (part.type === 'reasoning-delta') addReasoning(part.id, part.delta, part.providerMetadata);
+      else if (part.type === 'reasoning-end') {
+        addReasoning(part.id, '', part.providerMetadata);
+        const block = reasoning.get(part.id)!;
+        reasoning.delete(part.id);
+        yield { type: 'reasoning', ...block };
+      } else if (part.type === 'tool-call') {
         yield {
           type: 'tool-call',
           id: part.toolCallId,
@@ -81,6 +100,15 @@ export async function* streamModel(
   } finally {
     reader.releaseLock();
   }
+}
+
+function mergeMetadata(
+  a: SharedV3ProviderMetadata | undefined,
+  b: SharedV3ProviderMetadata,
+): SharedV3ProviderMetadata {
+  const merged: SharedV3ProviderMetadata = { ...a };
+  for (const [provider, values] of Object.entries(b)) merged[provider] = { ...merged[provider], ...values };
+  return merged;
 }
 
 /** The whole text of a request made without tools (summaries). */

@@ -9,6 +9,10 @@ export interface PromptInputs {
   /** Tool descriptions for models without native tool calling (already formatted). */
   textTools?: string;
   jsonSchema?: Record<string, unknown>;
+  /** Instructions that replace the profile's own (`--system-prompt`). */
+  instructions?: string;
+  /** Text that ends the prompt (`--append-system-prompt`). */
+  appended?: string;
 }
 
 const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
@@ -35,7 +39,7 @@ const SIMPLE = `You are lathe, a coding agent. Tools: execute_command runs shell
 /** The system prompt for a profile: instructions, environment, AGENTS.md (nearest first). */
 export function systemPrompt(inputs: PromptInputs): string {
   const base = inputs.profile === 'lite' ? LITE : inputs.profile === 'simple' ? SIMPLE : STANDARD;
-  const parts = [base];
+  const parts = [inputs.instructions ?? base];
   if (inputs.mode === 'plan') parts.push(PLAN_MODE);
   parts.push(`Environment:\n${inputs.environment}`);
   for (const file of inputs.agentsFiles) {
@@ -49,5 +53,6 @@ export function systemPrompt(inputs: PromptInputs): string {
     );
   }
   if (inputs.textTools) parts.push(inputs.textTools);
+  if (inputs.appended) parts.push(inputs.appended);
   return parts.join('\n\n');
 }

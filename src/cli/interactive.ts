@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import { historyFromEvents } from '../agent/session_history.js';
 import { documentsRoot } from '../config/paths.js';
 import { SettingsError } from '../config/settings_file.js';
+import type { Effort } from '../config/types.js';
 import { ModelConfigError } from '../provider/model_spec.js';
-import { createRuntime } from '../runtime/create_runtime.js';
+import { createRuntime, RuntimeError } from '../runtime/create_runtime.js';
 import { AmbiguousSessionError, findSession, readSessionLog } from '../session/read.js';
 import type { ConversationHost } from '../tui/index.js';
 import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
+import { errorLine } from './errors.js';
+import { type PromptFlags, readImageFile, systemPromptFrom } from './prompt_flags.js';
 import {
   attachRuntimeServices,
   findResumePoint,
@@ -39,12 +42,15 @@ async function loadUi(): Promise<typeof import('../tui/index.js')> {
   }
 }
 
-export interface InteractiveOptions extends CommonOptions {
+export interface InteractiveOptions extends CommonOptions, PromptFlags {
   model?: string;
   baseUrl?: string;
   apiKey?: string;
   resume?: string;
   continue?: boolean;
+  effort?: Effort;
+  /** A prompt sent as soon as the UI is up (`lathe "fix the failing test"`). */
+  prompt?: string;
 }
 
 /**
@@ -61,7 +67,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   try {
     const runtimeOptions = runtimeOptionsFrom(opts);
     const resumed = findResumePoint(runtimeOptions, opts);
-    const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey };
+    const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, effort: opts.effort };
     const host: ConversationHost = {
       createRuntime: ({ sessionId, profile, mode, askUser }) =>
         createRuntime({
@@ -85,20 +91,24 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       },
       recorded: RECORDED,
       attach: attachRuntimeServices,
+      systemPrompt: systemPromptFrom(opts),
+      readImage: readImageFile,
     };
     const { runInteractiveUi } = await loadUi();
     return await runInteractiveUi({
       host,
       resume: resumed,
       historyFile: join(documentsRoot(), 'history.jsonl'),
+      initialPrompt: opts.prompt,
     });
   } catch (error) {
     const known =
       error instanceof UsageError ||
       error instanceof ModelConfigError ||
       error instanceof AmbiguousSessionError ||
+      error instanceof RuntimeError ||
       error instanceof SettingsError;
-    process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    process.stderr.write(`lathe: ${errorLine(error)}\n`);
     return known ? 2 : 1;
   }
 }

@@ -1,6 +1,23 @@
 #!/usr/bin/env node
 // The entry point answers --version before loading anything else: start-up time is a feature.
 import { readFileSync } from 'node:fs';
+import { routeThroughEnvironmentProxy } from '../provider/proxy.js';
+import { errorLine } from './errors.js';
+
+/** Whatever escapes every handler still ends in one line, never a stack trace. */
+function die(error: unknown): never {
+  process.stderr.write(`lathe: ${errorLine(error)}\n`);
+  process.exit(1);
+}
+
+process.on('uncaughtException', die);
+process.on('unhandledRejection', die);
+// A reader that went away (`lathe tools | head -1`) ends lathe quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  die(error);
+});
+process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
@@ -9,6 +26,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   };
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  await routeThroughEnvironmentProxy();
   const { runCli } = await import('./program.js');
   process.exitCode = await runCli(args);
 }

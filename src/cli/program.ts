@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { PROFILES } from '../config/types.js';
+import { EFFORTS, PROFILES } from '../config/types.js';
+import { checkArguments, positiveWholeNumber } from './check_arguments.js';
+import { errorLine, UsageError } from './errors.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const TRUST_HELP = 'trust this folder for this run: its MCP servers and settings apply (see lathe trust)';
@@ -11,6 +13,22 @@ function readStdin(): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * The prompt of `lathe -p`: the flag's value or the positional one, with what was piped in after
+ * it (`cat build.log | lathe -p "why does this fail?"`); a terminal on stdin is not read.
+ */
+function headlessPrompt(flag: string | true, positional: string | undefined): string {
+  if (typeof flag === 'string' && flag !== '-' && positional !== undefined)
+    throw new UsageError(
+      `two prompts given ("${flag}" and "${positional}"): quote the prompt as one argument`,
+    );
+  const typed = typeof flag === 'string' && flag !== '-' ? flag : positional;
+  const piped = process.stdin.isTTY ? '' : readStdin();
+  if (typed === undefined) return piped;
+  if (!piped.trim()) return typed;
+  return `${typed}\n\n<stdin>\n${piped.replace(/\s+$/, '')}\n</stdin>`;
 }
 
 /** Options shared by every command that builds a runtime. */
@@ -28,8 +46,22 @@ function runtimeOptions(command: Command): Command {
       ]),
     )
     .addHelpText('after', '\n  --no-feature <name>  turn a feature off (repeatable)')
+    .option('--json', 'print JSON')
     .option('--trust', TRUST_HELP)
-    .option('--json', 'print JSON');
+    .option(
+      '--add-dir <dir>',
+      'another folder the tools may read and edit, as the workspace (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--allowed-tools <rules...>',
+      'allow rules for this run, as in settings: read_file "execute_command(npm test)"',
+    )
+    .option(
+      '--disallowed-tools <rules...>',
+      'deny rules for this run, as in settings: "execute_command(git push)"',
+    );
 }
 
 /** Parses `--no-feature a --no-feature b` by hand: commander's negation does not collect values. */
@@ -51,6 +83,15 @@ function stripNoFeature(args: string[]): string[] {
   return out;
 }
 
+/** Options of the program typed before a command would be ignored by it: say where they go. */
+function checkPlacement(program: Command, command: Command): void {
+  for (const key of Object.keys(program.opts())) {
+    if (program.getOptionValueSource(key) !== 'cli') continue;
+    const flag = program.options.find((o) => o.attributeName() === key)?.long ?? key;
+    throw new UsageError(`${flag} goes after the command: lathe ${command.name()} ${flag} …`);
+  }
+}
+
 export async function runCli(argv: string[]): Promise<number> {
   const disabled = disabledFeatures(argv);
   let exitCode = 0;
@@ -58,7 +99,28 @@ export async function runCli(argv: string[]): Promise<number> {
     .description('An open, provider-agnostic coding agent for the terminal')
     .exitOverride()
     .enablePositionalOptions()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text),
+      // Commander's own errors read as lathe's: one line, "lathe: …".
+      outputError: (text, write) => write(text.replace(/^error: /, 'lathe: ')),
+    })
+    // `lathe help` as well as `lathe --help`, though the program also takes a prompt.
+    .helpCommand(true)
+    // Every command's arguments are checked before it starts anything.
+    .hook('preAction', (program, command) => {
+      if (command !== program) checkPlacement(program, command);
+      return checkArguments(command.opts());
+    });
+
+  program
+    .command('doctor')
+    .description('check what lathe needs here: tools, sandbox, keys, endpoints, MCP servers, settings')
+    .option('--cwd <dir>', 'the folder whose settings and servers are checked')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      exitCode = await doctorCommand(opts);
+    });
 
   runtimeOptions(
     program.command('tools').description('list the tool pool under the current settings'),
@@ -170,11 +232,15 @@ export async function runCli(argv: string[]): Promise<number> {
     });
 
   runtimeOptions(program)
+    .argument('[prompt]', 'a first prompt: the UI opens with it sent (with -p: run it headless)')
     .option(
       '-p, --print [prompt]',
-      'run one prompt headless and print the result (prompt from stdin when omitted)',
+      'run one prompt headless and print the result (piped standard input follows the prompt)',
     )
-    .option('--model <provider/model>', 'the model, e.g. anthropic/claude-sonnet-4-5, ollama/qwen2.5-coder')
+    .option(
+      '-m, --model <provider/model>',
+      'the model, e.g. anthropic/claude-sonnet-4-5, ollama/qwen2.5-coder',
+    )
     .option('--base-url <url>', 'the provider endpoint (OpenAI-compatible servers, proxies)')
     .option('--api-key <key>', 'the API key (default: the provider’s usual environment variable)')
     .addOption(
@@ -182,7 +248,7 @@ export async function runCli(argv: string[]): Promise<number> {
         .choices(['text', 'json', 'stream-json'])
         .default('text'),
     )
-    .option('--max-turns <n>', 'stop after this many model requests', (v) => Number.parseInt(v, 10))
+    .option('--max-turns <n>', 'stop after this many model requests', positiveWholeNumber('--max-turns'))
     .option(
       '--approve <category>',
       'answer asks of this approval category with yes (repeatable; "all")',
@@ -195,13 +261,31 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--resume <id>', 'resume a session (an id or unique prefix)')
     .option('-c, --continue', 'continue the latest session of this folder')
     .option('--verbose', 'print tool calls to stderr')
-    .action(async (opts) => {
+    .option(
+      '--system-prompt <text>',
+      'instructions that replace lathe’s own (environment and AGENTS.md still follow)',
+    )
+    .option('--append-system-prompt <text>', 'instructions added at the end of the system prompt')
+    .addOption(
+      new Option('--effort <level>', 'how hard the model thinks (its reasoning setting)').choices([
+        ...EFFORTS,
+      ]),
+    )
+    .option(
+      '-i, --image <file>',
+      'an image sent with the -p prompt (repeatable; models that take images)',
+      collect,
+      [],
+    )
+    .action(async (positional: string | undefined, opts) => {
       if (opts.print === undefined) {
+        if (opts.image.length > 0)
+          throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
         const { runInteractive } = await import('./interactive.js');
-        exitCode = await runInteractive({ ...opts, noFeature: disabled });
+        exitCode = await runInteractive({ ...opts, noFeature: disabled, prompt: positional });
         return;
       }
-      const prompt = typeof opts.print === 'string' && opts.print !== '-' ? opts.print : readStdin();
+      const prompt = headlessPrompt(opts.print, positional);
       if (!prompt.trim()) {
         process.stderr.write('lathe: -p needs a prompt (as its value or on standard input)\n');
         exitCode = 2;
@@ -215,9 +299,9 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    process.stderr.write(`lathe: ${(error as Error).message}\n`);
+    process.stderr.write(`lathe: ${errorLine(error)}\n`);
     // A settings file lathe cannot use (config/settings_file.ts) is the user's to fix: exit 2.
-    return (error as Error).name === 'SettingsError' ? 2 : 1;
+    return error instanceof UsageError || (error as Error).name === 'SettingsError' ? 2 : 1;
   }
   return exitCode;
 }

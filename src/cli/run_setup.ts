@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEvent } from '../agent/events.js';
 import type { ConversationMessage } from '../agent/model_stream.js';
 import { historyFromEvents } from '../agent/session_history.js';
+import type { Effort } from '../config/types.js';
 import type { McpHub } from '../mcp/hub.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
@@ -9,14 +10,14 @@ import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
 import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
 import { SessionLog } from '../session/log.js';
 import { findSession, latestSession, readSessionLog } from '../session/read.js';
+import { UsageError } from './errors.js';
 
 /**
  * The pieces every run is assembled from — where a session resumes, the model, the session
  * log — shared by the headless runner and the interactive UI so both behave the same.
  */
 
-/** A mistake in how lathe was called: reported in one line, exit code 2. */
-export class UsageError extends Error {}
+export { UsageError } from './errors.js';
 
 /** Events written to the session log: everything but the per-token deltas. */
 export const RECORDED = (event: AgentEvent) => event.type !== 'text_delta' && event.type !== 'usage';
@@ -59,13 +60,18 @@ export interface ModelSetup {
   capabilities: ModelCapabilities;
   model: LanguageModelV3;
   providerOptions: ReturnType<typeof providerOptionsFor>;
+  effort?: Effort;
+  optionsForEffort(effort: Effort | undefined): ReturnType<typeof providerOptionsFor>;
 }
 
-/** Loads a model and tells the runtime what it can do (the pool follows). */
+/**
+ * Loads a model and tells the runtime what it can do (the pool follows). The effort is the
+ * flag's, else the settings'.
+ */
 export async function setUpModel(
   runtime: Runtime,
   modelName: string,
-  endpoint: { baseUrl?: string; apiKey?: string } = {},
+  endpoint: { baseUrl?: string; apiKey?: string; effort?: Effort } = {},
 ): Promise<ModelSetup> {
   const spec = parseModelSpec(modelName);
   const capabilities = capabilitiesFor(
@@ -78,7 +84,16 @@ export async function setUpModel(
     nativeTools: capabilities.nativeTools,
   });
   const model = await createModel(spec, { ...endpoint, timeouts: runtime.settings.modelTimeouts });
-  return { modelName, spec, capabilities, model, providerOptions: providerOptionsFor(spec) };
+  const effort = endpoint.effort ?? runtime.settings.effort;
+  return {
+    modelName,
+    spec,
+    capabilities,
+    model,
+    providerOptions: providerOptionsFor(spec, effort),
+    effort,
+    optionsForEffort: (level) => providerOptionsFor(spec, level),
+  };
 }
 
 /** The session log: the resumed one reopened, or a new one with what describes the run. */

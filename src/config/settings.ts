@@ -9,6 +9,8 @@ import {
 import {
   APPROVAL_CATEGORIES,
   type ApprovalCategory,
+  EFFORTS,
+  type Effort,
   MODES,
   type Mode,
   PROFILES,
@@ -45,6 +47,8 @@ export interface ResolvedSettings {
   sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
   modelTimeouts: ModelTimeouts;
   mcp: McpLimits;
+  /** The model's reasoning effort, when set. */
+  effort?: Effort;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -146,6 +150,10 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       const { mode, network } = settings.sandbox;
       if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') resolved.sandbox.mode = mode;
       if (typeof network === 'boolean') resolved.sandbox.network = network;
+    }
+    if (settings.effort !== undefined) {
+      if (EFFORTS.includes(settings.effort)) resolved.effort = settings.effort;
+      else warnings.push(`${source}: unknown effort "${settings.effort}" (use ${EFFORTS.join(', ')})`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);

@@ -6,6 +6,10 @@ export type RuleAction = 'allow' | 'ask' | 'deny';
 export const PROFILES: readonly Profile[] = ['standard', 'lite', 'simple'];
 export const MODES: readonly Mode[] = ['plan', 'act'];
 
+/** How hard the model thinks before answering: each provider's reasoning setting (docs: README). */
+export const EFFORTS = ['low', 'medium', 'high'] as const;
+export type Effort = (typeof EFFORTS)[number];
+
 /** The approval categories of SPEC §2, as settings keys. */
 export const APPROVAL_CATEGORIES = [
   'read',
@@ -38,5 +42,6 @@ export interface SettingsLayer {
   modelTimeouts?: { firstByte?: number; idle?: number };
   /** Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP sessions. */
   mcp?: { startupTimeout?: number; sessionIdleTimeout?: number; maxSessions?: number };
+  effort?: Effort;
   [key: string]: unknown;
 }

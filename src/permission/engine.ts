@@ -33,12 +33,16 @@ export interface PermissionEngineOptions {
   approve?: readonly ApprovalCategory[] | 'all';
   /** Maps an alias to its tool's name, so rules may name either. */
   canonicalName?: (name: string) => string;
+  /** More folders treated like the workspace for reading and editing (`--add-dir`). */
+  extraRoots?: readonly string[];
 }
 
 interface Target {
   absolute: string;
   real: string;
   relative?: string;
+  /** Inside a folder added with `--add-dir`: not "outside" for the approval categories. */
+  inExtraRoot?: boolean;
 }
 
 /** A path a shell command names, placed: it may resolve to several targets (after a `cd`). */
@@ -55,10 +59,12 @@ export class RulePermissionEngine implements PermissionEngine {
   readonly warnings: string[] = [];
   private currentMode: Mode;
   private readonly workspaceReal: string;
+  private readonly extraRootsReal: string[];
 
   constructor(private readonly options: PermissionEngineOptions) {
     this.currentMode = options.mode ?? options.settings.mode;
     this.workspaceReal = realPathOf(options.workspace);
+    this.extraRootsReal = (options.extraRoots ?? []).map((root) => realPathOf(root));
     for (const text of options.settings.rules) {
       const rule = parseRule(text);
       if (typeof rule === 'string') this.warnings.push(rule);
@@ -247,6 +253,7 @@ export class RulePermissionEngine implements PermissionEngine {
       absolute: lexical,
       real,
       relative: inside ? relative(this.workspaceReal, real) || '.' : undefined,
+      inExtraRoot: !inside && this.extraRootsReal.some((root) => isInside(real, root)),
     };
   }
 
@@ -256,7 +263,7 @@ export class RulePermissionEngine implements PermissionEngine {
     readOnly: boolean,
     readsOutside: boolean,
   ): ApprovalCategory | undefined {
-    const outside = targets.some((t) => t.relative === undefined);
+    const outside = targets.some((t) => t.relative === undefined && !t.inExtraRoot);
     switch (subject.kind) {
       case 'read':
         return outside ? 'readOutside' : 'read';

@@ -1,7 +1,38 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from '../config/timeouts.js';
-import { ModelConfigError, type ModelSpec } from './model_spec.js';
+import type { Effort } from '../config/types.js';
+import { ModelConfigError, type ModelSpec, type ProviderName } from './model_spec.js';
 import { fetchWithTimeouts } from './timed_fetch.js';
+
+/** Where each provider's key is looked for, in order (the first is the one to name). */
+export const API_KEY_VARIABLES: Record<ProviderName, readonly string[]> = {
+  anthropic: ['ANTHROPIC_API_KEY'],
+  openai: ['OPENAI_API_KEY'],
+  'openai-chat': ['OPENAI_API_KEY'],
+  google: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY'],
+  'openai-compatible': ['OPENAI_COMPATIBLE_API_KEY'],
+  ollama: [],
+};
+
+/** Where each provider's endpoint may be set instead of its default. */
+export const BASE_URL_VARIABLES: Record<ProviderName, string> = {
+  anthropic: 'ANTHROPIC_BASE_URL',
+  openai: 'OPENAI_BASE_URL',
+  'openai-chat': 'OPENAI_BASE_URL',
+  google: 'GOOGLE_GEMINI_BASE_URL',
+  'openai-compatible': 'OPENAI_COMPATIBLE_BASE_URL',
+  ollama: 'OPENAI_COMPATIBLE_BASE_URL',
+};
+
+/** The first variable that holds a key for this provider. */
+export function apiKeyVariable(provider: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
+  return API_KEY_VARIABLES[provider].find((name) => (env[name] ?? '') !== '');
+}
+
+function keyFromEnv(provider: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
+  const variable = apiKeyVariable(provider, env);
+  return variable ? env[variable] : undefined;
+}
 
 export interface ProviderOptions {
   baseUrl?: string;
@@ -40,7 +71,7 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
   switch (spec.provider) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
-      const apiKey = required(options.apiKey ?? env.ANTHROPIC_API_KEY, 'ANTHROPIC_API_KEY', spec);
+      const apiKey = required(options.apiKey || keyFromEnv('anthropic', env), 'ANTHROPIC_API_KEY', spec);
       return createAnthropic({ apiKey, baseURL: baseURL ?? checkUrl(anthropicBase(env)), fetch })(
         spec.modelId,
       );
@@ -48,15 +79,15 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
     case 'openai':
     case 'openai-chat': {
       const { createOpenAI } = await import('@ai-sdk/openai');
-      const apiKey = required(options.apiKey ?? env.OPENAI_API_KEY, 'OPENAI_API_KEY', spec);
+      const apiKey = required(options.apiKey || keyFromEnv('openai', env), 'OPENAI_API_KEY', spec);
       const provider = createOpenAI({ apiKey, baseURL: baseURL ?? checkUrl(env.OPENAI_BASE_URL), fetch });
       return spec.provider === 'openai' ? provider.responses(spec.modelId) : provider.chat(spec.modelId);
     }
     case 'google': {
       const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
       const apiKey = required(
-        options.apiKey ?? env.GEMINI_API_KEY ?? env.GOOGLE_GENERATIVE_AI_API_KEY,
-        'GEMINI_API_KEY',
+        options.apiKey || keyFromEnv('google', env),
+        'GEMINI_API_KEY (or GOOGLE_API_KEY)',
         spec,
       );
       const base = baseURL ?? checkUrl(env.GOOGLE_GEMINI_BASE_URL);
@@ -74,7 +105,7 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
           'openai-compatible needs --base-url (e.g. http://localhost:1234/v1 for LM Studio).',
         );
       }
-      const apiKey = options.apiKey ?? env.OPENAI_COMPATIBLE_API_KEY;
+      const apiKey = options.apiKey || keyFromEnv('openai-compatible', env);
       return createOpenAICompatible({ name: spec.provider, baseURL: url, apiKey, includeUsage: true, fetch })(
         spec.modelId,
       );
@@ -82,14 +113,49 @@ export async function createModel(spec: ModelSpec, options: ProviderOptions = {}
   }
 }
 
+/** Anthropic's thinking budget and Gemini 2.x's, in tokens, for each effort level. */
+const THINKING_BUDGET: Record<Effort, { anthropic: number; gemini: number }> = {
+  low: { anthropic: 4_000, gemini: 2_048 },
+  medium: { anthropic: 10_000, gemini: 8_192 },
+  high: { anthropic: 32_000, gemini: 24_576 },
+};
+
+/** How each provider is told to reason harder or less; nothing when no effort is set. */
+function effortOptions(spec: ModelSpec, effort: Effort): SharedV3ProviderOptions {
+  switch (spec.provider) {
+    case 'anthropic':
+      return {
+        anthropic: { thinking: { type: 'enabled', budgetTokens: THINKING_BUDGET[effort].anthropic } },
+      };
+    case 'openai':
+    case 'openai-chat':
+      return { openai: { reasoningEffort: effort } };
+    case 'google':
+      // Gemini 3 takes a level; 2.x a budget.
+      return {
+        google: {
+          thinkingConfig: /gemini-[3-9]/.test(spec.modelId)
+            ? { thinkingLevel: effort }
+            : { thinkingBudget: THINKING_BUDGET[effort].gemini },
+        },
+      };
+    case 'openai-compatible':
+    case 'ollama':
+      return { [spec.provider]: { reasoningEffort: effort } };
+  }
+}
+
 /**
  * Per-provider request options. The Responses API is used statelessly: lathe resends the
  * conversation itself, so earlier replies must not be referenced by id.
  */
-export function providerOptionsFor(
-  spec: ModelSpec,
-): Record<string, Record<string, string | boolean>> | undefined {
-  return spec.provider === 'openai' ? { openai: { store: false } } : undefined;
+export function providerOptionsFor(spec: ModelSpec, effort?: Effort): SharedV3ProviderOptions | undefined {
+  const base: SharedV3ProviderOptions = spec.provider === 'openai' ? { openai: { store: false } } : {};
+  if (effort) {
+    for (const [provider, options] of Object.entries(effortOptions(spec, effort)))
+      base[provider] = { ...base[provider], ...options };
+  }
+  return Object.keys(base).length > 0 ? base : undefined;
 }
 
 /** ANTHROPIC_BASE_URL is the host (the SDKs add /v1); the AI SDK wants the /v1 URL. */

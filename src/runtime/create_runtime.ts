@@ -66,6 +66,8 @@ export interface RuntimeOptions {
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   hooks?: CallHooks;
   sessionId?: string;
+  /** More folders the tools may read and edit as they do the workspace (`--add-dir`). */
+  addDirs?: string[];
 }
 
 export interface Runtime {
@@ -207,6 +209,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     yolo: options.yolo,
     approve: options.approve,
     canonicalName,
+    extraRoots: options.addDirs,
   });
   warnings.push(...permissions.warnings);
 

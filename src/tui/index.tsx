@@ -12,6 +12,8 @@ export interface InteractiveUiOptions extends SessionOptions {
   historyFile?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** A prompt sent once the UI is up, as if typed (`lathe "fix the failing test"`). */
+  initialPrompt?: string;
 }
 
 /** Runs the interactive UI until the user leaves; resolves with the exit code. */
@@ -33,7 +35,10 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onTerminate);
   // The model's provider package and the runtime's services start after the first frame.
-  setImmediate(() => session.startInBackground());
+  setImmediate(() => {
+    session.startInBackground();
+    if (options.initialPrompt?.trim()) void session.submit(options.initialPrompt);
+  });
   try {
     await instance.waitUntilExit();
     await session.closed();

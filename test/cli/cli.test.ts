@@ -15,6 +15,23 @@ describe('lathe --version', () => {
   });
 });
 
+describe('lathe help', () => {
+  it('prints the same help as --help, naming the commands, the prompt and -m', () => {
+    const help = lathe(['help'], { env: env() });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(lathe(['--help'], { env: env() }).stdout);
+    expect(help.stdout).toMatch(/^Usage: lathe \[options\] \[command\] \[prompt\]/);
+    expect(help.stdout).toMatch(/-m, --model <provider\/model>/);
+    expect(help.stdout).toMatch(/^\s+doctor\b/m);
+  });
+
+  it('prints a command’s help with lathe help COMMAND', () => {
+    const r = lathe(['help', 'doctor'], { env: env() });
+    expect(r).toMatchObject({ code: 0 });
+    expect(r.stdout).toMatch(/^Usage: lathe doctor \[options\]/);
+  });
+});
+
 describe('lathe tools', () => {
   it('lists the pool with RO/D/CS and token costs', () => {
     const r = lathe(['tools', '--cwd', tempDir()], { env: env() });
@@ -115,8 +132,8 @@ describe('lathe tool', () => {
 
   it('says a folder given as --cwd does not exist', () => {
     const r = lathe(['tool', 'read_file', '--cwd', '/no/such/place'], { env: env() });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/does not exist/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('lathe: --cwd /no/such/place: no such folder\n');
   });
 });
 

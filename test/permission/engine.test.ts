@@ -9,7 +9,13 @@ import { tempDir } from '../support/runtime_fixtures.js';
 
 function engine(
   layers: SettingsLayer[] = [],
-  extra: { yolo?: boolean; approve?: string[] | 'all'; mode?: 'plan' | 'act'; workspace?: string } = {},
+  extra: {
+    yolo?: boolean;
+    approve?: string[] | 'all';
+    mode?: 'plan' | 'act';
+    workspace?: string;
+    extraRoots?: string[];
+  } = {},
 ) {
   const workspace = extra.workspace ?? tempDir();
   const documentsRoot = tempDir('lathe-home-');
@@ -22,6 +28,7 @@ function engine(
     yolo: extra.yolo,
     approve: extra.approve as never,
     mode: extra.mode,
+    extraRoots: extra.extraRoots,
   });
   return { e, workspace, documentsRoot };
 }
@@ -78,6 +85,38 @@ describe('approval categories and their defaults', () => {
     expect(engine([{ approvals: { read: 'deny' } }]).e.decide(q('read_file', read('a'))).behavior).toBe(
       'deny',
     ));
+});
+
+describe('folders added with --add-dir', () => {
+  it('are read and edited as the workspace is, not as outside', () => {
+    const other = tempDir('lathe-other-');
+    const { e } = engine([], { extraRoots: [other] });
+    expect(e.decide(q('read_file', read(join(other, 'notes.md'))))).toEqual({ behavior: 'allow' });
+    expect(e.decide(q('write_to_file', edit(join(other, 'new.md'))))).toMatchObject({
+      behavior: 'ask',
+      category: 'edit',
+    });
+  });
+
+  it('leave every other folder outside, and deny rules and protected paths still hold', () => {
+    const other = tempDir('lathe-other-');
+    const { e } = engine([{ permissions: { deny: [`read_file(${other}/secret/**)`] } }], {
+      extraRoots: [other],
+    });
+    expect(e.decide(q('read_file', read('/etc/hostname')))).toMatchObject({ category: 'readOutside' });
+    expect(e.decide(q('read_file', read(join(other, 'secret', 'key'))))).toMatchObject({ behavior: 'deny' });
+    expect(e.decide(q('write_to_file', edit(join(other, '.git', 'config'))))).toMatchObject({
+      behavior: 'ask',
+      reason: expect.stringMatching(/protected/),
+    });
+  });
+
+  it('are followed through symlinks: a link into an added folder counts as inside it', () => {
+    const other = tempDir('lathe-other-');
+    const { e, workspace } = engine([], { extraRoots: [other] });
+    symlinkSync(other, join(workspace, 'link'));
+    expect(e.decide(q('read_file', read(join(workspace, 'link', 'a.txt'))))).toEqual({ behavior: 'allow' });
+  });
 });
 
 describe('rules: deny beats ask beats allow, whatever the order', () => {

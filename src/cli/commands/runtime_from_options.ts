@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import { trustNotice } from '../../config/trust.js';
-import type { ApprovalCategory, Mode, Profile } from '../../config/types.js';
+import type { ApprovalCategory, Mode, Profile, SettingsLayer } from '../../config/types.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../runtime/create_runtime.js';
 
 export interface CommonOptions {
@@ -14,6 +15,9 @@ export interface CommonOptions {
   sandbox?: 'read-only' | 'workspace-write' | 'off';
   /** `--trust`: trust the folder for this run. */
   trust?: boolean;
+  addDir?: string[];
+  allowedTools?: string[];
+  disallowedTools?: string[];
 }
 
 /** The runtime options the command-line flags stand for. */
@@ -21,6 +25,15 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
   const approve: RuntimeOptions['approve'] = opts.approve?.includes('all')
     ? 'all'
     : (opts.approve as ApprovalCategory[] | undefined);
+  // The command line is the last settings layer: its rules join the settings' own.
+  const settings: SettingsLayer = {};
+  if (opts.sandbox) settings.sandbox = { mode: opts.sandbox };
+  if (opts.allowedTools?.length || opts.disallowedTools?.length) {
+    settings.permissions = {
+      ...(opts.allowedTools?.length ? { allow: opts.allowedTools } : {}),
+      ...(opts.disallowedTools?.length ? { deny: opts.disallowedTools } : {}),
+    };
+  }
   return {
     cwd: opts.cwd,
     profile: opts.profile,
@@ -29,7 +42,8 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     approve,
     yolo: opts.yolo,
     trust: opts.trust,
-    settings: opts.sandbox ? { sandbox: { mode: opts.sandbox } } : undefined,
+    settings: Object.keys(settings).length > 0 ? settings : undefined,
+    ...(opts.addDir?.length ? { addDirs: opts.addDir.map((dir) => resolve(dir)) } : {}),
   };
 }
 

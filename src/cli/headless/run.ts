@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
 import { SettingsError } from '../../config/settings_file.js';
+import type { Effort } from '../../config/types.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
-import { createRuntime } from '../../runtime/create_runtime.js';
+import { createRuntime, RuntimeError } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import {
   type CommonOptions,
   reportRuntimeNotices,
   runtimeOptionsFrom,
 } from '../commands/runtime_from_options.js';
+import { errorLine } from '../errors.js';
+import { imagesRefusal, type PromptFlags, readImageFile, systemPromptFrom } from '../prompt_flags.js';
 import {
   findResumePoint,
   modelNameFor,
@@ -22,7 +25,7 @@ import {
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
 import { headlessUserSide } from './user_side.js';
 
-export interface HeadlessOptions extends CommonOptions {
+export interface HeadlessOptions extends CommonOptions, PromptFlags {
   prompt: string;
   model?: string;
   baseUrl?: string;
@@ -34,6 +37,9 @@ export interface HeadlessOptions extends CommonOptions {
   resume?: string;
   continue?: boolean;
   verbose?: boolean;
+  effort?: Effort;
+  /** Image files sent with the prompt (`-i`). */
+  image?: string[];
 }
 
 function readJsonSchema(file: string): Record<string, unknown> {
@@ -52,6 +58,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   let endServices: (() => Promise<void>) | undefined;
   try {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
+    const user = headlessUserSide({ answersFile: opts.answers, yolo: opts.yolo });
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
     const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
@@ -65,7 +72,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
+      effort: opts.effort,
     });
+    const refusal = opts.image?.length ? imagesRefusal(modelName, capabilities) : undefined;
+    if (refusal) throw new UsageError(refusal);
+    const images = await Promise.all((opts.image ?? []).map(readImageFile));
     // The first request offers the servers' tools: wait for them, at most mcp.startupTimeout.
     const hub = await services.mcp;
     if (hub) {
@@ -90,9 +101,10 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       model,
       modelName,
       capabilities,
-      user: headlessUserSide({ answersFile: opts.answers, yolo: opts.yolo }),
+      user,
       maxTurns: opts.maxTurns,
       providerOptions,
+      systemPrompt: systemPromptFrom(opts),
       jsonSchema,
       history: resumed?.history ?? [],
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
@@ -108,7 +120,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
-    const outcome = await agent.send(opts.prompt, controller.signal);
+    const outcome = await agent.send(opts.prompt, controller.signal, images);
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     session.append({ type: 'session_end', reason: outcome.kind, usage: outcome.usage });
@@ -116,8 +128,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     return exitCodeFor(outcome);
   } catch (error) {
     const known =
-      error instanceof UsageError || error instanceof ModelConfigError || error instanceof SettingsError;
-    process.stderr.write(`lathe: ${known ? error.message : ((error as Error).stack ?? String(error))}\n`);
+      error instanceof UsageError ||
+      error instanceof ModelConfigError ||
+      error instanceof RuntimeError ||
+      error instanceof SettingsError;
+    process.stderr.write(`lathe: ${errorLine(error)}\n`);
     return known ? 2 : 1;
   } finally {
     // Tasks, schedules, MCP servers and the runs they started end with the run.

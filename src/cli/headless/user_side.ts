@@ -1,8 +1,30 @@
 import { readFileSync } from 'node:fs';
 import type { UserSide } from '../../agent/agent.js';
+import { UsageError } from '../errors.js';
 
 const NO_USER =
   'No user is present to answer (headless run). Decide using the most reasonable assumption, say which you chose, and go on.';
+
+/** The answers of an `--answers` file: a JSON array of strings (or `{ "answers": [...] }`). */
+export function readAnswers(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`--answers ${file}: ${code === 'ENOENT' ? 'no such file' : 'cannot be read'}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--answers ${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const list = Array.isArray(parsed) ? parsed : (parsed as { answers?: unknown } | null)?.answers;
+  if (!Array.isArray(list) || !list.every((a) => typeof a === 'string'))
+    throw new UsageError(`--answers ${file}: wants a JSON array of strings, e.g. ["yes", "no: use npm"]`);
+  return list;
+}
 
 /**
  * The user side of a headless run. Answers come from `--answers FILE` (a JSON array of strings,
@@ -11,15 +33,7 @@ const NO_USER =
  * approved (unless --yolo) and phases are acknowledged.
  */
 export function headlessUserSide(options: { answersFile?: string; yolo?: boolean }): UserSide {
-  const answers: string[] = [];
-  if (options.answersFile) {
-    const parsed = JSON.parse(readFileSync(options.answersFile, 'utf8')) as unknown;
-    const list = Array.isArray(parsed) ? parsed : (parsed as { answers?: unknown }).answers;
-    if (!Array.isArray(list) || !list.every((a) => typeof a === 'string')) {
-      throw new Error(`${options.answersFile}: --answers wants a JSON array of strings`);
-    }
-    answers.push(...list);
-  }
+  const answers = options.answersFile ? readAnswers(options.answersFile) : [];
   return {
     async ask() {
       const next = answers.shift();

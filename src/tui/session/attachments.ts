@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { extname, relative, resolve } from 'node:path';
 
 /** Files larger than this are named, not attached: the model can read them in ranges. */
 const MAX_FILE_BYTES = 256 * 1024;
 const MAX_FOLDER_ENTRIES = 200;
+/** Pictures go to the model as images, when it takes them, not as text. */
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
 
 export interface Attached {
   /** The prompt with the attached files' contents after it. */
@@ -11,6 +13,8 @@ export interface Attached {
   attached: string[];
   /** Paths that were too large or unreadable, and why. */
   skipped: string[];
+  /** Image files named with @, to send as images: where they are and how they were written. */
+  images: Array<{ path: string; shown: string }>;
 }
 
 /**
@@ -21,6 +25,7 @@ export function attachFiles(prompt: string, cwd: string): Attached {
   const blocks: string[] = [];
   const attached: string[] = [];
   const skipped: string[] = [];
+  const images: Attached['images'] = [];
   const seen = new Set<string>();
   for (const match of prompt.matchAll(/(?:^|\s)@((?:\\ |[^\s])+)/g)) {
     const written = match[1].replace(/\\ /g, ' ').replace(/[.,;:!?)]+$/, '');
@@ -45,6 +50,10 @@ export function attachFiles(prompt: string, cwd: string): Attached {
       attached.push(`${shown}/`);
       continue;
     }
+    if (IMAGE_EXTENSIONS.has(extname(absolute).toLowerCase())) {
+      images.push({ path: absolute, shown });
+      continue;
+    }
     if (stat.size > MAX_FILE_BYTES) {
       skipped.push(
         `${shown} (${Math.round(stat.size / 1024)} KB: too large to attach; the model can read it)`,
@@ -60,5 +69,5 @@ export function attachFiles(prompt: string, cwd: string): Attached {
     attached.push(shown);
   }
   const text = blocks.length > 0 ? `${prompt}\n\nAttached:\n${blocks.join('\n\n')}` : prompt;
-  return { text, attached, skipped };
+  return { text, attached, skipped, images };
 }

@@ -2,10 +2,11 @@ import { Agent } from '../../agent/agent.js';
 import { compactMessages } from '../../agent/compaction.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
-import type { Mode, Profile } from '../../config/types.js';
+import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
+import type { ImageBlock } from '../../tool/types.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { TodoItem } from '../state/items.js';
 import { UiStore } from '../state/store.js';
@@ -63,6 +64,8 @@ export class InteractiveSession {
   private detach?: () => Promise<void>;
   private closing?: Promise<void>;
   private exited = false;
+  /** Chosen with /effort; until then the flag's or the settings'. */
+  private effort?: Effort | 'off';
 
   constructor(private readonly options: SessionOptions) {
     const { host, resume } = options;
@@ -228,7 +231,10 @@ export class InteractiveSession {
       const agent = await this.ensureAgent();
       if (!agent || signal.aborted) return;
       this.store.add({ kind: 'user', text: shown });
-      const { text, attached, skipped } = attachFiles(prompt, this.runtime.cwd);
+      const { text, attached, skipped, images } = attachFiles(prompt, this.runtime.cwd);
+      const pictures = await this.readImages(images);
+      if (!pictures) return;
+      attached.push(...images.map((image) => image.shown));
       if (attached.length > 0) this.store.add(notice(`Attached ${attached.join(', ')}`));
       for (const why of skipped) this.store.add(notice(`Not attached: ${why}`, 'warn'));
       const { profile, mode } = this.runtime.conditions;
@@ -238,7 +244,7 @@ export class InteractiveSession {
         mode,
         prompt: shown,
       });
-      await agent.send([...this.context.splice(0), text].join('\n\n'), signal);
+      await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
     const next = this.queue.takeAll();
     if (next) await this.run(next, next);
@@ -259,6 +265,41 @@ export class InteractiveSession {
     }
   }
 
+  /** The @-named images, read for the model; undefined (with the reason shown) when they cannot go. */
+  private async readImages(
+    images: Array<{ path: string; shown: string }>,
+  ): Promise<ImageBlock[] | undefined> {
+    if (images.length === 0) return [];
+    const model = this.model.loaded;
+    const read = this.options.host.readImage;
+    if (!model?.capabilities.images || !read) {
+      const name = this.model.name ?? 'this model';
+      this.store.add(
+        notice(
+          `${name} does not take images: leave @${images[0].shown} out, or switch with /model.`,
+          'error',
+        ),
+      );
+      return undefined;
+    }
+    try {
+      return await Promise.all(images.map((image) => read(image.path)));
+    } catch (error) {
+      this.store.add(notice((error as Error).message, 'error'));
+      return undefined;
+    }
+  }
+
+  /** `/effort`: how hard the model thinks from the next prompt on. */
+  setEffort(effort: Effort | 'off'): void {
+    this.effort = effort;
+    this.retireAgent();
+  }
+
+  get effortName(): string {
+    return this.effort ?? this.model.loaded?.effort ?? 'off';
+  }
+
   private async ensureAgent(): Promise<Agent | undefined> {
     if (this.agent) return this.agent;
     if (!this.model.name) {
@@ -273,7 +314,12 @@ export class InteractiveSession {
       model: model.model,
       modelName: model.modelName,
       capabilities: model.capabilities,
-      providerOptions: model.providerOptions,
+      providerOptions:
+        this.effort === undefined
+          ? model.providerOptions
+          : (model.optionsForEffort?.(this.effort === 'off' ? undefined : this.effort) ??
+            model.providerOptions),
+      systemPrompt: this.options.host.systemPrompt,
       user: terminalUserSide(this.store),
       history: this.history,
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,

@@ -1,18 +1,23 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
-import type { Mode, Profile } from '../../config/types.js';
+import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { ModelCapabilities } from '../../provider/capabilities.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
+import type { ImageBlock } from '../../tool/types.js';
 
 /** A model ready to use, with what it can do. */
 export interface LoadedModel {
   modelName: string;
   capabilities: ModelCapabilities;
   model: LanguageModelV3;
-  providerOptions?: Record<string, Record<string, string | boolean>>;
+  providerOptions?: SharedV3ProviderOptions;
+  /** The effort the flags or settings chose. */
+  effort?: Effort;
+  /** The request options for another effort level (`/effort`). */
+  optionsForEffort?(effort: Effort | undefined): SharedV3ProviderOptions | undefined;
 }
 
 /** A session found on disk, to resume. */
@@ -48,4 +53,8 @@ export interface ConversationHost {
    * a line each; returns what ends it all (servers, tasks, background commands).
    */
   attach(runtime: Runtime, report: (line: string) => void): () => Promise<void>;
+  /** The user's instructions for the system prompt (`--system-prompt`, `--append-system-prompt`). */
+  systemPrompt?: { replace?: string; append?: string };
+  /** Reads an image file for a prompt (`@shot.png`); throws an Error with a clear message. */
+  readImage?(path: string): Promise<ImageBlock>;
 }

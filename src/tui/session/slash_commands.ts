@@ -1,4 +1,4 @@
-import { PROFILES, type Profile } from '../../config/types.js';
+import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/read.js';
 import type { Tool } from '../../tool/types.js';
 import type { Line } from '../render/style.js';
@@ -85,6 +85,20 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!args.trim())
         return notice(session, `Model: ${session.modelName ?? 'none'} (switch with /model provider/model)`);
       await session.switchModel(args.trim());
+    },
+  },
+  {
+    name: 'effort',
+    args: '[low|medium|high|off]',
+    summary: 'show or set how hard the model thinks (from the next prompt)',
+    idle: true,
+    run: (session, args) => {
+      const wanted = args.trim().toLowerCase();
+      if (!wanted) return notice(session, `Effort: ${session.effortName}`);
+      if (wanted !== 'off' && !(EFFORTS as readonly string[]).includes(wanted))
+        return notice(session, `Unknown effort "${wanted}": use ${EFFORTS.join(', ')} or off.`, 'error');
+      session.setEffort(wanted as Effort | 'off');
+      notice(session, `Effort: ${wanted}`);
     },
   },
   {

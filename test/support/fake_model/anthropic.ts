@@ -87,6 +87,22 @@ export const anthropic: ProtocolHandler = {
     });
     await out.event('ping', { type: 'ping' });
     let index = 0;
+    if (reply.thinking) {
+      const { text: thinking, signature } = reply.thinking;
+      await out.event('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      });
+      for (const piece of splitInPieces(thinking)) {
+        const delta = { type: 'thinking_delta', thinking: piece };
+        await out.event('content_block_delta', { type: 'content_block_delta', index, delta });
+      }
+      const delta = { type: 'signature_delta', signature };
+      await out.event('content_block_delta', { type: 'content_block_delta', index, delta });
+      await out.event('content_block_stop', { type: 'content_block_stop', index });
+      index++;
+    }
     if (reply.text) {
       await out.event('content_block_start', {
         type: 'content_block_start',

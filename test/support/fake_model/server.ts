@@ -244,6 +244,7 @@ export class FakeModelServer {
       toolCalls,
       usage: turn.usage ?? DEFAULT_USAGE,
       finish: turn.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      ...(turn.thinking ? { thinking: turn.thinking } : {}),
     };
   }
 }

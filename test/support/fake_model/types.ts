@@ -28,6 +28,8 @@ export interface ScriptedReply {
   stallAfterEvents?: number;
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
   finish?: 'stop' | 'tool_calls' | 'length';
+  /** A thinking block before the reply, with its signature (Anthropic only). */
+  thinking?: { text: string; signature: string };
 }
 
 export type ScriptedTurn =
@@ -79,4 +81,5 @@ export interface PlannedReply {
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
   usage: { inputTokens: number; outputTokens: number };
   finish: 'stop' | 'tool_calls' | 'length';
+  thinking?: { text: string; signature: string };
 }

@@ -1,0 +1,85 @@
+import { ripgrepPath } from '../../tools/search/ripgrep.js';
+import { type CheckResult, failed, findOnPath, passed, versionOf } from './check.js';
+
+/** The programs lathe runs or offers tools for: found on PATH, and their versions. */
+
+const MIN_NODE_MAJOR = 20;
+
+export async function checkNode(): Promise<CheckResult> {
+  const version = process.versions.node;
+  if (Number(version.split('.')[0]) >= MIN_NODE_MAJOR) return passed('node', `Node ${version}`, true);
+  return failed('node', `Node ${version} is too old`, `install Node ${MIN_NODE_MAJOR} or later`, true);
+}
+
+export async function checkRipgrep(): Promise<CheckResult> {
+  const rg = await ripgrepPath();
+  const version = await versionOf(rg, ['--version']);
+  if (version) return passed('ripgrep', version, true);
+  return failed(
+    'ripgrep',
+    'ripgrep does not run; the search tools need it',
+    'reinstall lathe (npm install ships ripgrep), or install ripgrep (apt install ripgrep)',
+    true,
+  );
+}
+
+/** A program that some tools need; missing, those tools are not offered or fail. */
+async function optionalProgram(
+  name: string,
+  candidates: readonly string[],
+  versionArgs: string[] | undefined,
+  why: string,
+  fix: string,
+): Promise<CheckResult> {
+  const path = findOnPath(candidates);
+  if (!path) return failed(name, `not found on PATH (${why})`, fix);
+  const version = versionArgs ? await versionOf(path, versionArgs) : undefined;
+  return passed(name, version ? `${version} (${path})` : path);
+}
+
+export const checkGit = () =>
+  optionalProgram(
+    'git',
+    ['git'],
+    ['--version'],
+    'checkpoints, worktrees and git status',
+    'install git (apt install git)',
+  );
+
+export const checkTmux = () =>
+  optionalProgram('tmux', ['tmux'], ['-V'], 'the terminal panel', 'install tmux (apt install tmux)');
+
+export const checkChromium = () =>
+  optionalProgram(
+    'chromium',
+    ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'],
+    undefined,
+    'the browser tools',
+    'install Chromium (apt install chromium)',
+  );
+
+export function checkLanguageServers(): CheckResult[] {
+  const servers = [
+    { name: 'typescript-language-server', fix: 'npm install -g typescript-language-server typescript' },
+    { name: 'pyright', fix: 'npm install -g pyright' },
+  ];
+  return servers.map(({ name, fix }) => {
+    const path = findOnPath([name]);
+    return path
+      ? passed(name, path)
+      : failed(name, 'not found on PATH (code intelligence for the lsp feature)', fix);
+  });
+}
+
+export async function checkBubblewrap(): Promise<CheckResult> {
+  if (process.platform !== 'linux') return passed('bubblewrap', `not used on ${process.platform}`);
+  const path = findOnPath(['bwrap']);
+  if (!path)
+    return failed(
+      'bubblewrap',
+      'bwrap not found on PATH: commands cannot run sandboxed',
+      'install bubblewrap (apt install bubblewrap)',
+    );
+  const version = await versionOf(path, ['--version']);
+  return passed('bubblewrap', version ? `${version} (${path})` : path);
+}
