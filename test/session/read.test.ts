@@ -3,14 +3,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionsDir } from '../../src/config/paths.js';
-import { SessionLog } from '../../src/session/log.js';
 import {
   AmbiguousSessionError,
   findSession,
   latestSession,
   listSessions,
-  readSessionLog,
-} from '../../src/session/read.js';
+} from '../../src/session/catalog.js';
+import { SessionLog } from '../../src/session/log.js';
+import { readSessionLog } from '../../src/session/read.js';
 
 const workspace = '/projects/alpha';
 const otherWorkspace = '/projects/beta';
@@ -31,11 +31,13 @@ function writeRaw(content: string): string {
 /** A session whose log was last modified `minutesAgo` ago. */
 function makeSession(
   id: string,
-  options: { ws?: string; minutesAgo?: number; prompt?: string; messages?: string[] } = {},
+  options: { ws?: string; minutesAgo?: number; prompt?: string; messages?: string[]; replied?: boolean } = {},
 ): string {
   const meta = options.prompt === undefined ? { model: 'm' } : { model: 'm', prompt: options.prompt };
   const log = SessionLog.create({ documentsRoot: root, workspace: options.ws ?? workspace, id, meta });
   for (const text of options.messages ?? []) log.append({ type: 'user_message', text });
+  if (options.replied)
+    log.append({ type: 'model_message', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } });
   log.close();
   const when = new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000);
   fs.utimesSync(log.path, when, when);
@@ -114,8 +116,8 @@ describe('listSessions', () => {
   });
 
   it('latestSession picks the most recently updated', () => {
-    makeSession('old', { minutesAgo: 10 });
-    makeSession('new', { minutesAgo: 1 });
+    makeSession('old', { minutesAgo: 10, replied: true });
+    makeSession('new', { minutesAgo: 1, replied: true });
     expect(latestSession({ documentsRoot: root, workspace })?.id).toBe('new');
   });
 

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { documentsRoot } from '../../config/paths.js';
 import { realPathOf } from '../../permission/paths.js';
+import { AmbiguousSessionError, findSession, listSessions } from '../../session/catalog.js';
 import { exportMarkdown } from '../../session/export.js';
-import { AmbiguousSessionError, findSession, listSessions, readSessionLog } from '../../session/read.js';
+import { readSessionLog } from '../../session/read.js';
 
 /** `lathe sessions [list|show ID|export ID --format md]`. */
 export async function sessionsCommand(
@@ -19,7 +20,7 @@ export async function sessionsCommand(
     else {
       for (const s of sessions) {
         process.stdout.write(
-          `${s.id}  ${s.updated.slice(0, 19).replace('T', ' ')}  ${s.events} events  ${s.firstPrompt ?? ''}\n`,
+          `${s.id}  ${s.updated.slice(0, 19).replace('T', ' ')}  ${s.events} events  ${s.replied ? '' : '(no reply) '}${s.firstPrompt ?? ''}\n`,
         );
       }
     }
@@ -43,7 +44,8 @@ export async function sessionsCommand(
     process.stdout.write(readFileSync(found.path, 'utf8'));
     return 0;
   }
-  const { events } = readSessionLog(found.path);
+  const { events, errors } = readSessionLog(found.path);
+  for (const error of errors) process.stderr.write(`lathe: warning: ${found.path}: skipped ${error}\n`);
   process.stdout.write(`${exportMarkdown(events)}\n`);
   return 0;
 }

@@ -13,6 +13,7 @@ import {
   RECORDED,
   setUpModel,
   UsageError,
+  withSessionSettings,
 } from '../run_setup.js';
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
 import { headlessUserSide } from './user_side.js';
@@ -49,23 +50,32 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
-    const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
-    for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
+    const runtime = createRuntime({
+      ...withSessionSettings(runtimeOptions, resumed),
+      sessionId: resumed?.id,
+    });
+    const warn = (line: string) => process.stderr.write(`lathe: warning: ${line}\n`);
+    for (const warning of [...runtime.warnings, ...(resumed?.warnings ?? [])]) warn(warning);
     // MCP servers and the sandbox probe start beside the first request, not before it.
     endServices = attachRuntimeServices(runtime, (line) => process.stderr.write(`lathe: ${line}\n`));
-    const modelName = modelNameFor(runtime, opts.model);
+    const modelName = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
     if (!modelName) throw new UsageError(NO_MODEL);
     const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
     });
 
-    log = openSessionLog(runtime, resumed?.path, {
-      model: modelName,
-      profile: runtime.conditions.profile,
-      mode: runtime.conditions.mode,
-      prompt: opts.prompt,
-    });
+    log = openSessionLog(
+      runtime,
+      resumed?.path,
+      {
+        model: modelName,
+        profile: runtime.conditions.profile,
+        mode: runtime.conditions.mode,
+        prompt: opts.prompt,
+      },
+      warn,
+    );
     const session = log;
     const agent = new Agent({
       runtime,
