@@ -62,6 +62,8 @@ export interface RuntimeOptions {
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   hooks?: CallHooks;
   sessionId?: string;
+  /** Where the tools save files (results, command output) instead of the session's folder. */
+  sessionDir?: string;
 }
 
 export interface Runtime {
@@ -210,7 +212,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     );
 
   const sessionId = options.sessionId ?? newSessionId();
-  const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
+  const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
   const background = new BackgroundServices({ documentsRoot, workspace, env, features });

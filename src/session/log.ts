@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { sessionsDir } from '../config/paths.js';
+import { diskErrorText } from '../util/disk_error.js';
 import { parseEvent, type SessionEvent } from './event.js';
 import { newSessionId } from './ids.js';
 import { type FileLine, forEachLine, forEachLineBackward } from './lines.js';
@@ -110,7 +111,7 @@ export class SessionLog {
     const record = { ...event, time: event.time ?? new Date().toISOString(), seq };
     const bytes = Buffer.from(`${fitEvent(record)}\n`, 'utf8');
     try {
-      writeFully(this.fd, bytes);
+      writeFully(this.fd, bytes, this.size);
       fs.fsyncSync(this.fd);
       this.size += bytes.length;
       this.failing = false;
@@ -137,18 +138,19 @@ export class SessionLog {
   private reportFailure(error: unknown): void {
     if (this.failing) return;
     this.failing = true;
-    const why =
-      (error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (error as Error).message;
     this.onWriteError(
-      `session log ${this.path}: could not save (${why}); the session goes on, but what is not saved will be missing when it is resumed`,
+      `session log ${this.path}: could not save (${diskErrorText(error)}); the session goes on, but what is not saved will be missing when it is resumed`,
     );
   }
 }
 
-/** `writeSync` may write fewer bytes than asked; loop so a line is never left half-written by us. */
-function writeFully(fd: number, bytes: Buffer): void {
+/**
+ * `writeSync` may write fewer bytes than asked; loop so a line is never left half-written by us.
+ * Writes at the known end of the log, so a write after a cut-back failed one leaves no gap.
+ */
+function writeFully(fd: number, bytes: Buffer, at: number): void {
   let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset, at + offset);
 }
 
 /** The `session_start` record and the last record's `seq`, read from both ends of the log. */

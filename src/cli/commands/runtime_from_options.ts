@@ -41,8 +41,8 @@ export async function connectMcpServers(runtime: Runtime): Promise<{ close(): Pr
 }
 
 /** Builds the runtime a command works in and prints settings warnings to stderr. */
-export function runtimeFromOptions(opts: CommonOptions): Runtime {
-  const runtime = createRuntime(runtimeOptionsFrom(opts));
+export function runtimeFromOptions(opts: CommonOptions, extra: Partial<RuntimeOptions> = {}): Runtime {
+  const runtime = createRuntime({ ...runtimeOptionsFrom(opts), ...extra });
   for (const warning of runtime.warnings) process.stderr.write(`lathe: warning: ${warning}\n`);
   return runtime;
 }
