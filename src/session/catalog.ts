@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { basename, join } from 'node:path';
 import { legacySessionsDir, sessionsDir } from '../config/paths.js';
 import { parseEvent } from './event.js';
-import { forEachLine } from './lines.js';
+import { type FileLine, forEachLine } from './lines.js';
 
 /** What `lathe sessions` and `--continue` know of a session without reading all of its log. */
 export interface SessionSummary {
@@ -148,7 +148,7 @@ function subfolders(dir: string): string[] {
 /** A summary from the file's head and stat; `countLines` reads on to count the log's lines. */
 function summarize(path: string, countLines: boolean): SessionSummary {
   const stat = fs.statSync(path);
-  const { head, lines, wholeHead } = scanLog(path, countLines);
+  const { head, lines, headEnd } = scanLog(path, countLines);
   const headLines = head.split('\n');
   const first = parseEvent(headLines[0] ?? '');
   const start = typeof first !== 'string' && first.type === 'session_start' ? first : undefined;
@@ -160,7 +160,7 @@ function summarize(path: string, countLines: boolean): SessionSummary {
     started: typeof start?.time === 'string' ? start.time : stat.birthtime.toISOString(),
     updated: stat.mtime.toISOString(),
     // A log longer than its head has gone on past a first failed request.
-    replied: !wholeHead || headLines.some(isAssistantMessage),
+    replied: headEnd < stat.size || headLines.some(isAssistantMessage),
   };
   if (countLines) summary.events = lines;
   if (prompt !== undefined) summary.firstPrompt = preview(prompt);
@@ -171,24 +171,22 @@ function summarize(path: string, countLines: boolean): SessionSummary {
 /**
  * Reads the log's head as text (at least `HEAD_BYTES`, and its whole first line up to
  * `MAX_HEAD_BYTES`) and, when asked, counts its newline-ended lines through to the end.
+ * `headEnd` is where the head stops in the file.
  */
-function scanLog(path: string, countLines: boolean): { head: string; lines: number; wholeHead: boolean } {
+function scanLog(path: string, countLines: boolean): { head: string; lines: number; headEnd: number } {
   const headLines: Buffer[] = [];
-  let headBytes = 0;
+  let headEnd = 0;
   let lines = 0;
-  let wholeHead = true;
-  forEachLine(path, (line) => {
+  const visit = (line: FileLine) => {
     if (!line.unterminated) lines++;
-    const inHead = headBytes < HEAD_BYTES || lines <= 1;
-    if (inHead && !line.oversized && headBytes + line.bytes.length <= MAX_HEAD_BYTES) {
+    const inHead = headEnd < HEAD_BYTES || lines <= 1;
+    if (inHead && !line.oversized && line.start + line.bytes.length <= MAX_HEAD_BYTES) {
       headLines.push(Buffer.from(line.bytes));
-      headBytes += line.bytes.length + 1;
-    } else {
-      wholeHead = false;
-      if (!countLines) return false;
-    }
-  });
-  return { head: headLines.map((bytes) => bytes.toString('utf8')).join('\n'), lines, wholeHead };
+      headEnd = line.start + line.bytes.length + 1;
+    } else if (!countLines) return false;
+  };
+  forEachLine(path, visit, countLines ? Number.POSITIVE_INFINITY : MAX_HEAD_BYTES);
+  return { head: headLines.map((bytes) => bytes.toString('utf8')).join('\n'), lines, headEnd };
 }
 
 function isAssistantMessage(line: string): boolean {

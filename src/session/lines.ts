@@ -52,14 +52,22 @@ class LineBuilder {
   }
 }
 
-/** Calls `visit` for each line, first to last; `visit` returns false to stop. */
-export function forEachLine(path: string, visit: (line: FileLine) => unknown): void {
+/**
+ * Calls `visit` for each line, first to last; `visit` returns false to stop. Reading stops
+ * near `limit` bytes: a line that goes on past it is not visited.
+ */
+export function forEachLine(
+  path: string,
+  visit: (line: FileLine) => unknown,
+  limit = Number.POSITIVE_INFINITY,
+): void {
   const fd = fs.openSync(path, 'r');
   try {
     const builder = new LineBuilder();
     let position = 0;
     let lineStart = 0;
     for (;;) {
+      if (position >= limit) return;
       const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
       const read = fs.readSync(fd, chunk, 0, chunk.length, position);
       if (read === 0) break;
@@ -110,10 +118,7 @@ export function forEachLineBackward(path: string, visit: (line: FileLine) => unk
       builder.add(chunk.subarray(0, end), true);
       first = false;
     }
-    if (size > 0) {
-      const line = builder.take(0, unterminated);
-      if (line.bytes.length > 0 || line.oversized || unterminated) visit(line);
-    }
+    if (size > 0) visit(builder.take(0, unterminated));
   } finally {
     fs.closeSync(fd);
   }

@@ -79,7 +79,9 @@ describe.skipIf(!isRoot)('a full disk (a 256 KB tmpfs; mounting it needs root)',
     const filler = fill();
     for (let i = 0; i < 5; i++) log.append({ type: 'tool_result', text: 'y'.repeat(10_000) });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^session log .*s\.jsonl: could not save \(the disk is full\); the session goes on/);
+    expect(warnings[0]).toMatch(
+      /^session log .*s\.jsonl: could not save \(the disk is full\); the session goes on/,
+    );
 
     fs.rmSync(filler);
     log.append({ type: 'user_message', text: 'after' });

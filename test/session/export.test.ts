@@ -121,7 +121,9 @@ describe('exportMarkdown', () => {
   });
 
   it('uses a longer fence when the result contains backticks', () => {
-    const markdown = exportMarkdown([{ type: 'tool_result', name: 'cat', result: { text: '```ts\ncode\n```' } }]);
+    const markdown = exportMarkdown([
+      { type: 'tool_result', name: 'cat', result: { text: '```ts\ncode\n```' } },
+    ]);
     expect(markdown).toBe('**result** `cat`\n\n````\n```ts\ncode\n```\n````\n');
   });
 

@@ -37,7 +37,10 @@ function makeSession(
   const log = SessionLog.create({ documentsRoot: root, workspace: options.ws ?? workspace, id, meta });
   for (const text of options.messages ?? []) log.append({ type: 'user_message', text });
   if (options.replied)
-    log.append({ type: 'model_message', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } });
+    log.append({
+      type: 'model_message',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    });
   log.close();
   const when = new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000);
   fs.utimesSync(log.path, when, when);
