@@ -46,6 +46,8 @@ export class SessionLog {
   private size: number;
   private failing = false;
   private closedByUser = false;
+  /** The model, profile and mode of the moment, stamped on each compaction (see `readSessionTail`). */
+  private readonly settings: Record<string, unknown> = {};
 
   private constructor(
     readonly path: string,
@@ -86,6 +88,7 @@ export class SessionLog {
     const { start, lastSeq } = headAndLastSeq(path);
     const id = typeof start?.id === 'string' ? start.id : basename(path, '.jsonl');
     const log = new SessionLog(path, id, fs.openSync(path, 'a'), (lastSeq ?? -1) + 1, options.onWriteError);
+    if (start) log.noteSettings(start);
     if (options.meta) log.append({ type: 'session_resumed', meta: options.meta });
     return log;
   }
@@ -105,6 +108,10 @@ export class SessionLog {
    */
   append(event: SessionEvent): void {
     if (this.closedByUser) throw new Error(`session log is closed: ${this.path}`);
+    this.noteSettings(event);
+    // Resuming reads back only to the latest compaction: it must find the settings there too.
+    if (event.type === 'compacted_messages' && event.settings === undefined)
+      event = { ...event, settings: { ...this.settings } };
     const seq = typeof event.seq === 'number' ? event.seq : this.nextSeq;
     this.nextSeq = Math.max(this.nextSeq, seq + 1);
     if (this.fd === undefined) return;
@@ -123,6 +130,20 @@ export class SessionLog {
         // the file stays as it is; a reader skips the damaged line with a warning
       }
       this.reportFailure(error);
+    }
+  }
+
+  private noteSettings(event: SessionEvent): void {
+    const source =
+      event.type === 'session_start' || event.type === 'session_resumed'
+        ? event.meta
+        : event.type === 'settings_change' || event.type === 'mode_change'
+          ? event
+          : undefined;
+    if (!source || typeof source !== 'object') return;
+    for (const key of ['model', 'profile', 'mode']) {
+      const value = (source as Record<string, unknown>)[key];
+      if (typeof value === 'string') this.settings[key] = value;
     }
   }
 
@@ -166,8 +187,8 @@ function headAndLastSeq(path: string): { start?: SessionEvent; lastSeq?: number 
   forEachLineBackward(path, (line) => {
     if (line.bytes.length === 0 || line.oversized) return;
     const event = parseEvent(line.bytes.toString('utf8'));
-    if (typeof event === 'string') return;
-    if (typeof event.seq === 'number') lastSeq = event.seq;
+    if (typeof event === 'string' || typeof event.seq !== 'number') return;
+    lastSeq = event.seq;
     return false;
   });
   return { start, lastSeq };

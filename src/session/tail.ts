@@ -26,8 +26,9 @@ export interface SessionTail {
   lastSeq?: number;
 }
 
-/** Events kept for showing the end of a resumed conversation. */
+/** Events kept for showing the end of a resumed conversation, at most so many bytes of them. */
 export const RECENT_EVENTS = 400;
+const RECENT_BYTES = 8 * 1024 * 1024;
 
 const CONVERSATION = new Set(['model_message', 'compacted_messages']);
 const SETTINGS = new Set(['session_start', 'session_resumed', 'settings_change', 'mode_change']);
@@ -56,6 +57,8 @@ export function readSessionTail(path: string): SessionTail {
   const warnings: string[] = [];
   const settings: SessionSettings = {};
   let conversationDone = false;
+  let recentBytes = 0;
+  const recentFull = () => recent.length >= RECENT_EVENTS || recentBytes >= RECENT_BYTES;
   let lastSeq: number | undefined;
   let seenRecord = false;
   const settingsDone = () =>
@@ -75,7 +78,8 @@ export function readSessionTail(path: string): SessionTail {
       !seenRecord ||
       (CONVERSATION.has(type) && !conversationDone) ||
       (SETTINGS.has(type) && !settingsDone()) ||
-      (!NOT_SHOWN.has(type) && recent.length < RECENT_EVENTS);
+      (type === 'compacted_messages' && !settingsDone()) ||
+      (!NOT_SHOWN.has(type) && !recentFull());
     if (!needed) return;
     const event = parseEvent(line.bytes.toString('utf8'));
     if (typeof event === 'string') return skip(line, event);
@@ -84,15 +88,18 @@ export function readSessionTail(path: string): SessionTail {
       if (typeof event.seq === 'number') lastSeq = event.seq;
     }
     if (CONVERSATION.has(event.type)) {
+      // The log stamps each compaction with the settings of the moment.
+      if (event.type === 'compacted_messages') fillSettings(settings, event);
       if (conversationDone) return;
       conversation.push(event);
       if (event.type === 'compacted_messages' && Array.isArray(event.messages)) conversationDone = true;
     } else if (SETTINGS.has(event.type)) {
       fillSettings(settings, event);
-    } else if (!NOT_SHOWN.has(event.type) && recent.length < RECENT_EVENTS) {
+    } else if (!NOT_SHOWN.has(event.type) && !recentFull()) {
       recent.push(event);
+      recentBytes += line.bytes.length;
     }
-    if (conversationDone && settingsDone() && recent.length >= RECENT_EVENTS) return false;
+    if (conversationDone && settingsDone() && recentFull()) return false;
   });
   if (start) fillSettings(settings, start);
   conversation.reverse();
@@ -102,9 +109,13 @@ export function readSessionTail(path: string): SessionTail {
 
 /** Fills the settings not yet known (the newest event wins, as they are read backwards). */
 function fillSettings(settings: SessionSettings, event: SessionEvent): void {
-  const meta = (event.type === 'session_start' || event.type === 'session_resumed' ? event.meta : event) as
-    | Record<string, unknown>
-    | undefined;
+  const meta = (
+    event.type === 'session_start' || event.type === 'session_resumed'
+      ? event.meta
+      : event.type === 'compacted_messages'
+        ? event.settings
+        : event
+  ) as Record<string, unknown> | undefined;
   if (!meta || typeof meta !== 'object') return;
   for (const key of ['model', 'profile', 'mode'] as const) {
     if (settings[key] === undefined && typeof meta[key] === 'string') settings[key] = meta[key];

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { documentsRoot } from '../../config/paths.js';
 import { realPathOf } from '../../permission/paths.js';
 import { AmbiguousSessionError, findSession, listSessions } from '../../session/catalog.js';
@@ -41,7 +42,8 @@ export async function sessionsCommand(
     return 2;
   }
   if (sub === 'export' && opts.format === 'jsonl') {
-    process.stdout.write(readFileSync(found.path, 'utf8'));
+    // Streamed: a log may be larger than any string.
+    await pipeline(createReadStream(found.path), process.stdout, { end: false });
     return 0;
   }
   const { events, errors } = readSessionLog(found.path);
