@@ -44,7 +44,8 @@ export class SessionLog {
   private nextSeq: number;
   /** The file's length after the last whole line: a failed write is cut back to it. */
   private size: number;
-  private failing = false;
+  /** A failure is reported once per log: a nearly full disk would otherwise warn at every event. */
+  private reported = false;
   private closedByUser = false;
   /** The model, profile and mode of the moment, stamped on each compaction (see `readSessionTail`). */
   private readonly settings: Record<string, unknown> = {};
@@ -121,7 +122,6 @@ export class SessionLog {
       writeFully(this.fd, bytes, this.size);
       fs.fsyncSync(this.fd);
       this.size += bytes.length;
-      this.failing = false;
     } catch (error) {
       // Never leave half a line: the next event must start on a line of its own.
       try {
@@ -155,10 +155,10 @@ export class SessionLog {
     if (fd !== undefined) fs.closeSync(fd);
   }
 
-  /** One line per run of failures, not one per event. */
+  /** The first failure only (see `reported`). */
   private reportFailure(error: unknown): void {
-    if (this.failing) return;
-    this.failing = true;
+    if (this.reported) return;
+    this.reported = true;
     this.onWriteError(
       `session log ${this.path}: could not save (${diskErrorText(error)}); the session goes on, but what is not saved will be missing when it is resumed`,
     );
