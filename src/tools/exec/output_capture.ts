@@ -63,10 +63,8 @@ export class OutputCapture {
 
   close(): Promise<void> {
     if (this.file.destroyed) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.file.once('close', resolve);
-      this.file.end();
-    });
+    // `end`'s callback also runs when the write fails.
+    return new Promise((resolve) => this.file.end(() => resolve()));
   }
 
   /** The output as text: whole when short, else head and tail around a note. */
