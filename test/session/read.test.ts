@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionsDir } from '../../src/config/paths.js';
+import { legacySessionsDir, sessionsDir } from '../../src/config/paths.js';
 import {
   AmbiguousSessionError,
   findSession,
@@ -190,5 +190,34 @@ describe('findSession', () => {
     expect(findSession(root, workspace, 'nope')).toBeUndefined();
     expect(findSession(root, workspace, '')).toBeUndefined();
     expect(findSession(path.join(root, 'missing'), workspace, 'x')).toBeUndefined();
+  });
+});
+
+describe('sessions kept by older versions', () => {
+  it('are found in the shared folder for their exact workspace only', () => {
+    const dashed = '/projects/a-b';
+    const nested = '/projects/a/b';
+    expect(sessionsDir(root, dashed)).not.toBe(sessionsDir(root, nested));
+    expect(legacySessionsDir(root, dashed)).toBe(legacySessionsDir(root, nested));
+    const legacy = legacySessionsDir(root, dashed);
+    fs.mkdirSync(legacy, { recursive: true });
+    for (const [id, ws] of [
+      ['20240101-000000-aaaaaa', dashed],
+      ['20240102-000000-bbbbbb', nested],
+    ]) {
+      fs.writeFileSync(
+        path.join(legacy, `${id}.jsonl`),
+        `{"type":"session_start","id":"${id}","workspace":"${ws}","meta":{}}\n`,
+      );
+    }
+    makeSession('20240103-000000-cccccc', { ws: dashed });
+    expect(listSessions({ documentsRoot: root, workspace: dashed }).map((s) => s.id)).toEqual([
+      '20240103-000000-cccccc',
+      '20240101-000000-aaaaaa',
+    ]);
+    expect(listSessions({ documentsRoot: root, workspace: nested }).map((s) => s.id)).toEqual([
+      '20240102-000000-bbbbbb',
+    ]);
+    expect(findSession(root, nested, '20240102')?.workspace).toBe(nested);
   });
 });
