@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import type { ToolResult } from '../../tool/types.js';
 import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
 
+/** mkdtemp adds a random suffix: a fresh folder only this user can enter. */
+const SCRATCH_PREFIX = 'lathe-tool-';
+
 function readInput(text: string): string {
   return text === '-' ? readFileSync(0, 'utf8') : text;
 }
@@ -18,7 +21,7 @@ function printable(result: ToolResult): string {
 /** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   // One call is no session: its files go to a scratch folder, kept only when the result points into it.
-  const scratch = mkdtempSync(join(tmpdir(), 'lathe-tool-'));
+  const scratch = mkdtempSync(join(tmpdir(), SCRATCH_PREFIX));
   const runtime = runtimeFromOptions(opts, { sessionDir: scratch });
   const mcp = await connectMcpServers(runtime);
   const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());
