@@ -1,11 +1,10 @@
 import { join } from 'node:path';
-import { historyFromEvents } from '../agent/session_history.js';
 import { documentsRoot } from '../config/paths.js';
 import { SettingsError } from '../config/settings_file.js';
 import type { Effort } from '../config/types.js';
 import { ModelConfigError } from '../provider/model_spec.js';
 import { createRuntime, RuntimeError } from '../runtime/create_runtime.js';
-import { AmbiguousSessionError, findSession, readSessionLog } from '../session/read.js';
+import { AmbiguousSessionError, findSession } from '../session/catalog.js';
 import type { ConversationHost } from '../tui/index.js';
 import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
 import { errorLine } from './errors.js';
@@ -13,11 +12,13 @@ import { type PromptFlags, readImageFile, systemPromptFrom } from './prompt_flag
 import {
   attachRuntimeServices,
   findResumePoint,
+  loadResumePoint,
   modelNameFor,
   openSessionLog,
   RECORDED,
   setUpModel,
   UsageError,
+  withSessionSettings,
 } from './run_setup.js';
 
 /**
@@ -65,8 +66,10 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     return 2;
   }
   try {
-    const runtimeOptions = runtimeOptionsFrom(opts);
-    const resumed = findResumePoint(runtimeOptions, opts);
+    const flags = runtimeOptionsFrom(opts);
+    const resumed = findResumePoint(flags, opts);
+    // A resumed session goes on with its own profile and mode unless the flags name others.
+    const runtimeOptions = withSessionSettings(flags, resumed);
     const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, effort: opts.effort };
     const host: ConversationHost = {
       createRuntime: ({ sessionId, profile, mode, askUser }) =>
@@ -82,12 +85,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       openLog: openSessionLog,
       findSession: (runtime, id) => {
         const found = findSession(runtime.documentsRoot, runtime.workspace, id);
-        if (!found) return undefined;
-        return {
-          id: found.id,
-          path: found.path,
-          history: historyFromEvents(readSessionLog(found.path).events),
-        };
+        return found && loadResumePoint(found, runtime.workspace);
       },
       recorded: RECORDED,
       attach: attachRuntimeServices,
@@ -98,6 +96,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     return await runInteractiveUi({
       host,
       resume: resumed,
+      modelName: opts.model ?? resumed?.settings.model,
       historyFile: join(documentsRoot(), 'history.jsonl'),
       initialPrompt: opts.prompt,
     });

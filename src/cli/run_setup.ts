@@ -1,23 +1,28 @@
+import { dirname } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentEvent } from '../agent/events.js';
 import type { ConversationMessage } from '../agent/model_stream.js';
 import { historyFromEvents } from '../agent/session_history.js';
 import type { Effort } from '../config/types.js';
+import { MODES, PROFILES } from '../config/types.js';
 import type { McpHub } from '../mcp/hub.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
 import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
 import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
+import { findSession, latestSession, type SessionSummary } from '../session/catalog.js';
+import type { SessionEvent } from '../session/event.js';
 import { SessionLog } from '../session/log.js';
-import { findSession, latestSession, readSessionLog } from '../session/read.js';
-import { UsageError } from './errors.js';
+import { readSessionTail, type SessionSettings } from '../session/tail.js';
 
 /**
  * The pieces every run is assembled from — where a session resumes, the model, the session
  * log — shared by the headless runner and the interactive UI so both behave the same.
  */
 
-export { UsageError } from './errors.js';
+import { UsageError } from './errors.js';
+
+export { UsageError };
 
 /** Events written to the session log: everything but the per-token deltas. */
 export const RECORDED = (event: AgentEvent) => event.type !== 'text_delta' && event.type !== 'usage';
@@ -26,6 +31,12 @@ export interface ResumePoint {
   history: ConversationMessage[];
   path: string;
   id: string;
+  /** The model, profile and mode the session ran with last. */
+  settings: SessionSettings;
+  /** The last events of the log, for showing where the conversation stands. */
+  recent: SessionEvent[];
+  /** Damaged records skipped while reading the log, one line each. */
+  warnings: string[];
 }
 
 /**
@@ -43,7 +54,46 @@ export function findResumePoint(
     : latestSession(scope);
   if (!found)
     throw new UsageError(opts.resume ? `no session matches "${opts.resume}"` : 'no session to continue here');
-  return { history: historyFromEvents(readSessionLog(found.path).events), path: found.path, id: found.id };
+  return loadResumePoint(found, scope.workspace);
+}
+
+/**
+ * Reads a found session back, from the end of its log. A session of another folder is refused
+ * with the command that resumes it where it belongs: its tools must never run in another tree.
+ */
+export function loadResumePoint(found: SessionSummary, workspace: string): ResumePoint {
+  if (found.workspace !== workspace) {
+    const where = found.workspace
+      ? `belongs to ${found.workspace}; run: cd ${shellQuote(found.workspace)} && lathe --resume ${found.id}`
+      : `was recorded in another folder (${dirname(found.path)}); run lathe --resume ${found.id} from that folder`;
+    throw new UsageError(`session ${found.id} ${where}`);
+  }
+  const tail = readSessionTail(found.path);
+  return {
+    history: historyFromEvents(tail.conversation),
+    path: found.path,
+    id: found.id,
+    settings: tail.settings,
+    recent: tail.recent,
+    warnings: tail.warnings,
+  };
+}
+
+/** The run options a resumed session restores: its profile and mode, unless the flags name others. */
+export function withSessionSettings(
+  options: RuntimeOptions,
+  resumed: ResumePoint | undefined,
+): RuntimeOptions {
+  const { profile, mode } = resumed?.settings ?? {};
+  return {
+    ...options,
+    profile: options.profile ?? PROFILES.find((known) => known === profile),
+    mode: options.mode ?? MODES.find((known) => known === mode),
+  };
+}
+
+function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The model a run uses: the flag, else settings, else LATHE_MODEL. */
@@ -101,14 +151,16 @@ export function openSessionLog(
   runtime: Runtime,
   resumePath: string | undefined,
   meta: Record<string, unknown>,
+  onWriteError?: (message: string) => void,
 ): SessionLog {
   return resumePath
-    ? SessionLog.open(resumePath)
+    ? SessionLog.open(resumePath, { meta, onWriteError })
     : SessionLog.create({
         documentsRoot: runtime.documentsRoot,
         workspace: runtime.workspace,
         id: runtime.sessionId,
         meta,
+        onWriteError,
       });
 }
 

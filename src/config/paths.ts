@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -28,11 +29,26 @@ export function projectMcpJsonPath(workspace: string): string {
   return join(workspace, '.mcp.json');
 }
 
-/** A stable folder name for a workspace: its path with separators flattened. */
+/**
+ * A folder name for a workspace, one per exact path: a readable slug of the path (its last
+ * parts) and a short hash of the whole, so `/x/a-b` and `/x/a/b` never share a folder.
+ */
 export function projectKey(workspace: string): string {
+  const slug = legacyProjectKey(workspace).slice(-48).replace(/^-+/, '') || 'root';
+  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 10);
+  return `${slug}-${hash}`;
+}
+
+/** The folder name older versions used: the path with separators flattened (not unique). */
+export function legacyProjectKey(workspace: string): string {
   return workspace.replace(/[\\/:]+/g, '-').replace(/^-+/, '') || 'root';
 }
 
 export function sessionsDir(root: string, workspace: string): string {
   return join(root, 'sessions', projectKey(workspace));
+}
+
+/** Where older versions kept this workspace's sessions (shared with look-alike paths). */
+export function legacySessionsDir(root: string, workspace: string): string {
+  return join(root, 'sessions', legacyProjectKey(workspace));
 }

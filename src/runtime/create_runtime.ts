@@ -68,6 +68,8 @@ export interface RuntimeOptions {
   sessionId?: string;
   /** More folders the tools may read and edit as they do the workspace (`--add-dir`). */
   addDirs?: string[];
+  /** Where the tools save files (results, command output) instead of the session's folder. */
+  sessionDir?: string;
 }
 
 export interface Runtime {
@@ -233,7 +235,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     );
 
   const sessionId = options.sessionId ?? newSessionId();
-  const sessionDir = sessionFolder(documentsRoot, workspace, sessionId);
+  const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
   const background = new BackgroundServices({ documentsRoot, workspace, env, features });

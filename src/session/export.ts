@@ -14,19 +14,23 @@ export function exportMarkdown(events: SessionEvent[]): string {
       blocks[blocks.length - 1] += `\n\n${text(event.text)}`;
       continue;
     }
-    previousType = event.type;
     if (event.type === 'session_start' && !sawStart) {
       sawStart = true;
+      previousType = event.type;
       blocks.push(renderHeader(event));
-    } else {
-      blocks.push(renderEvent(event));
+      continue;
     }
+    const block = renderEvent(event);
+    // Bookkeeping (request starts, raw model messages, …) is not part of the transcript.
+    if (block === undefined) continue;
+    previousType = event.type;
+    blocks.push(block);
   }
   return blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`;
 }
 
 function renderHeader(event: SessionEvent): string {
-  const meta = (isRecord(event.meta) ? event.meta : {}) as Record<string, unknown>;
+  const meta = isRecord(event.meta) ? event.meta : {};
   const lines = [`# Session ${text(event.id) || '(unknown id)'}`, ''];
   if (event.workspace !== undefined) lines.push(`- Workspace: \`${text(event.workspace)}\``);
   if (meta.model !== undefined) lines.push(`- Model: ${text(meta.model)}`);
@@ -35,7 +39,7 @@ function renderHeader(event: SessionEvent): string {
   return lines.join('\n');
 }
 
-function renderEvent(event: SessionEvent): string {
+function renderEvent(event: SessionEvent): string | undefined {
   switch (event.type) {
     case 'user_message':
       return `## User\n\n${text(event.text)}`;
@@ -44,9 +48,19 @@ function renderEvent(event: SessionEvent): string {
     case 'tool_call':
       return `**tool** \`${text(event.name)}\`\n\n${fenced(truncate(json(event.input)), 'json')}`;
     case 'tool_result': {
-      const label = `**result** \`${text(event.name)}\`${event.isError === true ? ' (error)' : ''}`;
-      return `${label}\n\n${fenced(truncate(text(event.text)))}`;
+      const result = isRecord(event.result) ? event.result : {};
+      const label =
+        result.isError === true
+          ? `**error** from \`${text(event.name)}\``
+          : `**result** \`${text(event.name)}\``;
+      const saved =
+        result.savedPath !== undefined ? `\n\n(whole result saved at \`${text(result.savedPath)}\`)` : '';
+      return `${label}\n\n${fenced(truncate(text(result.text)))}${saved}`;
     }
+    case 'question':
+      return `**Question:** ${text(event.question)}\n\n**Answer:** ${text(event.answer)}`;
+    case 'phase_report':
+      return `## ${text(event.phase)}\n\n${text(event.markdown)}`;
     case 'report':
       return `## Report${event.title !== undefined ? `: ${text(event.title)}` : ''}\n\n${text(event.markdown)}`;
     case 'plan':
@@ -57,13 +71,17 @@ function renderEvent(event: SessionEvent): string {
       return `## Compacted context\n\n${text(event.summary)}`;
     case 'error':
       return blockquote(`**Error:** ${text(event.message)}`);
+    case 'session_resumed': {
+      const model = isRecord(event.meta) ? text(event.meta.model) : '';
+      return `*Resumed${model ? ` with ${model}` : ''}*`;
+    }
     case 'session_end': {
       const lines = ['---', '', `*Session ended: ${text(event.reason) || 'unknown'}*`];
       if (event.usage !== undefined) lines.push('', `Usage: \`${JSON.stringify(event.usage)}\``);
       return lines.join('\n');
     }
     default:
-      return `- ${event.type}`;
+      return undefined;
   }
 }
 
@@ -97,6 +115,6 @@ function blockquote(body: string): string {
     .join('\n');
 }
 
-function isRecord(value: unknown): boolean {
+function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

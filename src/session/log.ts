@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { sessionsDir } from '../config/paths.js';
+import { diskErrorText } from '../util/disk_error.js';
+import { parseEvent, type SessionEvent } from './event.js';
 import { newSessionId } from './ids.js';
-import { readSessionLog } from './read.js';
+import { type FileLine, forEachLine, forEachLineBackward } from './lines.js';
 
-/** One record of a session log. Generic on purpose: the store does not know the agent's event types. */
-export type SessionEvent = { type: string; [key: string]: unknown };
+export type { SessionEvent } from './event.js';
 
 export interface CreateSessionLogOptions {
   documentsRoot: string;
@@ -14,6 +15,14 @@ export interface CreateSessionLogOptions {
   id?: string;
   /** Whatever describes the run (model, profile, mode, prompt, …); must be JSON-serialisable. */
   meta: Record<string, unknown>;
+  /** Told, in one line, when the log can't be written (a full disk); the run goes on without it. */
+  onWriteError?: (message: string) => void;
+}
+
+export interface OpenSessionLogOptions {
+  /** What the resumed run goes on with (model, profile, mode): recorded as `session_resumed`. */
+  meta?: Record<string, unknown>;
+  onWriteError?: (message: string) => void;
 }
 
 /** Above this, an event's big string fields are cut so one record can't bloat the log. */
@@ -26,47 +35,63 @@ const CUT_MARGIN_BYTES = 256;
 /**
  * An append-only JSONL session log. Each `append` is one `writeSync` of a whole line followed by
  * `fsyncSync`, on an fd kept open, so a killed process (or a crashed machine) loses at most the
- * event being written.
+ * event being written. A write that fails (a full disk) is undone to the last whole line and
+ * reported once through `onWriteError`; the session goes on, and later events are saved again
+ * once there is room.
  */
 export class SessionLog {
   private fd: number | undefined;
   private nextSeq: number;
+  /** The file's length after the last whole line: a failed write is cut back to it. */
+  private size: number;
+  /** A failure is reported once per log: a nearly full disk would otherwise warn at every event. */
+  private reported = false;
+  private closedByUser = false;
+  /** The model, profile and mode of the moment, stamped on each compaction (see `readSessionTail`). */
+  private readonly settings: Record<string, unknown> = {};
 
   private constructor(
     readonly path: string,
     readonly id: string,
-    fd: number,
+    fd: number | undefined,
     nextSeq: number,
+    private readonly onWriteError: (message: string) => void = () => {},
   ) {
     this.fd = fd;
     this.nextSeq = nextSeq;
+    this.size = fd === undefined ? 0 : fs.fstatSync(fd).size;
   }
 
   /** Starts a new session log at `sessions/<project-key>/<id>.jsonl` and writes its `session_start`. */
   static create(options: CreateSessionLogOptions): SessionLog {
     const id = options.id ?? newSessionId();
     const dir = sessionsDir(options.documentsRoot, options.workspace);
-    fs.mkdirSync(dir, { recursive: true });
     const path = join(dir, `${id}.jsonl`);
-    // 'wx': never clobber an existing session that happens to share the id.
-    const fd = fs.openSync(path, 'wx', 0o600);
-    const log = new SessionLog(path, id, fd, 0);
+    let fd: number;
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      // 'wx': never clobber an existing session that happens to share the id.
+      fd = fs.openSync(path, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+      const log = new SessionLog(path, id, undefined, 0, options.onWriteError);
+      log.reportFailure(error);
+      return log;
+    }
+    const log = new SessionLog(path, id, fd, 0, options.onWriteError);
     log.append({ type: 'session_start', id, workspace: options.workspace, meta: options.meta });
     return log;
   }
 
   /** Reopens an existing log to resume it; new events are appended after the existing ones. */
-  static open(path: string): SessionLog {
-    const { events } = readSessionLog(path);
+  static open(path: string, options: OpenSessionLogOptions = {}): SessionLog {
     repairTail(path);
-    const start = events.find((event) => event.type === 'session_start');
+    const { start, lastSeq } = headAndLastSeq(path);
     const id = typeof start?.id === 'string' ? start.id : basename(path, '.jsonl');
-    let nextSeq = 0;
-    for (const event of events) {
-      if (typeof event.seq === 'number' && event.seq >= nextSeq) nextSeq = event.seq + 1;
-    }
-    nextSeq = Math.max(nextSeq, events.length);
-    return new SessionLog(path, id, fs.openSync(path, 'a'), nextSeq);
+    const log = new SessionLog(path, id, fs.openSync(path, 'a'), (lastSeq ?? -1) + 1, options.onWriteError);
+    if (start) log.noteSettings(start);
+    if (options.meta) log.append({ type: 'session_resumed', meta: options.meta });
+    return log;
   }
 
   /** The folder beside the log for this session's tool-result files and reports. */
@@ -75,32 +100,98 @@ export class SessionLog {
   }
 
   get closed(): boolean {
-    return this.fd === undefined;
+    return this.closedByUser;
   }
 
-  /** Writes one event as one line and syncs it. Adds `time` (ISO) and `seq` when absent. */
+  /**
+   * Writes one event as one line and syncs it. Adds `time` (ISO) and `seq` when absent. Never
+   * throws for the disk's sake: see `onWriteError`.
+   */
   append(event: SessionEvent): void {
-    if (this.fd === undefined) throw new Error(`session log is closed: ${this.path}`);
+    if (this.closedByUser) throw new Error(`session log is closed: ${this.path}`);
+    this.noteSettings(event);
+    // Resuming reads back only to the latest compaction: it must find the settings there too.
+    if (event.type === 'compacted_messages' && event.settings === undefined)
+      event = { ...event, settings: { ...this.settings } };
     const seq = typeof event.seq === 'number' ? event.seq : this.nextSeq;
     this.nextSeq = Math.max(this.nextSeq, seq + 1);
+    if (this.fd === undefined) return;
     const record = { ...event, time: event.time ?? new Date().toISOString(), seq };
-    const line = `${fitEvent(record)}\n`;
-    writeFully(this.fd, Buffer.from(line, 'utf8'));
-    fs.fsyncSync(this.fd);
+    const bytes = Buffer.from(`${fitEvent(record)}\n`, 'utf8');
+    try {
+      writeFully(this.fd, bytes, this.size);
+      fs.fsyncSync(this.fd);
+      this.size += bytes.length;
+    } catch (error) {
+      // Never leave half a line: the next event must start on a line of its own.
+      try {
+        fs.ftruncateSync(this.fd, this.size);
+      } catch {
+        // the file stays as it is; a reader skips the damaged line with a warning
+      }
+      this.reportFailure(error);
+    }
+  }
+
+  private noteSettings(event: SessionEvent): void {
+    const source =
+      event.type === 'session_start' || event.type === 'session_resumed'
+        ? event.meta
+        : event.type === 'settings_change' || event.type === 'mode_change'
+          ? event
+          : undefined;
+    if (!source || typeof source !== 'object') return;
+    for (const key of ['model', 'profile', 'mode']) {
+      const value = (source as Record<string, unknown>)[key];
+      if (typeof value === 'string') this.settings[key] = value;
+    }
   }
 
   close(): void {
-    if (this.fd === undefined) return;
+    if (this.closedByUser) return;
+    this.closedByUser = true;
     const fd = this.fd;
     this.fd = undefined;
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+
+  /** The first failure only (see `reported`). */
+  private reportFailure(error: unknown): void {
+    if (this.reported) return;
+    this.reported = true;
+    this.onWriteError(
+      `session log ${this.path}: could not save (${diskErrorText(error)}); the session goes on, but what is not saved will be missing when it is resumed`,
+    );
   }
 }
 
-/** `writeSync` may write fewer bytes than asked; loop so a line is never left half-written by us. */
-function writeFully(fd: number, bytes: Buffer): void {
+/**
+ * `writeSync` may write fewer bytes than asked; loop so a line is never left half-written by us.
+ * Writes at the known end of the log, so a write after a cut-back failed one leaves no gap.
+ */
+function writeFully(fd: number, bytes: Buffer, at: number): void {
   let offset = 0;
-  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+  while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset, at + offset);
+}
+
+/** The `session_start` record and the last record's `seq`, read from both ends of the log. */
+function headAndLastSeq(path: string): { start?: SessionEvent; lastSeq?: number } {
+  let start: SessionEvent | undefined;
+  let lastSeq: number | undefined;
+  forEachLine(path, (line) => {
+    if (line.bytes.length === 0) return;
+    const event = line.oversized ? 'too long' : parseEvent(line.bytes.toString('utf8'));
+    if (typeof event !== 'string' && event.type === 'session_start') start = event;
+    return false;
+  });
+  forEachLineBackward(path, (line) => {
+    if (line.bytes.length === 0 || line.oversized) return;
+    const event = parseEvent(line.bytes.toString('utf8'));
+    if (typeof event === 'string' || typeof event.seq !== 'number') return;
+    lastSeq = event.seq;
+    return false;
+  });
+  return { start, lastSeq };
 }
 
 /**
@@ -108,12 +199,14 @@ function writeFully(fd: number, bytes: Buffer): void {
  * end a complete-but-unterminated one, so the next event starts on a line of its own.
  */
 function repairTail(path: string): void {
-  const content = fs.readFileSync(path);
-  if (content.length === 0 || content[content.length - 1] === 0x0a) return;
-  const lineStart = content.lastIndexOf(0x0a) + 1;
-  const tail = content.subarray(lineStart).toString('utf8');
-  if (isJson(tail)) fs.appendFileSync(path, '\n');
-  else fs.truncateSync(path, lineStart);
+  let last: FileLine | undefined;
+  forEachLineBackward(path, (line) => {
+    last = line;
+    return false;
+  });
+  if (!last?.unterminated) return;
+  if (!last.oversized && isJson(last.bytes.toString('utf8'))) fs.appendFileSync(path, '\n');
+  else fs.truncateSync(path, last.start);
 }
 
 function isJson(text: string): boolean {

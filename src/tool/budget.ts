@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { diskErrorText } from '../util/disk_error.js';
 import type { ToolResult } from './types.js';
 
 /** Share of the budget given to the head of a preview; the rest goes to the tail. */
@@ -26,18 +27,35 @@ export async function budgetResult(
 ): Promise<ToolResult> {
   if (result.text.length <= budget) return result;
   const dir = join(sessionDir, 'tool-results');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const savedPath = join(dir, `${callId.replace(/[^A-Za-z0-9_-]/g, '_')}.txt`);
-  await writeFile(savedPath, result.text, { mode: 0o600 });
+  const saveError = await saveWhole(dir, savedPath, result.text);
   const previewBudget = Math.max(1_000, budget - 400);
   const preview = headAndTail(
     result.text,
     previewBudget,
     (omitted) => `[… ${omitted.toLocaleString('en-US')} characters omitted …]`,
   );
+  const size = `The result was ${result.text.length.toLocaleString('en-US')} characters, over this tool's budget of ${budget.toLocaleString('en-US')}.`;
+  if (saveError) {
+    return {
+      ...result,
+      text: `${preview}\n\n[${size} The whole result could not be saved (${saveError}), so only this preview is left; narrow the call to see the rest.]`,
+    };
+  }
   const note =
-    `[The result was ${result.text.length.toLocaleString('en-US')} characters, over this tool's budget of ` +
-    `${budget.toLocaleString('en-US')}. The whole result is saved at ${savedPath}; read it with read_file ` +
+    `[${size} The whole result is saved at ${savedPath}; read it with read_file ` +
     'and offset/limit, or search it with search_files.]';
   return { ...result, text: `${preview}\n\n${note}`, savedPath };
+}
+
+/** Saves the whole result; on failure (a full disk) removes any part written and says why. */
+async function saveWhole(dir: string, path: string, text: string): Promise<string | undefined> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(path, text, { mode: 0o600 });
+    return undefined;
+  } catch (error) {
+    await rm(path, { force: true }).catch(() => undefined);
+    return diskErrorText(error);
+  }
 }

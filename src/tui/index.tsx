@@ -47,5 +47,7 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
     process.off('SIGHUP', onTerminate);
     stdout.write(DISABLE_BRACKETED_PASTE);
   }
+  const id = session.resumableSessionId;
+  if (id) stdout.write(`resume with: lathe --resume ${id}\n`);
   return 0;
 }

@@ -18,9 +18,17 @@ describe('exportMarkdown', () => {
       { type: 'assistant_text', text: 'Looking at it.' },
       { type: 'assistant_text', text: 'Reading the file first.' },
       { type: 'tool_call', id: 't1', name: 'read_file', input: { path: 'a.ts' } },
-      { type: 'tool_result', id: 't1', name: 'read_file', isError: false, text: 'const a = 1;\n' },
+      { type: 'request_start', turn: 1 },
+      { type: 'tool_start', id: 't1', name: 'read_file' },
+      {
+        type: 'tool_result',
+        id: 't1',
+        name: 'read_file',
+        result: { isError: false, text: 'const a = 1;\n' },
+      },
       { type: 'tool_call', id: 't2', name: 'shell', input: { command: 'npm test' } },
-      { type: 'tool_result', id: 't2', name: 'shell', isError: true, text: 'exit 1' },
+      { type: 'tool_result', id: 't2', name: 'shell', result: { isError: true, text: 'exit 1' } },
+      { type: 'model_message', message: { role: 'tool', content: [] } },
       { type: 'mode_change', mode: 'plan' },
       { type: 'plan', markdown: '1. Edit `a.ts`\n2. Run tests' },
       { type: 'report', title: 'Findings', markdown: '- the bug is in `a.ts`' },
@@ -68,7 +76,7 @@ describe('exportMarkdown', () => {
       '}',
       fence,
       '',
-      '**result** `shell` (error)',
+      '**error** from `shell`',
       '',
       fence,
       'exit 1',
@@ -92,8 +100,6 @@ describe('exportMarkdown', () => {
       '> **Error:** rate limited',
       '> retrying',
       '',
-      '- checkpoint',
-      '',
       '---',
       '',
       '*Session ended: done*',
@@ -107,7 +113,7 @@ describe('exportMarkdown', () => {
   it('truncates long tool inputs and results', () => {
     const markdown = exportMarkdown([
       { type: 'tool_call', id: 't', name: 'write_file', input: { content: 'x'.repeat(5000) } },
-      { type: 'tool_result', id: 't', name: 'write_file', text: 'y'.repeat(3000) },
+      { type: 'tool_result', id: 't', name: 'write_file', result: { text: 'y'.repeat(3000) } },
     ]);
     expect(markdown).toContain('… [truncated, 5019 chars in total]');
     expect(markdown).toContain(`${'y'.repeat(2000)}\n… [truncated, 3000 chars in total]\n${fence}`);
@@ -115,7 +121,9 @@ describe('exportMarkdown', () => {
   });
 
   it('uses a longer fence when the result contains backticks', () => {
-    const markdown = exportMarkdown([{ type: 'tool_result', name: 'cat', text: '```ts\ncode\n```' }]);
+    const markdown = exportMarkdown([
+      { type: 'tool_result', name: 'cat', result: { text: '```ts\ncode\n```' } },
+    ]);
     expect(markdown).toBe('**result** `cat`\n\n````\n```ts\ncode\n```\n````\n');
   });
 

@@ -2,15 +2,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sessionsDir } from '../../src/config/paths.js';
-import { SessionLog } from '../../src/session/log.js';
+import { legacySessionsDir, sessionsDir } from '../../src/config/paths.js';
 import {
   AmbiguousSessionError,
   findSession,
   latestSession,
   listSessions,
-  readSessionLog,
-} from '../../src/session/read.js';
+} from '../../src/session/catalog.js';
+import { SessionLog } from '../../src/session/log.js';
+import { readSessionLog } from '../../src/session/read.js';
 
 const workspace = '/projects/alpha';
 const otherWorkspace = '/projects/beta';
@@ -31,11 +31,16 @@ function writeRaw(content: string): string {
 /** A session whose log was last modified `minutesAgo` ago. */
 function makeSession(
   id: string,
-  options: { ws?: string; minutesAgo?: number; prompt?: string; messages?: string[] } = {},
+  options: { ws?: string; minutesAgo?: number; prompt?: string; messages?: string[]; replied?: boolean } = {},
 ): string {
   const meta = options.prompt === undefined ? { model: 'm' } : { model: 'm', prompt: options.prompt };
   const log = SessionLog.create({ documentsRoot: root, workspace: options.ws ?? workspace, id, meta });
   for (const text of options.messages ?? []) log.append({ type: 'user_message', text });
+  if (options.replied)
+    log.append({
+      type: 'model_message',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+    });
   log.close();
   const when = new Date(Date.now() - (options.minutesAgo ?? 0) * 60_000);
   fs.utimesSync(log.path, when, when);
@@ -114,8 +119,8 @@ describe('listSessions', () => {
   });
 
   it('latestSession picks the most recently updated', () => {
-    makeSession('old', { minutesAgo: 10 });
-    makeSession('new', { minutesAgo: 1 });
+    makeSession('old', { minutesAgo: 10, replied: true });
+    makeSession('new', { minutesAgo: 1, replied: true });
     expect(latestSession({ documentsRoot: root, workspace })?.id).toBe('new');
   });
 
@@ -185,5 +190,34 @@ describe('findSession', () => {
     expect(findSession(root, workspace, 'nope')).toBeUndefined();
     expect(findSession(root, workspace, '')).toBeUndefined();
     expect(findSession(path.join(root, 'missing'), workspace, 'x')).toBeUndefined();
+  });
+});
+
+describe('sessions kept by older versions', () => {
+  it('are found in the shared folder for their exact workspace only', () => {
+    const dashed = '/projects/a-b';
+    const nested = '/projects/a/b';
+    expect(sessionsDir(root, dashed)).not.toBe(sessionsDir(root, nested));
+    expect(legacySessionsDir(root, dashed)).toBe(legacySessionsDir(root, nested));
+    const legacy = legacySessionsDir(root, dashed);
+    fs.mkdirSync(legacy, { recursive: true });
+    for (const [id, ws] of [
+      ['20240101-000000-aaaaaa', dashed],
+      ['20240102-000000-bbbbbb', nested],
+    ]) {
+      fs.writeFileSync(
+        path.join(legacy, `${id}.jsonl`),
+        `{"type":"session_start","id":"${id}","workspace":"${ws}","meta":{}}\n`,
+      );
+    }
+    makeSession('20240103-000000-cccccc', { ws: dashed });
+    expect(listSessions({ documentsRoot: root, workspace: dashed }).map((s) => s.id)).toEqual([
+      '20240103-000000-cccccc',
+      '20240101-000000-aaaaaa',
+    ]);
+    expect(listSessions({ documentsRoot: root, workspace: nested }).map((s) => s.id)).toEqual([
+      '20240102-000000-bbbbbb',
+    ]);
+    expect(findSession(root, nested, '20240102')?.workspace).toBe(nested);
   });
 });

@@ -69,8 +69,8 @@ export function reportRuntimeNotices(runtime: Runtime): void {
 }
 
 /** Builds the runtime a command works in and prints its notices to stderr. */
-export function runtimeFromOptions(opts: CommonOptions): Runtime {
-  const runtime = createRuntime(runtimeOptionsFrom(opts));
+export function runtimeFromOptions(opts: CommonOptions, extra: Partial<RuntimeOptions> = {}): Runtime {
+  const runtime = createRuntime({ ...runtimeOptionsFrom(opts), ...extra });
   reportRuntimeNotices(runtime);
   return runtime;
 }

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { documentsRoot } from '../../config/paths.js';
 import { realPathOf } from '../../permission/paths.js';
+import { AmbiguousSessionError, findSession, listSessions } from '../../session/catalog.js';
 import { exportMarkdown } from '../../session/export.js';
-import { AmbiguousSessionError, findSession, listSessions, readSessionLog } from '../../session/read.js';
+import { readSessionLog } from '../../session/read.js';
 
 /** `lathe sessions [list|show ID|export ID --format md]`. */
 export async function sessionsCommand(
@@ -19,7 +21,7 @@ export async function sessionsCommand(
     else {
       for (const s of sessions) {
         process.stdout.write(
-          `${s.id}  ${s.updated.slice(0, 19).replace('T', ' ')}  ${s.events} events  ${s.firstPrompt ?? ''}\n`,
+          `${s.id}  ${s.updated.slice(0, 19).replace('T', ' ')}  ${s.events} events  ${s.replied ? '' : '(no reply) '}${s.firstPrompt ?? ''}\n`,
         );
       }
     }
@@ -40,10 +42,12 @@ export async function sessionsCommand(
     return 2;
   }
   if (sub === 'export' && opts.format === 'jsonl') {
-    process.stdout.write(readFileSync(found.path, 'utf8'));
+    // Streamed: a log may be larger than any string.
+    await pipeline(createReadStream(found.path), process.stdout, { end: false });
     return 0;
   }
-  const { events } = readSessionLog(found.path);
+  const { events, errors } = readSessionLog(found.path);
+  for (const error of errors) process.stderr.write(`lathe: warning: ${found.path}: skipped ${error}\n`);
   process.stdout.write(`${exportMarkdown(events)}\n`);
   return 0;
 }

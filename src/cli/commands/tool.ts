@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findTool } from '../../tool/pool.js';
 import type { ToolResult } from '../../tool/types.js';
 import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
+
+/** mkdtemp adds a random suffix: a fresh folder only this user can enter. */
+const SCRATCH_PREFIX = 'lathe-tool-';
 
 function readInput(text: string): string {
   return text === '-' ? readFileSync(0, 'utf8') : text;
@@ -16,15 +21,14 @@ function printable(result: ToolResult): string {
 
 /** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
-  const runtime = runtimeFromOptions(opts);
+  // One call is no session: its files go to a scratch folder, kept only when the result points into it.
+  const scratch = mkdtempSync(join(tmpdir(), SCRATCH_PREFIX));
+  const runtime = runtimeFromOptions(opts, { sessionDir: scratch });
   // A tool of the pool without MCP needs no server: none is started.
   const mcp = findTool(runtime.pool, name) ? undefined : await connectMcpServers(runtime);
   const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());
-  if (opts.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-  } else {
-    const out = printable(result);
-    process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
-  }
+  const out = opts.json ? JSON.stringify(result, null, 2) : printable(result);
+  process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  if (!out.includes(scratch)) rmSync(scratch, { recursive: true, force: true });
   return result.isError ? 1 : 0;
 }

@@ -21,6 +21,7 @@ import {
   setUpModel,
   startRuntimeServices,
   UsageError,
+  withSessionSettings,
 } from '../run_setup.js';
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
 import { headlessUserSide } from './user_side.js';
@@ -61,13 +62,18 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     const user = headlessUserSide({ answersFile: opts.answers, yolo: opts.yolo });
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
-    const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
+    const runtime = createRuntime({
+      ...withSessionSettings(runtimeOptions, resumed),
+      sessionId: resumed?.id,
+    });
     reportRuntimeNotices(runtime);
+    const warn = (line: string) => process.stderr.write(`lathe: warning: ${line}\n`);
+    for (const warning of resumed?.warnings ?? []) warn(warning);
     const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
     // MCP servers and the sandbox probe start while the model loads.
     const services = startRuntimeServices(runtime, report);
     endServices = services.end;
-    const modelName = modelNameFor(runtime, opts.model);
+    const modelName = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
     if (!modelName) throw new UsageError(NO_MODEL);
     const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
@@ -89,12 +95,17 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       );
     }
 
-    log = openSessionLog(runtime, resumed?.path, {
-      model: modelName,
-      profile: runtime.conditions.profile,
-      mode: runtime.conditions.mode,
-      prompt: opts.prompt,
-    });
+    log = openSessionLog(
+      runtime,
+      resumed?.path,
+      {
+        model: modelName,
+        profile: runtime.conditions.profile,
+        mode: runtime.conditions.mode,
+        prompt: opts.prompt,
+      },
+      warn,
+    );
     const session = log;
     const agent = new Agent({
       runtime,

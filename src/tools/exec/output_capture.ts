@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
+import { diskErrorText } from '../../util/disk_error.js';
 
 /**
  * Keeps a command's output bounded in memory whatever it prints: everything goes to a file as
@@ -11,6 +12,10 @@ export class OutputCapture {
   private tail: Buffer[] = [];
   private tailBytes = 0;
   private file: WriteStream;
+  /** Why the output file could not be written (a full disk): the preview says so. */
+  private saveError?: string;
+  /** Producers paused for back-pressure, resumed on drain or when the writer fails. */
+  private waiting: Array<() => void> = [];
   total = 0;
 
   constructor(
@@ -19,6 +24,12 @@ export class OutputCapture {
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.file = createWriteStream(path, { mode: 0o600 });
+    // A full disk must not take lathe down: the output stays in memory (head and tail) without its file.
+    this.file.on('error', (error) => {
+      this.saveError ??= diskErrorText(error);
+      this.wake();
+    });
+    this.file.on('drain', () => this.wake());
   }
 
   /** Whether the file's writer wants the producer to pause (back-pressure). */
@@ -36,15 +47,24 @@ export class OutputCapture {
       this.tailBytes += chunk.length;
       while (this.tailBytes - this.tail[0].length >= this.keep) this.tailBytes -= this.tail.shift()!.length;
     }
+    // A failed writer never drains: keep reading the command's output rather than pause it forever.
+    if (this.saveError !== undefined || this.file.destroyed) return true;
     return this.file.write(whole);
   }
 
   onDrain(fn: () => void): void {
-    this.file.once('drain', fn);
+    if (this.saveError !== undefined || this.file.destroyed) fn();
+    else this.waiting.push(fn);
+  }
+
+  private wake(): void {
+    for (const fn of this.waiting.splice(0)) fn();
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.file.end(resolve));
+    if (this.file.destroyed) return Promise.resolve();
+    // `end`'s callback also runs when the write fails.
+    return new Promise((resolve) => this.file.end(() => resolve()));
   }
 
   /** The output as text: whole when short, else head and tail around a note. */
@@ -56,8 +76,12 @@ export class OutputCapture {
     const tailBuffer = Buffer.concat(this.tail);
     const tail = tailBuffer.subarray(Math.max(0, tailBuffer.length - this.keep)).toString('utf8');
     const omitted = this.total - this.headBytes - Math.min(tailBuffer.length, this.keep);
+    const where =
+      this.saveError === undefined
+        ? `the whole output is in ${this.path}`
+        : `the whole output could not be saved (${this.saveError})`;
     return {
-      text: `${head}\n[… ${omitted.toLocaleString('en-US')} bytes omitted; the whole output is in ${this.path} …]\n${tail}`,
+      text: `${head}\n[… ${omitted.toLocaleString('en-US')} bytes omitted; ${where} …]\n${tail}`,
       truncated: true,
     };
   }

@@ -53,6 +53,9 @@ export class InteractiveSession {
   private agent?: Agent;
   private log?: SessionLog;
   private resumePath?: string;
+  private resumed?: ResumedSession;
+  /** The session whose log was last written: `resume with: lathe --resume <id>` on exit. */
+  private loggedSessionId?: string;
   private history: ConversationMessage[] = [];
   private abort?: AbortController;
   private running = false;
@@ -140,7 +143,7 @@ export class InteractiveSession {
   /** The first lines, and the end of a resumed conversation. */
   start(): void {
     showWelcome(this.store, this.runtime, this.model.name);
-    if (this.resumePath) showResumed(this.store, this.resumePath, this.runtime.sessionId);
+    if (this.resumed) showResumed(this.store, this.resumed);
     this.store.flush();
   }
 
@@ -154,6 +157,7 @@ export class InteractiveSession {
     if (!model) return;
     this.retireAgent();
     this.store.add(notice(`Model: ${name}`));
+    this.recordSettings();
   }
 
   /** The next prompt makes a new agent with the conversation so far (after a model or runtime change). */
@@ -176,6 +180,13 @@ export class InteractiveSession {
     this.model.reset();
     this.store.setStatus({ mode: runtime.conditions.mode, profile: runtime.conditions.profile });
     void this.model.load(runtime);
+    this.recordSettings();
+  }
+
+  /** What the session runs with now, so resuming it later restores the same. */
+  private recordSettings(): void {
+    const { profile, mode } = this.runtime.conditions;
+    this.log?.append({ type: 'settings_change', model: this.model.name, profile, mode });
   }
 
   /** Starts over: a new session with no history. */
@@ -197,12 +208,20 @@ export class InteractiveSession {
       false,
     );
     this.adopt(session);
-    showResumed(this.store, session.path, session.id);
+    showResumed(this.store, session);
+    const model = session.settings?.model;
+    if (model && model !== this.model.name) void this.switchModel(model);
   }
 
   private adopt(session: ResumedSession): void {
     this.history = session.history;
     this.resumePath = session.path;
+    this.resumed = session;
+  }
+
+  /** The id to give `lathe --resume` after leaving, once this run has written a session log. */
+  get resumableSessionId(): string | undefined {
+    return this.loggedSessionId;
   }
 
   closeLog(reason: string): void {
@@ -238,12 +257,13 @@ export class InteractiveSession {
       if (attached.length > 0) this.store.add(notice(`Attached ${attached.join(', ')}`));
       for (const why of skipped) this.store.add(notice(`Not attached: ${why}`, 'warn'));
       const { profile, mode } = this.runtime.conditions;
-      this.log ??= this.options.host.openLog(this.runtime, this.resumePath, {
-        model: this.model.name,
-        profile,
-        mode,
-        prompt: shown,
-      });
+      this.log ??= this.options.host.openLog(
+        this.runtime,
+        this.resumePath,
+        { model: this.model.name, profile, mode, prompt: shown },
+        (line) => this.store.add(notice(line, 'warn')),
+      );
+      this.loggedSessionId = this.log.id;
       await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
     const next = this.queue.takeAll();
@@ -371,7 +391,10 @@ export class InteractiveSession {
   }
 
   setMode(mode: Mode, autoEdits = false): void {
-    if (mode !== this.runtime.conditions.mode) this.runtime.setMode(mode);
+    if (mode !== this.runtime.conditions.mode) {
+      this.runtime.setMode(mode);
+      this.recordSettings();
+    }
     this.autoEdits = mode === 'act' && autoEdits;
     this.store.setStatus({ mode, autoEdits: this.autoEdits });
     this.store.flush();

@@ -4,6 +4,7 @@ import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { ModelCapabilities } from '../../provider/capabilities.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import type { SessionEvent } from '../../session/event.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
@@ -25,6 +26,12 @@ export interface ResumedSession {
   id: string;
   path: string;
   history: ConversationMessage[];
+  /** The model, profile and mode it ran with last. */
+  settings?: { model?: string; profile?: string; mode?: string };
+  /** The last events of its log, shown on resuming. */
+  recent?: SessionEvent[];
+  /** Damaged records skipped while reading its log. */
+  warnings?: string[];
 }
 
 /**
@@ -43,7 +50,13 @@ export interface ConversationHost {
   defaultModel(runtime: Runtime): string | undefined;
   /** Loads a model and sets the runtime's capabilities; throws an Error with a clear message. */
   loadModel(runtime: Runtime, modelName: string): Promise<LoadedModel>;
-  openLog(runtime: Runtime, resumePath: string | undefined, meta: Record<string, unknown>): SessionLog;
+  /** Opens the session log; `onWriteError` hears, in a line, when the log can't be written. */
+  openLog(
+    runtime: Runtime,
+    resumePath: string | undefined,
+    meta: Record<string, unknown>,
+    onWriteError?: (message: string) => void,
+  ): SessionLog;
   /** Finds a session by id or prefix (throws when ambiguous); undefined when none matches. */
   findSession(runtime: Runtime, idOrPrefix: string): ResumedSession | undefined;
   /** Whether an event goes to the session log. */

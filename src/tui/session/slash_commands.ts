@@ -1,5 +1,5 @@
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
-import { listSessions } from '../../session/read.js';
+import { listSessions } from '../../session/catalog.js';
 import type { Tool } from '../../tool/types.js';
 import type { Line } from '../render/style.js';
 import type { InteractiveSession } from './controller.js';

@@ -1,6 +1,6 @@
 import type { Runtime } from '../../runtime/create_runtime.js';
-import { readSessionLog } from '../../session/read.js';
 import type { UiStore } from '../state/store.js';
+import type { ResumedSession } from './host.js';
 import { replayEntries } from './replay.js';
 
 const GRAY = { color: 'gray' } as const;
@@ -26,8 +26,9 @@ export function showWelcome(store: UiStore, runtime: Runtime, modelName: string 
   for (const warning of runtime.warnings) store.add({ kind: 'notice', tone: 'warn', text: warning });
 }
 
-/** The end of a resumed conversation, as it was shown. */
-export function showResumed(store: UiStore, logPath: string, sessionId: string): void {
-  for (const entry of replayEntries(readSessionLog(logPath).events)) store.add(entry);
-  store.add({ kind: 'notice', tone: 'info', text: `Resumed session ${sessionId}.` });
+/** The end of a resumed conversation, as it was shown, and what was skipped reading its log. */
+export function showResumed(store: UiStore, session: ResumedSession): void {
+  for (const entry of replayEntries(session.recent ?? [])) store.add(entry);
+  for (const warning of session.warnings ?? []) store.add({ kind: 'notice', tone: 'warn', text: warning });
+  store.add({ kind: 'notice', tone: 'info', text: `Resumed session ${session.id}.` });
 }

@@ -3,11 +3,17 @@ import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { historyFromEvents } from '../../../src/agent/session_history.js';
-import { attachRuntimeServices, openSessionLog, RECORDED, setUpModel } from '../../../src/cli/run_setup.js';
+import {
+  attachRuntimeServices,
+  loadResumePoint,
+  openSessionLog,
+  RECORDED,
+  setUpModel,
+} from '../../../src/cli/run_setup.js';
 import { globalMcpSettingsPath } from '../../../src/config/paths.js';
 import type { SettingsLayer } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
-import { findSession, readSessionLog } from '../../../src/session/read.js';
+import { findSession } from '../../../src/session/catalog.js';
 import { App } from '../../../src/tui/components/app.js';
 import { PromptHistory } from '../../../src/tui/input/history.js';
 import { stripAnsi } from '../../../src/tui/render/style.js';
@@ -90,13 +96,7 @@ export async function renderApp(
     openLog: openSessionLog,
     findSession: (runtime, id) => {
       const found = findSession(runtime.documentsRoot, runtime.workspace, id);
-      return (
-        found && {
-          id: found.id,
-          path: found.path,
-          history: historyFromEvents(readSessionLog(found.path).events),
-        }
-      );
+      return found && loadResumePoint(found, runtime.workspace);
     },
     recorded: RECORDED,
     attach:
