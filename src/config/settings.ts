@@ -31,12 +31,17 @@ export interface ResolvedSettings {
   strictPlanMode: boolean;
   approvals: Record<ApprovalCategory, RuleAction>;
   rules: RuleText[];
-  sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
+  /** `modeSource`: the settings file (or "command line") that chose the mode; absent for the default. */
+  sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean; modeSource?: string };
+  commands: { maxOutputBytes: number };
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
   warnings: string[];
 }
+
+/** Output saved per shell command before it is cut and the command stopped: 64 MB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_APPROVALS: Record<ApprovalCategory, RuleAction> = {
   read: 'allow',
@@ -84,6 +89,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     approvals: { ...DEFAULT_APPROVALS },
     rules: [],
     sandbox: { mode: 'workspace-write', network: false },
+    commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     featureLayers: [],
     warnings,
   };
@@ -130,8 +136,16 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     }
     if (settings.sandbox) {
       const { mode, network } = settings.sandbox;
-      if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') resolved.sandbox.mode = mode;
+      if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') {
+        resolved.sandbox.mode = mode;
+        resolved.sandbox.modeSource = source;
+      }
       if (typeof network === 'boolean') resolved.sandbox.network = network;
+    }
+    if (settings.commands?.maxOutputBytes !== undefined) {
+      const max = settings.commands.maxOutputBytes;
+      if (typeof max === 'number' && Number.isInteger(max) && max > 0) resolved.commands.maxOutputBytes = max;
+      else warnings.push(`${source}: commands.maxOutputBytes must be a positive whole number of bytes`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
   }

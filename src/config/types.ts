@@ -34,5 +34,7 @@ export interface SettingsLayer {
   approvals?: Partial<Record<ApprovalCategory, RuleAction>>;
   permissions?: Partial<Record<RuleAction, string[]>>;
   sandbox?: { mode?: 'read-only' | 'workspace-write' | 'off'; network?: boolean };
+  /** Shell commands: `maxOutputBytes` caps the output saved per command (it is stopped there). */
+  commands?: { maxOutputBytes?: number };
   [key: string]: unknown;
 }

@@ -118,7 +118,7 @@ export async function runToolCall(
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
     const readOnly = tool.isReadOnly(input);
     const subject = tool.permissionSubject(input, ctx);
-    const decision = strictest(
+    let decision = strictest(
       await tool.checkPermissions(input, ctx),
       ctx.permissions.decide({
         tool: tool.name,
@@ -127,6 +127,11 @@ export async function runToolCall(
         strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
       }),
     );
+    // Fail closed: a command the sandbox cannot wrap asks, or is refused, whatever rules allow.
+    if (subject.kind === 'execute' && ctx.sandboxGate && decision.behavior !== 'deny') {
+      const gate = await ctx.sandboxGate();
+      if (gate.behavior !== 'allow') decision = gate;
+    }
     if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
     if (decision.behavior === 'ask') {
       if (!env.askUser) return error(headlessDenial(decision));

@@ -197,6 +197,14 @@ export interface ToolContext {
   sandbox?: {
     wrap(argv: string[], cwd: string): Promise<{ argv: string[]; cleanup(): void } | undefined>;
   };
+  /**
+   * Fail closed: the verdict on running a command now — allow when it runs in the sandbox (or
+   * the user turned the sandbox off); ask or deny, saying why, when the sandbox should wrap it
+   * but cannot. The pipeline consults it for every call whose subject is `execute`.
+   */
+  sandboxGate?: () => Promise<PermissionDecision>;
+  /** Output saved per command (settings `commands.maxOutputBytes`); past it the command is stopped. */
+  maxOutputBytes?: number;
   /** Tasks of the task_* tools, by id. */
   tasks?: Map<string, BackgroundTask>;
   /** The schedule services (cron_*, remote_trigger), made on the first call. */

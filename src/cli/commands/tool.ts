@@ -13,7 +13,11 @@ function printable(result: ToolResult): string {
   return [result.text, ...images].join('\n');
 }
 
-/** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
+/**
+ * `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an
+ * error. It exits when the call is done: background commands and tasks the call started are
+ * ended, each with a line on stderr.
+ */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   const runtime = runtimeFromOptions(opts);
   const mcp = await connectMcpServers(runtime);
@@ -24,5 +28,16 @@ export async function toolCommand(name: string, opts: CommonOptions & { input: s
     const out = printable(result);
     process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   }
+  if (runtime.sandboxRefusals > 0) {
+    const notice = await runtime.sandboxNotice();
+    if (notice) process.stderr.write(`lathe: ${notice}\n`);
+  }
+  for (const work of runtime.runningBackgroundWork()) {
+    const output = work.outputPath ? `; its output so far: ${work.outputPath}` : '';
+    process.stderr.write(
+      `lathe: ended background ${work.kind} ${work.id} (${work.command}) as lathe tool exits${output}\n`,
+    );
+  }
+  await runtime.dispose();
   return result.isError ? 1 : 0;
 }

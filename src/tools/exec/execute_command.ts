@@ -6,6 +6,7 @@ import { writtenTargets } from '../../permission/shell/readonly.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundCommand, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
+import { describeSize } from './output_capture.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { classify, knownClassification } from './shell_facts.js';
 
@@ -46,6 +47,8 @@ function shellArgv(command: string): string[] {
 }
 
 function describeEnd(outcome: ProcessOutcome, timeoutS: number): string {
+  if (outcome.outputCut)
+    return `Output cut at ${describeSize(outcome.output.limit)} (settings commands.maxOutputBytes); the command was stopped.`;
   if (outcome.timedOut) return `Stopped after ${timeoutS} s (timeout); the whole process tree was ended.`;
   if (outcome.aborted) return 'Interrupted; the whole process tree was ended.';
   if (outcome.signal) return `Ended by signal ${outcome.signal}.`;
@@ -105,6 +108,7 @@ export const executeCommand = buildTool({
       cwd,
       outputPath,
       keepBytes: KEEP_BYTES,
+      maxOutputBytes: ctx.maxOutputBytes,
       timeoutMs: input.run_in_background ? undefined : timeoutS * 1000,
       signal: input.run_in_background ? undefined : ctx.signal,
     });
@@ -156,7 +160,12 @@ export const executeCommand = buildTool({
     const { text, truncated } = outcome.output.preview();
     const end = describeEnd(outcome, timeoutS);
     const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
-    const saved = truncated ? ` Full output: ${outcome.output.path}` : '';
+    const { output } = outcome;
+    const saved = output.saveError
+      ? ` Saving the output failed (${output.saveError}); ${output.path} holds only part of it.`
+      : truncated || output.cut
+        ? ` ${output.cut ? 'Saved' : 'Full'} output: ${output.path}`
+        : '';
     return {
       text: `${body}\n\n${end}${saved}`,
       isError: outcome.exitCode !== 0,
@@ -164,6 +173,7 @@ export const executeCommand = buildTool({
         exitCode: outcome.exitCode,
         signal: outcome.signal,
         timedOut: outcome.timedOut,
+        outputCut: outcome.outputCut,
         bytes: outcome.output.total,
       },
     };

@@ -1,9 +1,18 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** `64 MB`, `512 KB`, or a number of bytes when it is neither. */
+export function describeSize(bytes: number): string {
+  const MB = 1024 * 1024;
+  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes.toLocaleString('en-US')} bytes`;
+}
+
 /**
- * Keeps a command's output bounded in memory whatever it prints: everything goes to a file as
- * it arrives, and only the first and the last `keep` bytes stay in memory for the preview.
+ * Keeps a command's output bounded in memory and on disk whatever it prints: it goes to a file
+ * as it arrives, up to `limit` bytes (then `cut` is set and `onCut` runs, once), and only the
+ * first and the last `keep` bytes stay in memory for the preview.
  */
 export class OutputCapture {
   private head: Buffer[] = [];
@@ -11,20 +20,37 @@ export class OutputCapture {
   private tail: Buffer[] = [];
   private tailBytes = 0;
   private file: WriteStream;
+  /** Bytes saved. */
   total = 0;
+  /** Whether output past `limit` was dropped. */
+  cut = false;
+  /** Why saving stopped early (a full disk), when it did; the preview still has head and tail. */
+  saveError?: string;
 
   constructor(
     readonly path: string,
     private readonly keep: number,
+    readonly limit = Number.POSITIVE_INFINITY,
+    private readonly onCut?: () => void,
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.file = createWriteStream(path, { mode: 0o600 });
+    this.file.on('error', (error) => {
+      this.saveError ??= error.message;
+    });
   }
 
   /** Whether the file's writer wants the producer to pause (back-pressure). */
   write(chunk: Buffer): boolean {
+    if (this.cut) return true;
+    if (this.total + chunk.length > this.limit) {
+      chunk = chunk.subarray(0, this.limit - this.total);
+      this.cut = true;
+      this.onCut?.();
+    }
     const whole = chunk;
     this.total += chunk.length;
+    const saving = this.saveError === undefined;
     if (this.headBytes < this.keep) {
       const take = chunk.subarray(0, this.keep - this.headBytes);
       this.head.push(take);
@@ -36,7 +62,7 @@ export class OutputCapture {
       this.tailBytes += chunk.length;
       while (this.tailBytes - this.tail[0].length >= this.keep) this.tailBytes -= this.tail.shift()!.length;
     }
-    return this.file.write(whole);
+    return !saving || whole.length === 0 || this.file.write(whole);
   }
 
   onDrain(fn: () => void): void {
@@ -44,7 +70,11 @@ export class OutputCapture {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => this.file.end(resolve));
+    if (this.file.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.file.once('close', resolve);
+      this.file.end();
+    });
   }
 
   /** The output as text: whole when short, else head and tail around a note. */
@@ -57,7 +87,7 @@ export class OutputCapture {
     const tail = tailBuffer.subarray(Math.max(0, tailBuffer.length - this.keep)).toString('utf8');
     const omitted = this.total - this.headBytes - Math.min(tailBuffer.length, this.keep);
     return {
-      text: `${head}\n[… ${omitted.toLocaleString('en-US')} bytes omitted; the whole output is in ${this.path} …]\n${tail}`,
+      text: `${head}\n[… ${omitted.toLocaleString('en-US')} bytes omitted; the ${this.cut ? 'saved' : 'whole'} output is in ${this.path} …]\n${tail}`,
       truncated: true,
     };
   }

@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { OutputCapture } from './output_capture.js';
+import { newProcessMarker } from './process_marker.js';
 
 export interface ProcessOutcome {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** Stopped because its output passed the cap (`output.cut`). */
+  outputCut: boolean;
   durationMs: number;
   output: OutputCapture;
 }
@@ -20,6 +23,18 @@ export interface RunningProcess {
 }
 
 const GRACE_MS = 2_000;
+/**
+ * How long output may still arrive once the command's own process has exited: a process that
+ * escaped every sweep and holds the output pipes open must not keep the call waiting.
+ */
+const DRAIN_MS = 500;
+
+/** Waits for `promise`, or `ms` at most. */
+async function firstOf(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
 
 /** Sends a signal to a process group, ignoring one that is already gone. */
 function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -33,8 +48,9 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 
 /**
  * Starts `argv` in its own process group with no standard input, its output (stdout and stderr,
- * interleaved as they come) streamed to `outputPath`. Timeout, abort and `kill` end the whole
- * group, so no child outlives the command.
+ * interleaved as they come) streamed to `outputPath`, at most `maxOutputBytes` of it (past that
+ * the command is stopped). Timeout, abort, `kill` and the end of the command's own process end
+ * the whole tree: the group, and the processes that left it (found by the command's marker).
  */
 export function startProcess(options: {
   argv: string[];
@@ -42,24 +58,34 @@ export function startProcess(options: {
   env?: NodeJS.ProcessEnv;
   outputPath: string;
   keepBytes: number;
+  maxOutputBytes?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
 }): RunningProcess {
   const started = performance.now();
-  const output = new OutputCapture(options.outputPath, options.keepBytes);
+  const marker = newProcessMarker();
+  let outputCut = false;
+  const output = new OutputCapture(options.outputPath, options.keepBytes, options.maxOutputBytes, () => {
+    outputCut = true;
+    kill();
+  });
   const child = spawn(options.argv[0], options.argv.slice(1), {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: { ...(options.env ?? process.env), [marker.name]: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let timedOut = false;
   let aborted = false;
   let killTimer: NodeJS.Timeout | undefined;
-  const kill = () => {
-    signalGroup(child.pid, 'SIGTERM');
-    killTimer ??= setTimeout(() => signalGroup(child.pid, 'SIGKILL'), GRACE_MS);
+  const endTree = (signal: NodeJS.Signals) => {
+    signalGroup(child.pid, signal);
+    return marker.signal(signal);
   };
+  function kill() {
+    void endTree('SIGTERM');
+    killTimer ??= setTimeout(() => void endTree('SIGKILL'), GRACE_MS);
+  }
   const timer = options.timeoutMs
     ? setTimeout(() => {
         timedOut = true;
@@ -83,18 +109,50 @@ export function startProcess(options: {
 
   const done = new Promise<ProcessOutcome>((resolve) => {
     let spawnError: Error | undefined;
-    child.on('error', (error) => {
-      spawnError = error;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let pipesClosed!: () => void;
+    const closed = new Promise<void>((resolveClosed) => {
+      pipesClosed = resolveClosed;
     });
-    // The shell is gone: nothing it started may live on (or keep its output pipes open).
-    child.on('exit', () => signalGroup(child.pid, 'SIGKILL'));
-    child.on('close', async (code, signal) => {
+    let finished = false;
+    const finish = async () => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (killTimer) clearTimeout(killTimer);
+      // Whatever still holds the pipes is not waited for any longer.
+      child.stdout.destroy();
+      child.stderr.destroy();
       if (spawnError) output.write(Buffer.from(`failed to start: ${spawnError.message}\n`));
       await output.close();
-      resolve({ exitCode: code, signal, timedOut, aborted, durationMs: performance.now() - started, output });
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        aborted,
+        outputCut,
+        durationMs: performance.now() - started,
+        output,
+      });
+    };
+    child.on('error', (error) => {
+      spawnError = error;
+    });
+    // The command's own process is gone: nothing it started may live on (or keep its output
+    // pipes open). Its output is read until the pipes close, for a short drain at most.
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      signalGroup(child.pid, 'SIGKILL');
+      void marker
+        .signal('SIGKILL')
+        .then(() => firstOf(closed, DRAIN_MS))
+        .then(finish);
+    });
+    // Without an 'exit' first the process never started: nothing to sweep.
+    child.on('close', () => {
+      pipesClosed();
+      if (!exit) void finish();
     });
   });
   const release = () => {

@@ -63,6 +63,7 @@ export async function startShellCommand(
     cwd,
     outputPath: options.outputPath,
     keepBytes: KEEP_BYTES,
+    maxOutputBytes: ctx.maxOutputBytes,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });
