@@ -105,6 +105,8 @@ export interface BackgroundCommand {
   finished: boolean;
   exitCode?: number | null;
   signal?: NodeJS.Signals | null;
+  /** The size its saved output was cut at, when it printed more (it was stopped there). */
+  outputCutAt?: number;
   /** Ends the command's whole process tree. */
   kill(): void;
   /** Set while the model waits for the command; `detach` hands it the result early and lets the command run on. */
@@ -128,6 +130,8 @@ export interface BackgroundTask {
   outputPath?: string;
   /** Bytes of output task_output has returned so far ("new since last read" starts here). */
   readOffset: number;
+  /** The size its saved output was cut at, when it printed more (it was stopped there). */
+  outputCutAt?: number;
   /** Settles when the process ends (process tasks only). */
   done?: Promise<void>;
   /** Ends the process tree (process tasks only). */

@@ -55,6 +55,11 @@ function describeEnd(outcome: ProcessOutcome, timeoutS: number): string {
   return `Exit code ${outcome.exitCode}.`;
 }
 
+function cutNote(command: BackgroundCommand): string {
+  if (command.outputCutAt === undefined) return '';
+  return `; output cut at ${describeSize(command.outputCutAt)} (settings commands.maxOutputBytes), so it was stopped`;
+}
+
 function outputPathFor(ctx: ToolContext, id: string): string {
   return join(ctx.sessionDir, 'commands', `${id}.log`);
 }
@@ -136,6 +141,7 @@ export const executeCommand = buildTool({
         entry.finished = true;
         entry.exitCode = outcome.exitCode;
         entry.signal = outcome.signal;
+        if (outcome.outputCut) entry.outputCutAt = outcome.output.limit;
       }),
     };
     ctx.backgroundCommands.set(id, entry);
@@ -197,7 +203,7 @@ export const killCommand = buildTool({
     }
     if (command.finished) {
       return {
-        text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}). Output: ${command.outputPath}`,
+        text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}${cutNote(command)}). Output: ${command.outputPath}`,
       };
     }
     command.kill();
