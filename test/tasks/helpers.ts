@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -22,3 +23,14 @@ export async function disposeAll(): Promise<void> {
 }
 
 export { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
+
+/** Processes whose command line holds `marker` (a marker from `uniqueMarker`). */
+export function processesWith(marker: string): string[] {
+  const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+/** A marker unique to this test run, for a process that carries it in its command line. */
+export function uniqueMarker(label: string): string {
+  return `lathe-${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+}
