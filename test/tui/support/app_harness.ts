@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { historyFromEvents } from '../../../src/agent/session_history.js';
-import { openSessionLog, RECORDED, setUpModel } from '../../../src/cli/run_setup.js';
+import { attachRuntimeServices, openSessionLog, RECORDED, setUpModel } from '../../../src/cli/run_setup.js';
 import type { SettingsLayer } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { findSession, readSessionLog } from '../../../src/session/read.js';
@@ -54,6 +54,8 @@ export async function renderApp(
     settings?: SettingsLayer;
     features?: string[];
     strictPlanMode?: boolean;
+    /** Start what the CLI starts with a runtime (the sandbox probe, MCP servers), reporting as it does. */
+    services?: boolean;
   } = {},
 ): Promise<AppUnderTest> {
   const server = await FakeModelServer.start({ turns });
@@ -88,7 +90,7 @@ export async function renderApp(
       );
     },
     recorded: RECORDED,
-    attach: (runtime) => () => runtime.dispose(),
+    attach: options.services ? attachRuntimeServices : (runtime) => () => runtime.dispose(),
   };
   const session = new InteractiveSession({ host });
   session.start();
