@@ -24,16 +24,46 @@ export interface RunningProcess {
 
 const GRACE_MS = 2_000;
 /**
- * How long output may still arrive once the command's own process has exited: a process that
- * escaped every sweep and holds the output pipes open must not keep the call waiting.
+ * Once the command's own process has exited, its output is read until the pipes close or no
+ * byte has come for this long: a process that escaped every sweep and holds the pipes open must
+ * not keep the call waiting. Output still queued for the file does not count as quiet.
  */
 const DRAIN_MS = 500;
+/** The longest that drain lasts when something that escaped keeps printing. */
+const MAX_DRAIN_MS = 5_000;
 
-/** Waits for `promise`, or `ms` at most. */
-async function firstOf(promise: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+/** Tells when a process's output has settled: its pipes closed, or quiet for `DRAIN_MS`. */
+class OutputActivity {
+  private lastAt = performance.now();
+  private waitingForFile = 0;
+
+  seen(): void {
+    this.lastAt = performance.now();
+  }
+
+  /** The producer is paused until the file catches up; it is not quiet meanwhile. */
+  paused(): () => void {
+    this.waitingForFile++;
+    return () => {
+      this.waitingForFile--;
+      this.seen();
+    };
+  }
+
+  settled(closed: Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const since = performance.now();
+    const quiet = new Promise<void>((resolve) => {
+      const check = () => {
+        const idle = performance.now() - this.lastAt;
+        const long = performance.now() - since >= MAX_DRAIN_MS;
+        if (this.waitingForFile === 0 && (idle >= DRAIN_MS || long)) resolve();
+        else timer = setTimeout(check, Math.max(DRAIN_MS - idle, 20));
+      };
+      timer = setTimeout(check, DRAIN_MS);
+    });
+    return Promise.race([closed, quiet]).finally(() => clearTimeout(timer));
+  }
 }
 
 /** Sends a signal to a process group, ignoring one that is already gone. */
@@ -75,6 +105,7 @@ export function startProcess(options: {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const activity = new OutputActivity();
   let timedOut = false;
   let aborted = false;
   let killTimer: NodeJS.Timeout | undefined;
@@ -100,9 +131,14 @@ export function startProcess(options: {
 
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk: Buffer) => {
+      activity.seen();
       if (!output.write(chunk)) {
         stream.pause();
-        output.onDrain(() => stream.resume());
+        const resumed = activity.paused();
+        output.onDrain(() => {
+          resumed();
+          stream.resume();
+        });
       }
     });
   }
@@ -146,7 +182,7 @@ export function startProcess(options: {
       signalGroup(child.pid, 'SIGKILL');
       void marker
         .signal('SIGKILL')
-        .then(() => firstOf(closed, DRAIN_MS))
+        .then(() => activity.settled(closed))
         .then(finish);
     });
     // Without an 'exit' first the process never started: nothing to sweep.
