@@ -183,10 +183,9 @@ export function startRuntimeServices(runtime: Runtime, report: (line: string) =>
       report(`MCP: ${(error as Error).message}`);
       return undefined;
     });
-  const sandbox = runtime.checkSandbox().then(
-    (status) => {
-      if (!status.active && runtime.settings.sandbox.mode !== 'off')
-        report(`sandbox: ${status.reason}; commands run without a sandbox`);
+  const sandbox = runtime.sandboxNotice().then(
+    (line) => {
+      if (line) report(line);
     },
     () => undefined,
   );

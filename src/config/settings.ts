@@ -44,11 +44,13 @@ export interface ResolvedSettings {
   strictPlanMode: boolean;
   approvals: Record<ApprovalCategory, RuleAction>;
   rules: RuleText[];
-  sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean };
   modelTimeouts: ModelTimeouts;
   mcp: McpLimits;
   /** The model's reasoning effort, when set. */
   effort?: Effort;
+  /** `modeSource`: the settings file (or "command line") that chose the mode; absent for the default. */
+  sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean; modeSource?: string };
+  commands: { maxOutputBytes: number };
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -56,6 +58,9 @@ export interface ResolvedSettings {
   /** What untrusted layers asked for and did not get (`2 allow rules`, `sandbox.mode=off`). */
   ignoredUntrusted: string[];
 }
+
+/** Output saved per shell command before it is cut and the command stopped: 64 MB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 export const DEFAULT_APPROVALS: Record<ApprovalCategory, RuleAction> = {
   read: 'allow',
@@ -94,6 +99,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     sandbox: { mode: 'workspace-write', network: false },
     modelTimeouts: { ...DEFAULT_MODEL_TIMEOUTS },
     mcp: { ...DEFAULT_MCP_LIMITS },
+    commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -148,12 +154,20 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     }
     if (settings.sandbox) {
       const { mode, network } = settings.sandbox;
-      if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') resolved.sandbox.mode = mode;
+      if (mode === 'read-only' || mode === 'workspace-write' || mode === 'off') {
+        resolved.sandbox.mode = mode;
+        resolved.sandbox.modeSource = source;
+      }
       if (typeof network === 'boolean') resolved.sandbox.network = network;
     }
     if (settings.effort !== undefined) {
       if (EFFORTS.includes(settings.effort)) resolved.effort = settings.effort;
       else warnings.push(`${source}: unknown effort "${settings.effort}" (use ${EFFORTS.join(', ')})`);
+    }
+    if (settings.commands?.maxOutputBytes !== undefined) {
+      const max = settings.commands.maxOutputBytes;
+      if (typeof max === 'number' && Number.isInteger(max) && max > 0) resolved.commands.maxOutputBytes = max;
+      else warnings.push(`${source}: commands.maxOutputBytes must be a positive whole number of bytes`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);

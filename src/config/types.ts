@@ -43,5 +43,7 @@ export interface SettingsLayer {
   /** Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP sessions. */
   mcp?: { startupTimeout?: number; sessionIdleTimeout?: number; maxSessions?: number };
   effort?: Effort;
+  /** Shell commands: `maxOutputBytes` caps the output saved per command (it is stopped there). */
+  commands?: { maxOutputBytes?: number };
   [key: string]: unknown;
 }

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveFeatures, unknownFeatures } from '../config/features.js';
 import { loadSettings } from '../config/load.js';
-import { documentsRoot as defaultDocumentsRoot } from '../config/paths.js';
+import { documentsRoot as defaultDocumentsRoot, workspaceSettingsPath } from '../config/paths.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { isFolderTrusted, type WorkspaceTrust } from '../config/trust.js';
 import {
@@ -36,6 +36,7 @@ import type {
 } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
+import { SandboxGate } from './sandbox_gate.js';
 
 export interface RuntimeOptions {
   /** The working folder; the workspace is its real path. Default: process.cwd(). */
@@ -110,6 +111,16 @@ export interface Runtime {
   checkSandbox(): Promise<SandboxStatus>;
   /** The sandbox in detail (capabilities dropped, user namespace), for `lathe doctor`. */
   describeSandbox(): Promise<SandboxDescription>;
+  /**
+   * One line about commands and the sandbox for the start of a run — they ask (a person is
+   * there) or are refused, and how to fix it — or undefined when they run sandboxed or the user
+   * turned the sandbox off.
+   */
+  sandboxNotice(): Promise<string | undefined>;
+  /** How many commands were refused because the sandbox is unavailable (fail closed). */
+  readonly sandboxRefusals: number;
+  /** Background commands and tasks still running, to say what ends when a client exits. */
+  runningBackgroundWork(): BackgroundWork[];
   /** The model's capabilities decide some tools (images, browser use); the pool follows. */
   setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
@@ -121,6 +132,13 @@ export interface Runtime {
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
   /** The MCP client once servers are attached: their states and tools (`/mcp`). */
   readonly mcp: McpAccess | undefined;
+}
+
+export interface BackgroundWork {
+  kind: 'command' | 'task';
+  id: string;
+  command: string;
+  outputPath?: string;
 }
 
 export interface ExecutionOptions {
@@ -249,6 +267,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     { agentMode: () => permissions.mode },
   );
+  const sandboxGate = new SandboxGate({
+    sandbox,
+    modeSource: settings.sandbox.modeSource,
+    workspaceSettingsPath: workspaceSettingsPath(workspace),
+    canAsk: options.askUser !== undefined && !options.yolo,
+  });
   let conditions = conditionsFor(permissions.mode);
   let pool = poolFor(conditions);
   let callCounter = 0;
@@ -266,6 +290,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         readFiles,
         backgroundCommands,
         sandbox,
+        sandboxGate: () => sandboxGate.decide(),
+        maxOutputBytes: settings.commands.maxOutputBytes,
         tasks: background.tasks,
         schedules: background.schedules,
         mcp,
@@ -324,6 +350,19 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     checkSandbox: () => sandbox.check(),
     describeSandbox: () => sandbox.describe(),
+    sandboxNotice: () => sandboxGate.notice(),
+    get sandboxRefusals() {
+      return sandboxGate.refused;
+    },
+    runningBackgroundWork() {
+      const commands = [...backgroundCommands.values()]
+        .filter((c) => !c.finished)
+        .map((c) => ({ kind: 'command' as const, id: c.id, command: c.command, outputPath: c.outputPath }));
+      const tasks = [...background.tasks.values()]
+        .filter((t) => t.status === 'running' && t.command !== undefined)
+        .map((t) => ({ kind: 'task' as const, id: t.id, command: t.command!, outputPath: t.outputPath }));
+      return [...commands, ...tasks];
+    },
     setExternalTools(tools, next) {
       external = tools;
       mcp = next?.access ?? mcp;
@@ -345,7 +384,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     onScheduledPrompt: (handler) => background.onScheduledPrompt(handler),
     async dispose() {
       stopBackgroundCommands();
-      await background.dispose();
+      await Promise.all([...[...backgroundCommands.values()].map((c) => c.done), background.dispose()]);
       sandbox.dispose();
     },
     setCapabilities(next) {

@@ -89,15 +89,22 @@ function headlessDenial(decision: Extract<PermissionDecision, { behavior: 'ask' 
 
 /** The tool's own verdict and the engine's; the stricter wins. */
 async function decidePermission(tool: Tool, input: unknown, ctx: ToolContext): Promise<PermissionDecision> {
-  return strictest(
+  const subject = tool.permissionSubject(input, ctx);
+  const decision = strictest(
     await tool.checkPermissions(input, ctx),
     ctx.permissions.decide({
       tool: tool.name,
       readOnly: tool.isReadOnly(input),
-      subject: tool.permissionSubject(input, ctx),
+      subject,
       strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
     }),
   );
+  // Fail closed: a command the sandbox cannot wrap asks, or is refused, whatever rules allow.
+  if (subject.kind === 'execute' && ctx.sandboxGate && decision.behavior !== 'deny') {
+    const gate = await ctx.sandboxGate();
+    if (gate.behavior !== 'allow') return gate;
+  }
+  return decision;
 }
 
 /** Carries out a decision: undefined when the call may run, else the refusal to return. */

@@ -105,6 +105,8 @@ export interface BackgroundCommand {
   finished: boolean;
   exitCode?: number | null;
   signal?: NodeJS.Signals | null;
+  /** The size its saved output was cut at, when it printed more (it was stopped there). */
+  outputCutAt?: number;
   /** Ends the command's whole process tree. */
   kill(): void;
   /** Set while the model waits for the command; `detach` hands it the result early and lets the command run on. */
@@ -128,6 +130,8 @@ export interface BackgroundTask {
   outputPath?: string;
   /** Bytes of output task_output has returned so far ("new since last read" starts here). */
   readOffset: number;
+  /** The size its saved output was cut at, when it printed more (it was stopped there). */
+  outputCutAt?: number;
   /** Settles when the process ends (process tasks only). */
   done?: Promise<void>;
   /** Ends the process tree (process tasks only). */
@@ -205,6 +209,14 @@ export interface ToolContext {
       call?: { agentMode?: Mode },
     ): Promise<{ argv: string[]; cleanup(): string | undefined } | undefined>;
   };
+  /**
+   * Fail closed: the verdict on running a command now — allow when it runs in the sandbox (or
+   * the user turned the sandbox off); ask or deny, saying why, when the sandbox should wrap it
+   * but cannot. The pipeline consults it for every call whose subject is `execute`.
+   */
+  sandboxGate?: () => Promise<PermissionDecision>;
+  /** Output saved per command (settings `commands.maxOutputBytes`); past it the command is stopped. */
+  maxOutputBytes?: number;
   /** Tasks of the task_* tools, by id. */
   tasks?: Map<string, BackgroundTask>;
   /** The schedule services (cron_*, remote_trigger), made on the first call. */

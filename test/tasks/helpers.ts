@@ -22,27 +22,15 @@ export async function disposeAll(): Promise<void> {
   await Promise.all(made.splice(0).map((rt) => rt.dispose()));
 }
 
-/** Processes whose command line holds `marker` (not counting pgrep itself). */
+export { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
+
+/** Processes whose command line holds `marker` (a marker from `uniqueMarker`). */
 export function processesWith(marker: string): string[] {
   const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
   return r.stdout.split('\n').filter(Boolean);
 }
 
-/** Polls until `check` returns a value that is not undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 15_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false && value !== null) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** A marker unique to this test run, to find its processes with pgrep. */
+/** A marker unique to this test run, for a process that carries it in its command line. */
 export function uniqueMarker(label: string): string {
   return `lathe-${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 }

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
-import { disposeAll, eventually, processesWith, runtimeWith, uniqueMarker } from './helpers.js';
+import { disposeAll, eventually, processesCarrying, runtimeWith, uniqueToken } from './helpers.js';
 
 afterEach(disposeAll);
 
@@ -90,27 +90,30 @@ describe('task tools', () => {
 
   it('task_stop ends the whole process tree and marks the task stopped', async () => {
     const rt = runtimeWith(['tasks']);
-    const marker = uniqueMarker('task-stop');
+    const token = uniqueToken('task-stop');
     const id = idOf(
       await rt.runTool('task_create', {
         subject: 'server',
-        command: `bash -c 'sleep 60; echo ${marker}' & sleep 61`,
+        command: `export MARK=${token}; bash -c 'sleep 60; echo child' & sleep 61`,
       }),
     );
-    await eventually(() => processesWith(marker).length > 0);
+    expect(await eventually(() => processesCarrying(token).length >= 2)).toBe(true);
     expect((await rt.runTool('task_stop', { id })).text).toBe(`Stopped ${id}: server.`);
-    await eventually(() => processesWith(marker).length === 0);
+    expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
     expect((await rt.runTool('task_list', {})).text).toMatch(new RegExp(`^${id} \\[stopped\\] server`));
     expect((await rt.runTool('task_stop', { id })).text).toMatch(/had already ended: stopped/);
   });
 
   it('runtime.dispose() ends the tasks still running', async () => {
     const rt = runtimeWith(['tasks']);
-    const marker = uniqueMarker('task-dispose');
-    await rt.runTool('task_create', { subject: 'forever', command: `bash -c 'sleep 60; echo ${marker}'` });
-    await eventually(() => processesWith(marker).length > 0);
+    const token = uniqueToken('task-dispose');
+    const id = idOf(
+      await rt.runTool('task_create', { subject: 'forever', command: `export MARK=${token}; sleep 60` }),
+    );
+    expect(await eventually(() => processesCarrying(token).length === 1)).toBe(true);
     await rt.dispose();
-    await eventually(() => processesWith(marker).length === 0);
+    expect(processesCarrying(token)).toEqual([]);
+    expect((await rt.runTool('task_get', { id })).text).toMatch(/\[stopped\] forever/);
   });
 
   it('tracks work without a command: statuses set by task_update, filtered by task_list', async () => {
@@ -149,6 +152,20 @@ describe('task tools', () => {
     const r = await rt.runTool('task_create', { subject: 'touch', command: 'touch made.txt' });
     expect(r.text).toMatch(/executeAll/);
     expect(existsSync(`${rt.cwd}/made.txt`)).toBe(false);
+  });
+
+  it('stops a task whose output passes the cap, and says so', async () => {
+    const rt = runtimeWith(['tasks'], { settings: { commands: { maxOutputBytes: 64 * 1024 } } });
+    const created = await rt.runTool('task_create', { subject: 'flood', command: 'cat /dev/zero' });
+    const id = idOf(created);
+    const got = await eventually(async () => {
+      const text = (await rt.runTool('task_get', { id })).text;
+      return /\[failed\]/.test(text) && text;
+    });
+    expect(got).toMatch(
+      /with signal SIGTERM: output cut at 64 KB \(settings commands\.maxOutputBytes\); the task was stopped/,
+    );
+    expect(statSync((created.data as { outputPath: string }).outputPath).size).toBe(64 * 1024);
   });
 
   it('keeps output files in the session folder', async () => {

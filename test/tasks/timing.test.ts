@@ -6,7 +6,7 @@ import { findTool } from '../../src/tool/pool.js';
 import type { ToolCall } from '../../src/tool/run_call.js';
 import type { ToolResult } from '../../src/tool/types.js';
 import { builtinTools } from '../../src/tools/index.js';
-import { disposeAll, eventually, processesWith, runtimeWith, uniqueMarker } from './helpers.js';
+import { disposeAll, eventually, processesCarrying, runtimeWith, uniqueToken } from './helpers.js';
 
 afterEach(disposeAll);
 
@@ -72,26 +72,33 @@ describe('monitor', () => {
 
   it('stops at the first line matching `until` and ends the command, tree and all', async () => {
     const rt = runtimeWith(['monitor']);
-    const marker = uniqueMarker('monitor');
+    const token = uniqueToken('monitor');
     const r = await rt.runTool('monitor', {
-      command: `bash -c 'sleep 60; echo ${marker}' & for i in $(seq 1 100); do echo "step $i"; sleep 0.05; done`,
+      command: `export MARK=${token}; bash -c 'sleep 60; echo child' & for i in $(seq 1 100); do echo "step $i"; sleep 0.05; done`,
       until: 'step 3$',
     });
     expect(r.text).toMatch(
       /: 3 lines. A line matched \/step 3\$\/. The command was stopped.\nMatching line: step 3\n/,
     );
-    await eventually(() => processesWith(marker).length === 0);
+    expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
   it('follows the lines appended to a log file until a pattern appears', async () => {
     const rt = runtimeWith(['monitor']);
     const log = join(rt.cwd, 'app.log');
     writeFileSync(log, 'old line\n');
-    const pending = rt.runTool('monitor', { path: 'app.log', until: 'READY', timeout: 30 });
+    const seen: string[] = [];
+    const pending = runWith(
+      rt,
+      { name: 'monitor', input: { path: 'app.log', until: 'READY', timeout: 30 } },
+      { progress: (line) => seen.push(line) },
+    );
+    // Lines are appended until the monitor shows one: only then is it surely following.
     const writer = setInterval(() => appendFileSync(log, 'starting\n'), 50);
-    setTimeout(() => appendFileSync(log, 'server READY on 8080\n'), 300);
-    const r = await pending;
+    await eventually(() => seen.length > 0);
     clearInterval(writer);
+    appendFileSync(log, 'server READY on 8080\n');
+    const r = await pending;
     expect(r.text).toMatch(
       /^Monitored app.log for .* A line matched \/READY\/\.\nMatching line: server READY on 8080/,
     );

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
@@ -17,12 +17,6 @@ function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
       ...options,
     }),
   };
-}
-
-/** Processes whose command line holds `marker`. */
-function processesWith(marker: string): string[] {
-  const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });
-  return r.stdout.split('\n').filter(Boolean);
 }
 
 describe('execute_command', () => {
@@ -47,14 +41,14 @@ describe('execute_command', () => {
 
   it('stops the whole process tree at the timeout', async () => {
     const { rt } = runtime();
-    const marker = `lathe-timeout-${Date.now()}`;
+    const token = uniqueToken('timeout');
     const r = await rt.runTool('execute_command', {
-      command: `sleep 30 & sleep 31; echo ${marker}`,
+      command: `export MARK=${token}; sleep 30 & sleep 31; echo never`,
       timeout: 1,
     });
     expect(r.text).toMatch(/Stopped after 1 s \(timeout\)/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesWith('sleep 3[01]').filter((pid) => pid !== String(process.pid))).toEqual([]);
+    expect(r.text).not.toMatch(/never/);
+    expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
   it('keeps a flood of output out of memory: head and tail for the model, all of it on disk', async () => {
@@ -80,17 +74,18 @@ describe('execute_command', () => {
 
   it('runs in the background and is stopped by kill_command, tree and all', async () => {
     const { rt } = runtime();
-    const marker = `lathe-bg-${Date.now()}`;
+    const token = uniqueToken('background');
     const started = await rt.runTool('execute_command', {
-      command: `bash -c 'sleep 60; echo ${marker}' & sleep 60`,
+      command: `export MARK=${token}; bash -c 'sleep 60; echo child' & sleep 60`,
       run_in_background: true,
     });
     const id = (started.data as { id: string }).id;
     expect(started.text).toMatch(/Started in the background as cmd_/);
+    // Both sleeps and the inner bash (or the sleep it became) run before the kill.
+    expect(await eventually(() => processesCarrying(token).length >= 2)).toBe(true);
     const killed = await rt.runTool('kill_command', { id });
     expect(killed.text).toMatch(/^Stopped cmd_/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(processesWith(marker)).toEqual([]);
+    expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
   it('kill_command names the running commands when the id is unknown', async () => {
@@ -181,30 +176,21 @@ describe('execute_command permissions', () => {
 describe('sending a running command to the background', () => {
   it('hands the model the result at once and lets the command run on', async () => {
     const { dir, rt } = runtime();
+    // The command waits for the test's go-ahead, so it is still running when it is detached.
     const pending = rt.runTool('execute_command', {
-      command: 'sleep 0.5; echo done > finished.txt',
+      command: 'while [ ! -e go ]; do sleep 0.05; done; echo done > finished.txt',
       timeout: 60,
     });
-    let moved = 0;
-    for (let i = 0; i < 100 && moved === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      moved = rt.detachForegroundCommands();
-    }
-    expect(moved).toBe(1);
+    expect(await eventually(() => rt.detachForegroundCommands() === 1)).toBe(true);
     const r = await pending;
     expect(r.text).toMatch(/sent the command to the background as (cmd_\w+); it is still running/);
-    expect(existsSync(join(dir, 'finished.txt'))).toBe(false);
     const id = /as (cmd_\w+)/.exec(r.text)![1];
-    const done = await new Promise<boolean>((resolve) => {
-      const timer = setInterval(() => {
-        if (existsSync(join(dir, 'finished.txt'))) {
-          clearInterval(timer);
-          resolve(true);
-        }
-      }, 20);
-    });
-    expect(done).toBe(true);
-    expect((await rt.runTool('kill_command', { id })).text).toMatch(/had already ended/);
+    expect(rt.runningBackgroundWork().map((w) => w.id)).toEqual([id]);
+    writeFileSync(join(dir, 'go'), '');
+    // Done when the runtime has seen the process end, not merely when its file appeared.
+    expect(await eventually(() => rt.runningBackgroundWork().length === 0)).toBe(true);
+    expect(existsSync(join(dir, 'finished.txt'))).toBe(true);
+    expect((await rt.runTool('kill_command', { id })).text).toMatch(/had already ended \(exit code 0\)/);
   });
 
   it('does nothing when no command is running', () => {

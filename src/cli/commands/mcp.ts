@@ -45,6 +45,8 @@ function latheVersion(): string {
 async function serve(opts: McpOptions): Promise<number> {
   const runtime = runtimeFromOptions(opts);
   const version = latheVersion();
+  // Served commands are refused when the sandbox is unavailable: say so where the server starts.
+  void runtime.sandboxNotice().then((line) => line && process.stderr.write(`lathe: ${line}\n`));
   if (opts.http === undefined) {
     const { serveStdio } = await import('../../mcp/server.js');
     await serveStdio(runtime, version);

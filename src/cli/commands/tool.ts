@@ -19,7 +19,11 @@ function printable(result: ToolResult): string {
   return [result.text, ...images].join('\n');
 }
 
-/** `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an error. */
+/**
+ * `lathe tool NAME --input JSON`: one call through the whole pipeline; exit 1 when it is an
+ * error. It exits when the call is done: background commands and tasks the call started are
+ * ended, each with a line on stderr.
+ */
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   // One call is no session: its files go to a scratch folder, kept only when the result points into it.
   const scratch = mkdtempSync(join(tmpdir(), SCRATCH_PREFIX));
@@ -29,6 +33,17 @@ export async function toolCommand(name: string, opts: CommonOptions & { input: s
   const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());
   const out = opts.json ? JSON.stringify(result, null, 2) : printable(result);
   process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+  if (runtime.sandboxRefusals > 0) {
+    const notice = await runtime.sandboxNotice();
+    if (notice) process.stderr.write(`lathe: ${notice}\n`);
+  }
+  for (const work of runtime.runningBackgroundWork()) {
+    const output = work.outputPath ? `; its output so far: ${work.outputPath}` : '';
+    process.stderr.write(
+      `lathe: ended background ${work.kind} ${work.id} (${work.command}) as lathe tool exits${output}\n`,
+    );
+  }
+  await runtime.dispose();
   if (!out.includes(scratch)) rmSync(scratch, { recursive: true, force: true });
   return result.isError ? 1 : 0;
 }

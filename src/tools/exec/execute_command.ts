@@ -5,6 +5,7 @@ import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundCommand, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
+import { describeSize } from './output_capture.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { classify, commandSubject, knownClassification } from './shell_facts.js';
 
@@ -45,10 +46,17 @@ function shellArgv(command: string): string[] {
 }
 
 function describeEnd(outcome: ProcessOutcome, timeoutS: number): string {
+  if (outcome.outputCut)
+    return `Output cut at ${describeSize(outcome.output.limit)} (settings commands.maxOutputBytes); the command was stopped.`;
   if (outcome.timedOut) return `Stopped after ${timeoutS} s (timeout); the whole process tree was ended.`;
   if (outcome.aborted) return 'Interrupted; the whole process tree was ended.';
   if (outcome.signal) return `Ended by signal ${outcome.signal}.`;
   return `Exit code ${outcome.exitCode}.`;
+}
+
+function cutNote(command: BackgroundCommand): string {
+  if (command.outputCutAt === undefined) return '';
+  return `; output cut at ${describeSize(command.outputCutAt)} (settings commands.maxOutputBytes), so it was stopped`;
 }
 
 function outputPathFor(ctx: ToolContext, id: string): string {
@@ -99,6 +107,7 @@ export const executeCommand = buildTool({
       cwd,
       outputPath,
       keepBytes: KEEP_BYTES,
+      maxOutputBytes: ctx.maxOutputBytes,
       timeoutMs: input.run_in_background ? undefined : timeoutS * 1000,
       signal: input.run_in_background ? undefined : ctx.signal,
     });
@@ -107,6 +116,8 @@ export const executeCommand = buildTool({
     const detaching = new Promise<'detached'>((resolve) => {
       detached = () => resolve('detached');
     });
+    // What the sandbox undid afterwards (a protected path the command created), for the result.
+    let undone: string | undefined;
     const entry: BackgroundCommand = {
       id,
       command: input.command,
@@ -122,10 +133,11 @@ export const executeCommand = buildTool({
         detached();
       },
       done: running.done.then((outcome) => {
-        wrapped?.cleanup();
+        undone = wrapped?.cleanup();
         entry.finished = true;
         entry.exitCode = outcome.exitCode;
         entry.signal = outcome.signal;
+        if (outcome.outputCut) entry.outputCutAt = outcome.output.limit;
       }),
     };
     ctx.backgroundCommands.set(id, entry);
@@ -150,14 +162,20 @@ export const executeCommand = buildTool({
     const { text, truncated } = outcome.output.preview();
     const end = describeEnd(outcome, timeoutS);
     const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
-    const saved = truncated ? ` Full output: ${outcome.output.path}` : '';
+    const { output } = outcome;
+    const saved = output.saveError
+      ? ` Saving the output failed (${output.saveError}); ${output.path} holds only part of it.`
+      : truncated || output.cut
+        ? ` ${output.cut ? 'Saved' : 'Full'} output: ${output.path}`
+        : '';
     return {
-      text: `${body}\n\n${end}${saved}`,
+      text: `${body}\n\n${end}${saved}${undone ? `\n${undone}` : ''}`,
       isError: outcome.exitCode !== 0,
       data: {
         exitCode: outcome.exitCode,
         signal: outcome.signal,
         timedOut: outcome.timedOut,
+        outputCut: outcome.outputCut,
         bytes: outcome.output.total,
       },
     };
@@ -181,7 +199,7 @@ export const killCommand = buildTool({
     }
     if (command.finished) {
       return {
-        text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}). Output: ${command.outputPath}`,
+        text: `${input.id} had already ended (exit code ${command.exitCode ?? command.signal}${cutNote(command)}). Output: ${command.outputPath}`,
       };
     }
     command.kill();

@@ -2,9 +2,18 @@ import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { diskErrorText } from '../../util/disk_error.js';
 
+/** `64 MB`, `512 KB`, or a number of bytes when it is neither. */
+export function describeSize(bytes: number): string {
+  const MB = 1024 * 1024;
+  if (bytes >= MB && bytes % MB === 0) return `${bytes / MB} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes.toLocaleString('en-US')} bytes`;
+}
+
 /**
- * Keeps a command's output bounded in memory whatever it prints: everything goes to a file as
- * it arrives, and only the first and the last `keep` bytes stay in memory for the preview.
+ * Keeps a command's output bounded in memory and on disk whatever it prints: it goes to a file
+ * as it arrives, up to `limit` bytes (then `cut` is set and `onCut` runs, once), and only the
+ * first and the last `keep` bytes stay in memory for the preview.
  */
 export class OutputCapture {
   private head: Buffer[] = [];
@@ -12,15 +21,19 @@ export class OutputCapture {
   private tail: Buffer[] = [];
   private tailBytes = 0;
   private file: WriteStream;
-  /** Why the output file could not be written (a full disk): the preview says so. */
-  private saveError?: string;
   /** Producers paused for back-pressure, resumed on drain or when the writer fails. */
   private waiting: Array<() => void> = [];
   total = 0;
+  /** Whether output past `limit` was dropped. */
+  cut = false;
+  /** Why saving stopped early (a full disk), when it did; the preview still has head and tail. */
+  saveError?: string;
 
   constructor(
     readonly path: string,
     private readonly keep: number,
+    readonly limit = Number.POSITIVE_INFINITY,
+    private readonly onCut?: () => void,
   ) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.file = createWriteStream(path, { mode: 0o600 });
@@ -34,6 +47,12 @@ export class OutputCapture {
 
   /** Whether the file's writer wants the producer to pause (back-pressure). */
   write(chunk: Buffer): boolean {
+    if (this.cut) return true;
+    if (this.total + chunk.length > this.limit) {
+      chunk = chunk.subarray(0, this.limit - this.total);
+      this.cut = true;
+      this.onCut?.();
+    }
     const whole = chunk;
     this.total += chunk.length;
     if (this.headBytes < this.keep) {
@@ -48,7 +67,7 @@ export class OutputCapture {
       while (this.tailBytes - this.tail[0].length >= this.keep) this.tailBytes -= this.tail.shift()!.length;
     }
     // A failed writer never drains: keep reading the command's output rather than pause it forever.
-    if (this.saveError !== undefined || this.file.destroyed) return true;
+    if (this.saveError !== undefined || this.file.destroyed || whole.length === 0) return true;
     return this.file.write(whole);
   }
 
@@ -78,7 +97,7 @@ export class OutputCapture {
     const omitted = this.total - this.headBytes - Math.min(tailBuffer.length, this.keep);
     const where =
       this.saveError === undefined
-        ? `the whole output is in ${this.path}`
+        ? `the ${this.cut ? 'saved' : 'whole'} output is in ${this.path}`
         : `the whole output could not be saved (${this.saveError})`;
     return {
       text: `${head}\n[… ${omitted.toLocaleString('en-US')} bytes omitted; ${where} …]\n${tail}`,

@@ -51,6 +51,7 @@ export async function startShellCommand(
     cwd,
     outputPath: options.outputPath,
     keepBytes: KEEP_BYTES,
+    maxOutputBytes: ctx.maxOutputBytes,
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { BackgroundTask, ToolContext, ToolOutput } from '../../tool/types.js';
+import { describeSize } from '../exec/output_capture.js';
 import type { RunningProcess } from '../exec/run_process.js';
 
 export const TASKS_AVAILABILITY = { profiles: ['standard'], feature: 'tasks' } as const;
@@ -42,6 +43,7 @@ export function attachProcess(task: BackgroundTask, running: RunningProcess): vo
   task.done = running.done.then((outcome) => {
     task.exitCode = outcome.exitCode;
     task.signal = outcome.signal;
+    if (outcome.outputCut) task.outputCutAt = outcome.output.limit;
     task.endedAt = Date.now();
     // A task already marked stopped (task_stop, shutdown) keeps that status.
     if (task.status === 'running') task.status = outcome.exitCode === 0 ? 'completed' : 'failed';
@@ -54,8 +56,9 @@ function seconds(ms: number): string {
 
 /** How a finished process ended, e.g. "exit code 0", "signal SIGTERM". */
 export function endOf(task: BackgroundTask): string {
-  if (task.signal) return `signal ${task.signal}`;
-  return `exit code ${task.exitCode}`;
+  const how = task.signal ? `signal ${task.signal}` : `exit code ${task.exitCode}`;
+  if (task.outputCutAt === undefined) return how;
+  return `${how}: output cut at ${describeSize(task.outputCutAt)} (settings commands.maxOutputBytes); the task was stopped`;
 }
 
 /** One line per task, for task_list. */

@@ -13,9 +13,9 @@ export interface RuleSuggestion {
   subcommands: string[];
 }
 
-/** The asks that no rule can silence: Plan mode, protected paths. */
+/** The asks that no rule can silence: Plan mode, protected paths, commands without the sandbox. */
 export function asksAlways(reason: string): boolean {
-  return /protected: always asks|is in Plan mode/.test(reason);
+  return /protected: always asks|is in Plan mode|no sandbox: always asks/.test(reason);
 }
 
 /**

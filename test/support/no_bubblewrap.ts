@@ -1,0 +1,22 @@
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { tempDir } from './runtime_fixtures.js';
+
+/**
+ * A PATH with every program of the current one but bubblewrap: a folder of links to them all,
+ * so a lathe started with it finds bash, git and node, and its sandbox probe finds no `bwrap`,
+ * as on a machine without bubblewrap.
+ */
+export function pathWithoutBubblewrap(): string {
+  const dir = tempDir('lathe-no-bwrap-');
+  const linked = new Set(['bwrap']);
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (!folder || !existsSync(folder)) continue;
+    for (const name of readdirSync(folder)) {
+      if (linked.has(name)) continue;
+      linked.add(name);
+      symlinkSync(join(folder, name), join(dir, name));
+    }
+  }
+  return dir;
+}
