@@ -138,6 +138,11 @@ export class OpenFolder {
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await this.remove(name);
+      // The opened folder was removed under us: nothing was written, and the path may now lead elsewhere.
+      if (handle === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new WriteRefusedError(
+          `the folder of ${forName} was moved or removed while writing; nothing was written. Check the path and try again.`,
+        );
       throw error;
     }
   }

@@ -27,13 +27,20 @@ export async function routeThroughEnvironmentProxy(): Promise<boolean> {
   const proxy = environmentProxy(process.env);
   if (proxy.httpsProxy === undefined) return false;
   const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
-  // Empty strings, not undefined: undici would otherwise read the variables itself.
-  setGlobalDispatcher(
-    new EnvHttpProxyAgent({
-      httpProxy: proxy.httpProxy ?? '',
-      httpsProxy: proxy.httpsProxy,
-      noProxy: proxy.noProxy ?? '',
-    }),
-  );
+  // undici calls the agent experimental on stderr; the user asked for the proxy, not for that line.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {};
+  try {
+    // Empty strings, not undefined: undici would otherwise read the variables itself.
+    setGlobalDispatcher(
+      new EnvHttpProxyAgent({
+        httpProxy: proxy.httpProxy ?? '',
+        httpsProxy: proxy.httpsProxy,
+        noProxy: proxy.noProxy ?? '',
+      }),
+    );
+  } finally {
+    process.emitWarning = emitWarning;
+  }
   return true;
 }

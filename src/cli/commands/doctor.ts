@@ -74,7 +74,7 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
       Promise.all([checkNode(), checkRipgrep(), checkGit(), checkBubblewrap(), checkTmux(), checkChromium()]),
       checkSandbox(runtime, runtimeProblem),
       checkEndpoints(settings, env),
-      checkMcpServers(mcp.servers, places),
+      checkMcpServers([...mcp.servers, ...mcp.untrusted], places),
     ]);
     const results = [
       ...programs.slice(0, 4),
