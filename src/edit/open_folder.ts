@@ -96,6 +96,11 @@ export class OpenFolder {
           `${nodePath.join(parentPath, name)} is not a folder (a symlink or file is in its place); nothing was written.`,
         );
       }
+      if (code === 'ENOENT') {
+        throw new WriteRefusedError(
+          `${parentPath} was moved or removed while writing; nothing was written. Check the path and try again.`,
+        );
+      }
       throw error;
     } finally {
       await parent.close();
