@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { eventRecord, snakeCase } from '../../src/cli/headless/records.js';
+import { initRecord, resultRecord } from '../../src/cli/headless/run_records.js';
 
 const usage = { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteInputTokens: 2 };
 const outcome = { kind: 'completed' as const, text: 'ok', usage, turns: 1 };
@@ -43,12 +45,15 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
-function keysOutsideInput(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(keysOutsideInput);
+/** Fields whose values are the model's data, kept as it wrote them. */
+const DATA_FIELDS = new Set(['input', 'structured_output']);
+
+function fieldNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(fieldNames);
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, inner]) => [
     key,
-    ...(key === 'input' ? [] : keysOutsideInput(inner)),
+    ...(DATA_FIELDS.has(key) ? [] : fieldNames(inner)),
   ]);
 }
 
@@ -57,10 +62,45 @@ describe('stream-json records', () => {
     for (const event of Object.values(ONE_OF_EACH)) {
       const record = eventRecord(event);
       expect(
-        keysOutsideInput(record).filter((key) => !SNAKE.test(key)),
+        fieldNames(record).filter((key) => !SNAKE.test(key)),
         event.type,
       ).toEqual([]);
     }
+  });
+
+  it('has every event type and field documented in docs/headless.md', () => {
+    const docs = readFileSync(new URL('../../docs/headless.md', import.meta.url), 'utf8');
+    for (const event of Object.values(ONE_OF_EACH)) {
+      const record = eventRecord(event);
+      if (!record) continue;
+      expect(docs, record.type as string).toContain(`| \`${record.type}\` |`);
+      // A field is named in backticks, alone or under its parent (`usage.input_tokens`).
+      for (const key of fieldNames(record))
+        expect(docs, `${record.type}.${key}`).toMatch(new RegExp(`\`([a-z_]+\\.)?${key}\``));
+    }
+  });
+
+  it('has every field of the init and result records documented, in snake_case', () => {
+    const docs = readFileSync(new URL('../../docs/headless.md', import.meta.url), 'utf8');
+    const runtime = {
+      cwd: '/work',
+      pool: [{ name: 'read_file' }],
+      conditions: { profile: 'standard', mode: 'act', jsonSchema: true },
+      mcp: { servers: () => [{ name: 'gh', state: 'failed', error: 'exited', tools: [] }] },
+    } as unknown as Parameters<typeof initRecord>[0]['runtime'];
+    const init = initRecord({ sessionId: 's', model: 'anthropic/x', runtime, approve: ['edit'] });
+    const denied = { tool: 'read_file', call_id: 'c', input: {}, reason: 'r', category: 'read', remedy: 'm' };
+    const result = resultRecord(
+      { outcome: { ...outcome, structuredOutput: { a: 1 } }, sessionId: 's', durationMs: 5 },
+      { permissionDenials: [denied], jsonSchema: true },
+    );
+    for (const record of [init, result]) {
+      for (const key of fieldNames(record)) {
+        expect(key).toMatch(SNAKE);
+        expect(docs, key).toMatch(new RegExp(`\`([a-z_]+\\.)?${key}\``));
+      }
+    }
+    expect(result.structured_output).toEqual({ a: 1 });
   });
 
   it('leaves out done, which the result record replaces', () => {
