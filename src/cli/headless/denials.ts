@@ -52,16 +52,21 @@ export class DenialCollector {
   }
 }
 
+/** Paths and commands may hold line breaks and control characters; a refusal stays one line. */
+function oneLine(text: string): string {
+  return sanitize(text.replace(/\s*[\r\n]+\s*/g, ' ')).trim();
+}
+
 /**
  * The one stderr line of a refusal:
  * "refused: execute_command `rm -rf build` — needs approval (category executeAll); rerun with …".
  */
 export function refusalLine(denied: DeniedCall): string {
-  const detail = sanitize(toolTitle(denied.tool, denied.input).detail).trim();
+  const detail = oneLine(toolTitle(denied.tool, denied.input).detail);
   // The engine's reasons often start with the tool's name, which the line already gave.
   const reason = denied.reason.startsWith(`${denied.tool} `)
     ? denied.reason.slice(denied.tool.length + 1)
     : denied.reason;
   const what = detail ? `${denied.tool} \`${detail}\`` : denied.tool;
-  return `refused: ${what} — ${reason}${denied.remedy ? `; ${denied.remedy}` : ''}`;
+  return oneLine(`refused: ${what} — ${reason}${denied.remedy ? `; ${denied.remedy}` : ''}`);
 }
