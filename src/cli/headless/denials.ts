@@ -1,7 +1,5 @@
 import type { AgentEvent } from '../../agent/events.js';
 import type { PermissionDenial } from '../../tool/types.js';
-import { toolTitle } from '../../tui/render/tool_line.js';
-import { sanitize } from '../../tui/render/width.js';
 
 /** A call permissions refused, as the json result lists it. */
 export interface DeniedCall {
@@ -54,7 +52,21 @@ export class DenialCollector {
 
 /** Paths and commands may hold line breaks and control characters; a refusal stays one line. */
 function oneLine(text: string): string {
-  return sanitize(text.replace(/\s*[\r\n]+\s*/g, ' ')).trim();
+  return text
+    .replace(/\s*[\r\n\t]+\s*/g, ' ')
+    .replace(/[\x00-\x1f\x7f]/g, '')
+    .trim();
+}
+
+/** The arguments that say what a call is about, in the names tools give them; else the input as JSON. */
+const SUBJECT_ARGUMENTS = ['command', 'path', 'file_path', 'url', 'pattern', 'query'];
+const MAX_DETAIL = 120;
+
+function callDetail(input: unknown): string {
+  const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const named = SUBJECT_ARGUMENTS.map((key) => fields[key]).find((value) => typeof value === 'string');
+  const text = typeof named === 'string' ? named : input === undefined ? '' : (JSON.stringify(input) ?? '');
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
 }
 
 /**
@@ -62,7 +74,7 @@ function oneLine(text: string): string {
  * "refused: execute_command `rm -rf build` — needs approval (category executeAll); rerun with …".
  */
 export function refusalLine(denied: DeniedCall): string {
-  const detail = oneLine(toolTitle(denied.tool, denied.input).detail);
+  const detail = oneLine(callDetail(denied.input));
   // The engine's reasons often start with the tool's name, which the line already gave.
   const reason = denied.reason.startsWith(`${denied.tool} `)
     ? denied.reason.slice(denied.tool.length + 1)
