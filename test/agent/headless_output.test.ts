@@ -106,7 +106,10 @@ describe('headless output: stream-json', () => {
     const dir = writeTree({ 'a.txt': 'A' }, 'lathe-repo-');
     const home = homeWith({
       'mcp_settings.json': {
-        mcpServers: { probe: { command: process.execPath, args: [MISBEHAVING_SERVER] } },
+        mcpServers: {
+          probe: { command: process.execPath, args: [MISBEHAVING_SERVER] },
+          broken: { command: join(tempDir(), 'no-such-server') },
+        },
       },
     });
     const r = await runHeadless(
@@ -134,8 +137,10 @@ describe('headless output: stream-json', () => {
     expect(events[0].tools).toEqual(
       expect.arrayContaining(['read_file', 'execute_command', 'attempt_completion']),
     );
+    // The run waits for the servers to start, so each has its final state.
     expect(events[0].mcp_servers).toEqual([
-      { name: 'probe', status: expect.stringMatching(/^(connecting|connected)$/) },
+      { name: 'probe', status: 'connected' },
+      { name: 'broken', status: 'failed', error: expect.any(String) },
     ]);
   });
 
