@@ -70,7 +70,12 @@ interface StreamedTurn {
   calls: ToolCall[];
   reasoning: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
   results: Array<{ call: ToolCall; result: ToolResult }>;
-  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
+  usage?: {
+    inputTokens?: number;
+    outputTokens?: number;
+    cachedInputTokens?: number;
+    cacheWriteInputTokens?: number;
+  };
 }
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
@@ -79,7 +84,7 @@ export class Agent {
   readonly usage: Usage = emptyUsage();
   private readonly guard = new LoopGuard();
   private previousMode: Mode;
-  private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string };
+  private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
   private contextTokens = 0;
   /** Environment and AGENTS.md are read once per prompt, not once per request. */
   private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
@@ -151,7 +156,10 @@ export class Agent {
             : this.finished.kind === 'answer'
               ? 'answered'
               : 'stopped';
-        return this.outcome(kind, this.finished.text, turn);
+        const outcome = this.outcome(kind, this.finished.text, turn);
+        return 'structured' in this.finished
+          ? { ...outcome, structuredOutput: this.finished.structured }
+          : outcome;
       }
       if (streamed.calls.length > 0) {
         lastWasWorkingOnly = streamed.calls.every(
@@ -332,6 +340,8 @@ export class Agent {
     this.usage.inputTokens += input;
     this.usage.outputTokens += usage.outputTokens ?? 0;
     this.usage.cachedInputTokens += usage.cachedInputTokens ?? 0;
+    this.usage.cacheWriteInputTokens =
+      (this.usage.cacheWriteInputTokens ?? 0) + (usage.cacheWriteInputTokens ?? 0);
     this.contextTokens = input + (usage.outputTokens ?? 0);
     this.emit({ type: 'usage', usage: { ...this.usage }, contextTokens: this.contextTokens });
   }

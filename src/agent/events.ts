@@ -5,6 +5,8 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cachedInputTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic reports them). */
+  cacheWriteInputTokens?: number;
 }
 
 export type AgentOutcomeKind =
@@ -23,6 +25,8 @@ export interface AgentOutcome {
   usage: Usage;
   costUsd?: number;
   turns: number;
+  /** The object structured_output accepted (headless `--json-schema`). */
+  structuredOutput?: unknown;
 }
 
 /** Everything a client (terminal UI, headless printer, session log, tests) may render. */
@@ -41,10 +45,16 @@ export type AgentEvent =
   | { type: 'phase_report'; phase: string; markdown: string }
   | { type: 'report'; title: string; markdown: string; path: string }
   | { type: 'plan'; markdown: string }
+  | { type: 'todo'; items: Array<{ text: string; status: string }> }
   | { type: 'question'; question: string; options?: string[]; answer: string }
   | { type: 'compaction'; summary: string; before: number }
   | { type: 'notice'; message: string }
   | { type: 'error'; message: string }
   | { type: 'done'; outcome: AgentOutcome };
 
-export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteInputTokens: 0,
+});

@@ -16,7 +16,13 @@ export type ModelStreamEvent =
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   /** A finished block of the model's reasoning, with what its provider needs to accept it back. */
   | { type: 'reasoning'; text: string; providerMetadata?: SharedV3ProviderMetadata }
-  | { type: 'finish'; inputTokens: number; outputTokens: number; cachedInputTokens: number };
+  | {
+      type: 'finish';
+      inputTokens: number;
+      outputTokens: number;
+      cachedInputTokens: number;
+      cacheWriteInputTokens: number;
+    };
 
 export interface ModelRequest {
   system: string;
@@ -92,6 +98,7 @@ export async function* streamModel(
           inputTokens: part.usage.inputTokens.total ?? 0,
           outputTokens: part.usage.outputTokens.total ?? 0,
           cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
+          cacheWriteInputTokens: part.usage.inputTokens.cacheWrite ?? 0,
         };
       } else if (part.type === 'error') {
         throw part.error;

@@ -78,13 +78,35 @@ function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDeci
 /** Asks outside the workspace: there, nothing about a path is told before the call is approved. */
 const OUTSIDE_CATEGORIES: ReadonlySet<ApprovalCategory> = new Set(['readOutside', 'editOutside']);
 
-function headlessDenial(decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
-  const how =
+/** What would let an ask run with no one present, when a flag or a rule can. */
+function approvalRemedy(decision: Extract<PermissionDecision, { behavior: 'ask' }>): string | undefined {
+  return (
     decision.hint ??
     (decision.category
       ? `rerun with --approve ${decision.category} or --yolo, or add an allow rule`
-      : 'it cannot be approved without a user');
+      : undefined)
+  );
+}
+
+function headlessDenial(decision: Extract<PermissionDecision, { behavior: 'ask' }>): string {
+  const how = approvalRemedy(decision) ?? 'it cannot be approved without a user';
   return `Not run: ${decision.reason}, and no one is present to approve it (${how}). Do not retry the same call; choose another way or report the limitation.`;
+}
+
+/** A call permissions refused: the model reads the text, clients the structured denial. */
+function refusedByPermissions(decision: Exclude<PermissionDecision, { behavior: 'allow' }>): ToolResult {
+  if (decision.behavior === 'deny') {
+    return { ...error(`Not run: ${decision.reason}.`), permissionDenial: { reason: decision.reason } };
+  }
+  const remedy = approvalRemedy(decision);
+  return {
+    ...error(headlessDenial(decision)),
+    permissionDenial: {
+      reason: decision.reason,
+      ...(decision.category ? { category: decision.category } : {}),
+      ...(remedy ? { remedy } : {}),
+    },
+  };
 }
 
 /** The tool's own verdict and the engine's; the stricter wins. */
@@ -114,8 +136,8 @@ async function refusal(
   env: CallEnvironment,
 ): Promise<ToolResult | undefined> {
   if (decision.behavior === 'allow') return undefined;
-  if (decision.behavior === 'deny') return error(`Not run: ${decision.reason}.`);
-  if (!env.askUser) return error(headlessDenial(decision));
+  if (decision.behavior === 'deny') return refusedByPermissions(decision);
+  if (!env.askUser) return refusedByPermissions(decision);
   const answer = await env.askUser({ ...request, reason: decision.reason, category: decision.category });
   if (answer.approved) return undefined;
   const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';

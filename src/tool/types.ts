@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentKind, Mode, Profile } from '../config/types.js';
+import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
 
 export type { AgentKind, Mode, PermissionDecision, PermissionSubject, Profile };
@@ -63,6 +63,14 @@ export interface ToolOutput {
   images?: ImageBlock[];
 }
 
+/** Why permissions refused a call: a deny, or an ask with no one present to answer it. */
+export interface PermissionDenial {
+  reason: string;
+  category?: ApprovalCategory;
+  /** What would let such a call run (a flag, a rule), when something can. */
+  remedy?: string;
+}
+
 /** What the model (and `runTool`) sees for one call. */
 export interface ToolResult {
   isError: boolean;
@@ -71,6 +79,8 @@ export interface ToolResult {
   images?: ImageBlock[];
   /** Where the whole result was saved when it was over budget. */
   savedPath?: string;
+  /** Set when permissions refused the call, so it did not run. */
+  permissionDenial?: PermissionDenial;
 }
 
 /** What the conversation tools need from the agent running them; absent when a tool runs alone. */
@@ -85,8 +95,8 @@ export interface AgentInteraction {
   }>;
   /** Shows the user something: a report, a status line, a plan. */
   emit(event: { type: string; [key: string]: unknown }): void;
-  /** Ends the run after this batch of calls. */
-  finish(outcome: { kind: 'completion' | 'answer' | 'stopped'; text: string }): void;
+  /** Ends the run after this batch of calls; `structured` is an accepted structured_output object. */
+  finish(outcome: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown }): void;
   setMode(mode: Mode): void;
   /** The mode before Plan mode was entered, to return to. */
   readonly previousMode: Mode;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
+import { closeFakeServers, runHeadless } from '../support/headless_run.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 /** A port nothing listens on: bound, then released. */
@@ -20,39 +21,15 @@ let server: FakeModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  await closeFakeServers();
 });
 
 function repo(files: Record<string, string> = {}): string {
   return writeTree(files, 'lathe-repo-');
 }
 
-async function run(
-  dir: string,
-  turns: ScriptedTurn[],
-  args: string[] = [],
-  model = 'anthropic/claude-sonnet-4-5',
-) {
-  server = await FakeModelServer.start({ turns });
-  const home = tempDir('lathe-home-');
-  const result = await latheAsync(
-    ['-p', 'do the task', '--model', model, '--output-format', 'json', ...args],
-    {
-      cwd: dir,
-      env: {
-        LATHE_HOME: home,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'test-key',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: server.baseUrl('openai-chat'),
-        GEMINI_API_KEY: 'test-key',
-        GOOGLE_GEMINI_BASE_URL: server.url,
-        LATHE_RETRY_BASE_MS: '10',
-        NODE_ENV: 'test',
-      },
-    },
-  );
-  const json = result.stdout.trim() ? JSON.parse(result.stdout.trim().split('\n').pop()!) : undefined;
-  return { ...result, json, home, requests: server.requests.filter((r) => r.kind === 'model') };
+function run(dir: string, turns: ScriptedTurn[], args: string[] = [], model = 'anthropic/claude-sonnet-4-5') {
+  return runHeadless(dir, turns, args, { model });
 }
 
 describe('lathe -p (headless) against the fake model server', () => {
@@ -92,7 +69,6 @@ describe('lathe -p (headless) against the fake model server', () => {
 
   it('runs parallel read-only calls of one message at the same time', async () => {
     const dir = repo();
-    server = undefined;
     const r = await run(
       dir,
       [
@@ -215,7 +191,6 @@ describe('lathe -p (headless) against the fake model server', () => {
     };
     const plain = await run(dir, [ask, { text: 'ok' }]);
     expect(plain.requests[1].toolResults[0].content).toMatch(/No user is present/);
-    await server?.close();
     const answered = await run(dir, [ask, { text: 'ok' }], ['--answers', answers]);
     expect(answered.requests[1].toolResults[0].content).toBe('The user answered: blue');
   });
@@ -237,6 +212,7 @@ describe('lathe -p (headless) against the fake model server', () => {
     );
     expect(r.requests[1].toolResults[0].content).toMatch(/does not match the schema/);
     expect(r.json).toMatchObject({ subtype: 'completed', result: '{"count":3}' });
+    expect(r.json.structured_output).toEqual({ count: 3 });
   });
 
   it('says in one line when the provider does not know the model', async () => {

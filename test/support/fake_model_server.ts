@@ -11,5 +11,6 @@ export type {
   ScriptedReply,
   ScriptedToolCall,
   ScriptedTurn,
+  ScriptedUsage,
   ToolResultRecord,
 } from './fake_model/types.js';

@@ -1,56 +1,44 @@
-import type { AgentEvent, AgentOutcome } from '../../agent/events.js';
+import type { AgentEvent } from '../../agent/events.js';
+import { DenialCollector, refusalLine } from './denials.js';
+import { eventRecord } from './records.js';
+import {
+  exitCodeFor,
+  initRecord,
+  type RunDescription,
+  type RunSummary,
+  resultRecord,
+} from './run_records.js';
+
+export { exitCodeFor, type RunDescription, type RunSummary };
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
-export interface RunSummary {
-  outcome: AgentOutcome;
-  sessionId: string;
-  durationMs: number;
-}
-
-/** Whether a run's outcome counts as success for the exit code. */
-export function exitCodeFor(outcome: AgentOutcome): number {
-  switch (outcome.kind) {
-    case 'completed':
-    case 'answered':
-    case 'final_text':
-      return 0;
-    case 'aborted':
-      return 130;
-    case 'max_turns':
-    case 'stopped':
-      return 2;
-    default:
-      return 1;
-  }
-}
-
-function resultRecord(summary: RunSummary) {
-  const { outcome } = summary;
-  return {
-    type: 'result',
-    subtype: outcome.kind,
-    is_error: exitCodeFor(outcome) !== 0,
-    result: outcome.text,
-    session_id: summary.sessionId,
-    num_turns: outcome.turns,
-    duration_ms: Math.round(summary.durationMs),
-    usage: { input_tokens: outcome.usage.inputTokens, output_tokens: outcome.usage.outputTokens },
-    total_cost_usd: outcome.costUsd ?? null,
-  };
-}
-
-/** Writes events as a run goes, in the chosen format; `finish` writes the result. */
+/**
+ * Writes a run as it goes, in the chosen format (the shapes are in docs/headless.md): `start`
+ * the init record, `event` each event, `finish` the result. Refusals by permissions are a line
+ * each on stderr in every format.
+ */
 export function createPrinter(
   format: OutputFormat,
   verbose: boolean,
   out = process.stdout,
   err = process.stderr,
 ) {
+  /** A --json-schema run: its result carries `structured_output`. */
+  let jsonSchema = false;
+  const denials = new DenialCollector();
+  const line = (stream: NodeJS.WritableStream, value: unknown) => stream.write(`${JSON.stringify(value)}\n`);
   return {
+    start(run: RunDescription): void {
+      jsonSchema = run.runtime.conditions.jsonSchema;
+      if (format === 'stream-json') line(out, initRecord(run));
+    },
     event(event: AgentEvent): void {
+      const denied = denials.take(event);
+      if (denied) err.write(`lathe: ${refusalLine(denied)}\n`);
       if (format === 'stream-json') {
-        if (event.type !== 'done') out.write(`${JSON.stringify(event)}\n`);
+        const record = eventRecord(event);
+        if (record) line(out, record);
         return;
       }
       if (event.type === 'error' || event.type === 'retry') {
@@ -59,7 +47,7 @@ export function createPrinter(
         );
       } else if (verbose && event.type === 'tool_call') {
         err.write(`→ ${event.name} ${JSON.stringify(event.input).slice(0, 200)}\n`);
-      } else if (verbose && event.type === 'tool_result' && event.result.isError) {
+      } else if (verbose && event.type === 'tool_result' && event.result.isError && !denied) {
         err.write(`  ✗ ${event.result.text.split('\n')[0].slice(0, 200)}\n`);
       } else if (event.type === 'compaction') {
         err.write('lathe: the conversation was compacted to fit the context window\n');
@@ -72,11 +60,9 @@ export function createPrinter(
         const text = summary.outcome.text;
         const stream = exitCodeFor(summary.outcome) === 0 ? out : err;
         stream.write(text.endsWith('\n') ? text : `${text}\n`);
-      } else if (format === 'json') {
-        out.write(`${JSON.stringify(resultRecord(summary))}\n`);
-      } else {
-        out.write(`${JSON.stringify(resultRecord(summary))}\n`);
+        return;
       }
+      line(out, resultRecord(summary, { permissionDenials: denials.denied, jsonSchema }));
     },
   };
 }

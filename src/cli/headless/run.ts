@@ -126,6 +126,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       onMessage: (message) => session.append({ type: 'model_message', message }),
       onCompacted: (messages) => session.append({ type: 'compacted_messages', messages }),
     });
+    const { approve, yolo } = runtimeOptions;
+    printer.start({ sessionId: session.id, model: modelName, runtime, approve, yolo });
 
     const controller = new AbortController();
     const interrupt = () => controller.abort();

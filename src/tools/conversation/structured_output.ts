@@ -26,7 +26,7 @@ export const structuredOutput = buildTool({
           text: `The output does not match the schema:\n${problems.join('\n')}\nFix it and call again.`,
         };
       }
-      agent.finish({ kind: 'completion', text: JSON.stringify(input.output) });
+      agent.finish({ kind: 'completion', text: JSON.stringify(input.output), structured: input.output });
       return { text: 'The structured output was accepted.', data: input.output };
     }),
 });

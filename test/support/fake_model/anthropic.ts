@@ -67,8 +67,8 @@ export const anthropic: ProtocolHandler = {
     const usage = {
       input_tokens: reply.usage.inputTokens,
       output_tokens: reply.usage.outputTokens,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: reply.usage.cacheCreationInputTokens ?? 0,
+      cache_read_input_tokens: reply.usage.cacheReadInputTokens ?? 0,
     };
     if (!stream) {
       const content: unknown[] = reply.text ? [{ type: 'text', text: reply.text }] : [];

@@ -18,10 +18,18 @@ export interface ScriptedError {
   type?: string;
 }
 
+/** Token counts a reply reports; the cache counts are sent by the Anthropic writer (else 0). */
+export interface ScriptedUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens?: number;
+  cacheCreationInputTokens?: number;
+}
+
 export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: { inputTokens: number; outputTokens: number };
+  usage?: ScriptedUsage;
   /** Sleep between stream events. */
   chunkDelayMs?: number;
   /** Send this many stream events, then nothing more, holding the connection open (a stalled stream). */
@@ -79,7 +87,7 @@ export type RequestSummary = Pick<
 export interface PlannedReply {
   text: string;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: ScriptedUsage;
   finish: 'stop' | 'tool_calls' | 'length';
   thinking?: { text: string; signature: string };
 }

@@ -1,0 +1,84 @@
+import type { AgentEvent } from '../../agent/events.js';
+import type { PermissionDenial } from '../../tool/types.js';
+
+/** A call permissions refused, as the json result lists it. */
+export interface DeniedCall {
+  tool: string;
+  call_id: string;
+  input: unknown;
+  reason: string;
+  category?: string;
+  remedy?: string;
+}
+
+/** Tool inputs stream as JSON text from some providers; a refused call's input is shown parsed. */
+function parsedInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * Collects the calls permissions refused during a run, from the events: each `tool_call` gives
+ * the input the model sent, its `tool_result` whether (and why) it was refused.
+ */
+export class DenialCollector {
+  readonly denied: DeniedCall[] = [];
+  private readonly inputs = new Map<string, unknown>();
+
+  /** The refusal this event reports, if it reports one. */
+  take(event: AgentEvent): DeniedCall | undefined {
+    if (event.type === 'tool_call') this.inputs.set(event.id, parsedInput(event.input));
+    if (event.type !== 'tool_result') return undefined;
+    const input = this.inputs.get(event.id);
+    this.inputs.delete(event.id);
+    const denial: PermissionDenial | undefined = event.result.permissionDenial;
+    if (!denial) return undefined;
+    const denied: DeniedCall = {
+      tool: event.name,
+      call_id: event.id,
+      input: input ?? {},
+      reason: denial.reason,
+      ...(denial.category ? { category: denial.category } : {}),
+      ...(denial.remedy ? { remedy: denial.remedy } : {}),
+    };
+    this.denied.push(denied);
+    return denied;
+  }
+}
+
+/** Paths and commands may hold line breaks and control characters; a refusal stays one line. */
+function oneLine(text: string): string {
+  return text
+    .replace(/\s*[\r\n\t]+\s*/g, ' ')
+    .replace(/[\x00-\x1f\x7f]/g, '')
+    .trim();
+}
+
+/** The arguments that say what a call is about, in the names tools give them; else the input as JSON. */
+const SUBJECT_ARGUMENTS = ['command', 'path', 'file_path', 'url', 'pattern', 'query'];
+const MAX_DETAIL = 120;
+
+function callDetail(input: unknown): string {
+  const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  const named = SUBJECT_ARGUMENTS.map((key) => fields[key]).find((value) => typeof value === 'string');
+  const text = typeof named === 'string' ? named : input === undefined ? '' : (JSON.stringify(input) ?? '');
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
+}
+
+/**
+ * The one stderr line of a refusal:
+ * "refused: execute_command `rm -rf build` — needs approval (category executeAll); rerun with …".
+ */
+export function refusalLine(denied: DeniedCall): string {
+  const detail = oneLine(callDetail(denied.input));
+  // The engine's reasons often start with the tool's name, which the line already gave.
+  const reason = denied.reason.startsWith(`${denied.tool} `)
+    ? denied.reason.slice(denied.tool.length + 1)
+    : denied.reason;
+  const what = detail ? `${denied.tool} \`${detail}\`` : denied.tool;
+  return oneLine(`refused: ${what} — ${reason}${denied.remedy ? `; ${denied.remedy}` : ''}`);
+}

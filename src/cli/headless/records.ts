@@ -1,0 +1,91 @@
+import type { AgentEvent, Usage } from '../../agent/events.js';
+import type { ToolResult } from '../../tool/types.js';
+
+/**
+ * The JSON lines of `--output-format stream-json`: each agent event as a record with snake_case
+ * field names. The internal events use camelCase; scripts read one style, and docs/headless.md
+ * documents exactly these shapes. Payloads that are data, not fields (a tool call's input, a
+ * structured output), pass through as the model wrote them.
+ */
+
+export type JsonRecord = Record<string, unknown>;
+
+export function usageRecord(usage: Usage): JsonRecord {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_read_input_tokens: usage.cachedInputTokens,
+    cache_creation_input_tokens: usage.cacheWriteInputTokens ?? 0,
+  };
+}
+
+export function snakeCase(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** Renames every key, however deep; for events whose shape this file does not know. */
+export function withSnakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withSnakeCaseKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [snakeCase(key), withSnakeCaseKeys(inner)]),
+  );
+}
+
+function toolResultFields(result: ToolResult): JsonRecord {
+  const denial = result.permissionDenial;
+  return {
+    is_error: result.isError,
+    text: result.text,
+    ...(result.savedPath ? { saved_path: result.savedPath } : {}),
+    ...(result.images?.length ? { image_count: result.images.length } : {}),
+    ...(denial
+      ? {
+          permission_denial: {
+            reason: denial.reason,
+            ...(denial.category ? { category: denial.category } : {}),
+            ...(denial.remedy ? { remedy: denial.remedy } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** One event as its stream-json line; undefined for `done`, which the result record replaces. */
+export function eventRecord(event: AgentEvent): JsonRecord | undefined {
+  switch (event.type) {
+    case 'done':
+      return undefined;
+    case 'tool_call':
+      return { type: event.type, id: event.id, name: event.name, input: event.input };
+    case 'tool_result':
+      return { type: event.type, id: event.id, name: event.name, ...toolResultFields(event.result) };
+    case 'usage':
+      return { type: event.type, usage: usageRecord(event.usage), context_tokens: event.contextTokens };
+    case 'retry':
+      return { type: event.type, attempt: event.attempt, delay_ms: event.delayMs, message: event.message };
+    case 'compaction':
+      return { type: event.type, summary: event.summary, tokens_before: event.before };
+    case 'user_message':
+    case 'request_start':
+    case 'text_delta':
+    case 'assistant_text':
+    case 'tool_start':
+    case 'mode_change':
+    case 'working':
+    case 'phase_report':
+    case 'report':
+    case 'plan':
+    case 'todo':
+    case 'question':
+    case 'notice':
+    case 'error':
+      // Fields already one word or snake_case; renaming keeps any later field in style.
+      return withSnakeCaseKeys(event) as JsonRecord;
+    default: {
+      // Tools may emit events this union does not list yet: printed, in the same style.
+      const unknown: { type: string } = event;
+      return withSnakeCaseKeys(unknown) as JsonRecord;
+    }
+  }
+}

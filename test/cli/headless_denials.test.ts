@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { DenialCollector, refusalLine } from '../../src/cli/headless/denials.js';
+
+describe('refusal lines', () => {
+  it('names the tool, what the call was about, the reason and the remedy', () => {
+    const line = refusalLine({
+      tool: 'execute_command',
+      call_id: 'c1',
+      input: { command: 'rm -rf build' },
+      reason: 'execute_command needs approval (category executeAll)',
+      category: 'executeAll',
+      remedy: 'rerun with --approve executeAll or --yolo, or add an allow rule',
+    });
+    expect(line).toBe(
+      'refused: execute_command `rm -rf build` — needs approval (category executeAll); rerun with --approve executeAll or --yolo, or add an allow rule',
+    );
+  });
+
+  it('stays one line when the command, a path or the reason holds line breaks or control characters', () => {
+    const line = refusalLine({
+      tool: 'write_to_file',
+      call_id: 'c2',
+      input: { path: 'odd\nname\u001b[31m.txt', content: 'x' },
+      reason: 'odd\nname.txt is protected',
+    });
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).not.toContain('\u001b');
+    expect(line).toMatch(/^refused: write_to_file `odd name\[31m\.txt` — odd name\.txt is protected$/);
+  });
+
+  it('shows the input of a tool without a path as compact JSON', () => {
+    const line = refusalLine({
+      tool: 'github__create_issue',
+      call_id: 'c3',
+      input: { title: 'Bug' },
+      reason: 'denied by rule github__* (settings)',
+    });
+    expect(line).toBe(
+      'refused: github__create_issue `{"title":"Bug"}` — denied by rule github__* (settings)',
+    );
+  });
+});
+
+describe('collecting denials from events', () => {
+  it('pairs a refused result with the input of its call, parsed when it came as JSON text', () => {
+    const denials = new DenialCollector();
+    denials.take({ type: 'tool_call', id: 'a', name: 'read_file', input: '{"path":"x.txt"}' });
+    denials.take({ type: 'tool_call', id: 'b', name: 'execute_command', input: { command: 'ls' } });
+    const ran = denials.take({
+      type: 'tool_result',
+      id: 'b',
+      name: 'execute_command',
+      result: { isError: false, text: 'x.txt' },
+    });
+    const refused = denials.take({
+      type: 'tool_result',
+      id: 'a',
+      name: 'read_file',
+      result: { isError: true, text: 'Not run', permissionDenial: { reason: 'denied by rule' } },
+    });
+    expect(ran).toBeUndefined();
+    expect(refused).toEqual({
+      tool: 'read_file',
+      call_id: 'a',
+      input: { path: 'x.txt' },
+      reason: 'denied by rule',
+    });
+    expect(denials.denied).toEqual([refused]);
+  });
+
+  it('does not count a failed call that permissions allowed', () => {
+    const denials = new DenialCollector();
+    denials.take({ type: 'tool_call', id: 'a', name: 'read_file', input: { path: 'missing' } });
+    denials.take({
+      type: 'tool_result',
+      id: 'a',
+      name: 'read_file',
+      result: { isError: true, text: 'No such file' },
+    });
+    expect(denials.denied).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { eventRecord, snakeCase } from '../../src/cli/headless/records.js';
+import { initRecord, resultRecord } from '../../src/cli/headless/run_records.js';
+
+const usage = { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteInputTokens: 2 };
+const outcome = { kind: 'completed' as const, text: 'ok', usage, turns: 1 };
+
+/** One event of every type; the type makes a new event type fail to compile until it is added here. */
+const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }> } = {
+  user_message: { type: 'user_message', text: 'hi' },
+  request_start: { type: 'request_start', turn: 1 },
+  text_delta: { type: 'text_delta', text: 'h' },
+  assistant_text: { type: 'assistant_text', text: 'hello' },
+  tool_call: { type: 'tool_call', id: 'c1', name: 'mcp__tool', input: { someField: 1 } },
+  tool_start: { type: 'tool_start', id: 'c1', name: 'read_file' },
+  tool_result: {
+    type: 'tool_result',
+    id: 'c1',
+    name: 'execute_command',
+    result: {
+      isError: true,
+      text: 'Not run',
+      data: { innerField: 1 },
+      savedPath: '/tmp/out.txt',
+      images: [{ mediaType: 'image/png', data: 'AA==' }],
+      permissionDenial: { reason: 'needs approval', category: 'executeAll', remedy: '--approve executeAll' },
+    },
+  },
+  usage: { type: 'usage', usage, contextTokens: 15 },
+  retry: { type: 'retry', attempt: 1, delayMs: 1000, message: 'rate limited' },
+  mode_change: { type: 'mode_change', mode: 'plan' },
+  working: { type: 'working', message: 'reading' },
+  phase_report: { type: 'phase_report', phase: 'one', markdown: '# one' },
+  report: { type: 'report', title: 'R', markdown: '# R', path: '/tmp/r.md' },
+  plan: { type: 'plan', markdown: '1. do' },
+  todo: { type: 'todo', items: [{ text: 'a', status: 'in_progress' }] },
+  question: { type: 'question', question: 'Which?', options: ['a'], answer: 'a' },
+  compaction: { type: 'compaction', summary: 'short', before: 9000 },
+  notice: { type: 'notice', message: 'note' },
+  error: { type: 'error', message: 'failed' },
+  done: { type: 'done', outcome },
+};
+
+const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+/** Fields whose values are the model's data, kept as it wrote them. */
+const DATA_FIELDS = new Set(['input', 'structured_output']);
+
+function fieldNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(fieldNames);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => [
+    key,
+    ...(DATA_FIELDS.has(key) ? [] : fieldNames(inner)),
+  ]);
+}
+
+describe('stream-json records', () => {
+  it('names every field of every event type in snake_case', () => {
+    for (const event of Object.values(ONE_OF_EACH)) {
+      const record = eventRecord(event);
+      expect(
+        fieldNames(record).filter((key) => !SNAKE.test(key)),
+        event.type,
+      ).toEqual([]);
+    }
+  });
+
+  it('has every event type and field documented in docs/headless.md', () => {
+    const docs = readFileSync(new URL('../../docs/headless.md', import.meta.url), 'utf8');
+    for (const event of Object.values(ONE_OF_EACH)) {
+      const record = eventRecord(event);
+      if (!record) continue;
+      expect(docs, record.type as string).toContain(`| \`${record.type}\` |`);
+      // A field is named in backticks, alone or under its parent (`usage.input_tokens`).
+      for (const key of fieldNames(record))
+        expect(docs, `${record.type}.${key}`).toMatch(new RegExp(`\`([a-z_]+\\.)?${key}\``));
+    }
+  });
+
+  it('has every field of the init and result records documented, in snake_case', () => {
+    const docs = readFileSync(new URL('../../docs/headless.md', import.meta.url), 'utf8');
+    const runtime = {
+      cwd: '/work',
+      pool: [{ name: 'read_file' }],
+      conditions: { profile: 'standard', mode: 'act', jsonSchema: true },
+      mcp: { servers: () => [{ name: 'gh', state: 'failed', error: 'exited', tools: [] }] },
+    } as unknown as Parameters<typeof initRecord>[0]['runtime'];
+    const init = initRecord({ sessionId: 's', model: 'anthropic/x', runtime, approve: ['edit'] });
+    const denied = { tool: 'read_file', call_id: 'c', input: {}, reason: 'r', category: 'read', remedy: 'm' };
+    const result = resultRecord(
+      { outcome: { ...outcome, structuredOutput: { a: 1 } }, sessionId: 's', durationMs: 5 },
+      { permissionDenials: [denied], jsonSchema: true },
+    );
+    for (const record of [init, result]) {
+      for (const key of fieldNames(record)) {
+        expect(key).toMatch(SNAKE);
+        expect(docs, key).toMatch(new RegExp(`\`([a-z_]+\\.)?${key}\``));
+      }
+    }
+    expect(result.structured_output).toEqual({ a: 1 });
+  });
+
+  it('leaves out done, which the result record replaces', () => {
+    expect(eventRecord(ONE_OF_EACH.done)).toBeUndefined();
+  });
+
+  it('flattens a tool result and keeps its refusal, without data or image bytes', () => {
+    expect(eventRecord(ONE_OF_EACH.tool_result)).toEqual({
+      type: 'tool_result',
+      id: 'c1',
+      name: 'execute_command',
+      is_error: true,
+      text: 'Not run',
+      saved_path: '/tmp/out.txt',
+      image_count: 1,
+      permission_denial: { reason: 'needs approval', category: 'executeAll', remedy: '--approve executeAll' },
+    });
+  });
+
+  it('keeps a tool call input as the model wrote it', () => {
+    expect(eventRecord(ONE_OF_EACH.tool_call)).toMatchObject({ input: { someField: 1 } });
+  });
+
+  it('renames the fields of an event type it does not know', () => {
+    const unknown = {
+      type: 'later_event',
+      someValue: { deepKey: [{ innerName: 1 }] },
+    } as unknown as AgentEvent;
+    expect(eventRecord(unknown)).toEqual({
+      type: 'later_event',
+      some_value: { deep_key: [{ inner_name: 1 }] },
+    });
+  });
+
+  it('turns camelCase into snake_case', () => {
+    expect(['isError', 'contextTokens', 'savedPath', 'already_snake', 'x'].map(snakeCase)).toEqual([
+      'is_error',
+      'context_tokens',
+      'saved_path',
+      'already_snake',
+      'x',
+    ]);
+  });
+});
