@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
+import { requestCost } from '../provider/prices.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
@@ -12,7 +13,7 @@ import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './ev
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
-import { type ConversationMessage, streamModel } from './model_stream.js';
+import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
@@ -40,6 +41,8 @@ export interface AgentOptions {
   retryBaseMs?: number;
   /** Options passed to the provider with every request. */
   providerOptions?: Record<string, Record<string, string | boolean>>;
+  /** Ask the provider to cache each request's prefix (default true); off only to measure it. */
+  promptCache?: boolean;
   /** Earlier messages, when a session is resumed. */
   history?: ConversationMessage[];
   /** Every message added to the conversation, for the session log (resume replays them). */
@@ -67,13 +70,15 @@ interface StreamedTurn {
   text: string;
   calls: ToolCall[];
   results: Array<{ call: ToolCall; result: ToolResult }>;
-  usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
+  usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
 }
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
   readonly messages: ConversationMessage[];
   readonly usage: Usage = emptyUsage();
+  /** Dollars spent, request by request; undefined when the model's prices are not known. */
+  private costUsd?: number;
   private readonly guard = new LoopGuard();
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string };
@@ -114,11 +119,7 @@ export class Agent {
   }
 
   private outcome(kind: AgentOutcome['kind'], text: string, turns: number): AgentOutcome {
-    const pricing = this.options.capabilities.pricing;
-    const costUsd = pricing
-      ? (this.usage.inputTokens * pricing.input + this.usage.outputTokens * pricing.output) / 1_000_000
-      : undefined;
-    return { kind, text, usage: { ...this.usage }, costUsd, turns };
+    return { kind, text, usage: { ...this.usage }, costUsd: this.costUsd, turns };
   }
 
   private async run(signal?: AbortSignal): Promise<AgentOutcome> {
@@ -280,6 +281,7 @@ export class Agent {
         tools: this.toolDefinitions(),
         signal,
         providerOptions: this.options.providerOptions,
+        promptCacheKey: this.options.promptCache === false ? undefined : this.options.runtime.sessionId,
       });
       for await (const event of events) {
         if (event.type === 'text') {
@@ -317,12 +319,19 @@ export class Agent {
 
   private recordUsage(usage: StreamedTurn['usage']): void {
     if (!usage) return;
-    const input = usage.inputTokens ?? 0;
-    this.usage.inputTokens += input;
-    this.usage.outputTokens += usage.outputTokens ?? 0;
-    this.usage.cachedInputTokens += usage.cachedInputTokens ?? 0;
-    this.contextTokens = input + (usage.outputTokens ?? 0);
-    this.emit({ type: 'usage', usage: { ...this.usage }, contextTokens: this.contextTokens });
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+    this.usage.cachedInputTokens += usage.cachedInputTokens;
+    this.usage.cacheWriteTokens += usage.cacheWriteTokens;
+    const price = this.options.capabilities.pricing;
+    if (price) this.costUsd = (this.costUsd ?? 0) + requestCost(usage, price);
+    this.contextTokens = usage.inputTokens + usage.outputTokens;
+    this.emit({
+      type: 'usage',
+      usage: { ...this.usage },
+      contextTokens: this.contextTokens,
+      costUsd: this.costUsd,
+    });
   }
 
   private async compact(signal?: AbortSignal): Promise<void> {

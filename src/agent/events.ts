@@ -1,11 +1,9 @@
 import type { Mode } from '../config/types.js';
+import type { TokenUsage } from '../provider/prices.js';
 import type { ToolResult } from '../tool/types.js';
 
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-}
+/** Tokens spent: every input token, output, and the input read from and written to the cache. */
+export type Usage = TokenUsage;
 
 export type AgentOutcomeKind =
   | 'completed'
@@ -21,6 +19,7 @@ export interface AgentOutcome {
   /** The result, the answer, the final text or the error message. */
   text: string;
   usage: Usage;
+  /** Dollars at the model's published prices; undefined when they are not known. */
   costUsd?: number;
   turns: number;
 }
@@ -34,7 +33,7 @@ export type AgentEvent =
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }
   | { type: 'tool_result'; id: string; name: string; result: ToolResult }
-  | { type: 'usage'; usage: Usage; contextTokens: number }
+  | { type: 'usage'; usage: Usage; contextTokens: number; costUsd?: number }
   | { type: 'retry'; attempt: number; delayMs: number; message: string }
   | { type: 'mode_change'; mode: Mode }
   | { type: 'working'; message: string }
@@ -47,4 +46,9 @@ export type AgentEvent =
   | { type: 'error'; message: string }
   | { type: 'done'; outcome: AgentOutcome };
 
-export const emptyUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+export const emptyUsage = (): Usage => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  cacheWriteTokens: 0,
+});

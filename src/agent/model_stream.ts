@@ -5,6 +5,7 @@ import type {
   LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import type { ToolDefinitionForModel } from '../tool/definition.js';
+import { withPromptCache } from './prompt_cache.js';
 
 /** A conversation message as the providers take it (the system prompt travels apart). */
 export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'system' }>;
@@ -12,7 +13,16 @@ export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'syste
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
-  | { type: 'finish'; inputTokens: number; outputTokens: number; cachedInputTokens: number };
+  | {
+      type: 'finish';
+      /** Every input token, cached or not. */
+      inputTokens: number;
+      outputTokens: number;
+      /** Input read from the provider's prompt cache. */
+      cachedInputTokens: number;
+      /** Input written to it (Anthropic bills these above the input price). */
+      cacheWriteTokens: number;
+    };
 
 export interface ModelRequest {
   system: string;
@@ -20,6 +30,8 @@ export interface ModelRequest {
   tools?: ToolDefinitionForModel[];
   signal?: AbortSignal;
   providerOptions?: Record<string, Record<string, string | boolean>>;
+  /** Ask the provider to cache the prompt's prefix; the key names the session where a provider takes one. */
+  promptCacheKey?: string;
 }
 
 /** Tool input arrives as JSON text; text that does not parse is passed on for the executor to explain. */
@@ -47,12 +59,14 @@ export async function* streamModel(
     description: t.description,
     inputSchema: t.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
   }));
-  const { stream } = await model.doStream({
-    prompt: [{ role: 'system', content: request.system }, ...request.messages],
+  const plain = {
+    prompt: [{ role: 'system' as const, content: request.system }, ...request.messages],
     tools: tools && tools.length > 0 ? tools : undefined,
-    abortSignal: request.signal,
     providerOptions: request.providerOptions,
-  });
+  };
+  const cacheable =
+    request.promptCacheKey === undefined ? plain : withPromptCache(model.provider, plain, request.promptCacheKey);
+  const { stream } = await model.doStream({ ...cacheable, abortSignal: request.signal });
   const reader = stream.getReader();
   try {
     for (;;) {
@@ -73,6 +87,7 @@ export async function* streamModel(
           inputTokens: part.usage.inputTokens.total ?? 0,
           outputTokens: part.usage.outputTokens.total ?? 0,
           cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
+          cacheWriteTokens: part.usage.inputTokens.cacheWrite ?? 0,
         };
       } else if (part.type === 'error') {
         throw part.error;

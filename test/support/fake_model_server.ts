@@ -7,6 +7,7 @@ export { FakeModelServer, type FakeModelServerOptions } from './fake_model/serve
 export type {
   Protocol,
   RecordedRequest,
+  ReplyUsage,
   ScriptedError,
   ScriptedReply,
   ScriptedToolCall,

@@ -35,7 +35,13 @@ function resultRecord(summary: RunSummary) {
     session_id: summary.sessionId,
     num_turns: outcome.turns,
     duration_ms: Math.round(summary.durationMs),
-    usage: { input_tokens: outcome.usage.inputTokens, output_tokens: outcome.usage.outputTokens },
+    // As Anthropic counts: input_tokens are those neither read from nor written to the cache.
+    usage: {
+      input_tokens: outcome.usage.inputTokens - outcome.usage.cachedInputTokens - outcome.usage.cacheWriteTokens,
+      output_tokens: outcome.usage.outputTokens,
+      cache_read_input_tokens: outcome.usage.cachedInputTokens,
+      cache_creation_input_tokens: outcome.usage.cacheWriteTokens,
+    },
     total_cost_usd: outcome.costUsd ?? null,
   };
 }

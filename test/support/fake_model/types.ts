@@ -21,7 +21,12 @@ export interface ScriptedError {
 export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: { inputTokens: number; outputTokens: number };
+  /**
+   * `inputTokens` counts every input token; `cachedInputTokens` and `cacheWriteTokens` (default 0)
+   * are the parts of it read from and written to the prompt cache. With the server's
+   * `promptCache` emulation on, Anthropic replies count their input from the request instead.
+   */
+  usage?: ReplyUsage;
   /** Sleep between stream events. */
   chunkDelayMs?: number;
   /** Send this many stream events, then nothing more, holding the connection open (a stalled stream). */
@@ -40,6 +45,13 @@ export type ScriptedTurn =
   | { hang: true | 'silent' }
   /** Decide from the request. */
   | { respond: (req: RecordedRequest) => ScriptedTurn };
+
+export interface ReplyUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+}
 
 export interface ToolResultRecord {
   id?: string;
@@ -65,6 +77,8 @@ export interface RecordedRequest {
   /** The plain text of the last user message that has text (tool-result-only messages are skipped). */
   lastUserText?: string;
   systemText?: string;
+  /** The usage the reply reported (model requests answered with a reply). */
+  usage?: PlannedReply['usage'];
 }
 
 /** The protocol-specific fields a reader pulls out of a request body. */
@@ -77,6 +91,6 @@ export type RequestSummary = Pick<
 export interface PlannedReply {
   text: string;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: Required<ReplyUsage>;
   finish: 'stop' | 'tool_calls' | 'length';
 }
