@@ -117,12 +117,12 @@ describe('the price table file', () => {
     }
   });
 
-  // Claude 3 Haiku's published write price is $0.30 on $0.25 (1.2 ×); the rest are 1.25 ×.
-  it('prices Anthropic cache writes above input (at most 1.25 ×) and reads at no more than 0.1 ×', () => {
-    for (const row of table.providers.anthropic) {
-      expect(row.cacheWrite).toBeGreaterThan(row.input);
-      expect(row.cacheWrite).toBeLessThanOrEqual(row.input * 1.25 + 1e-9);
-      expect(row.cacheRead).toBeLessThanOrEqual(row.input * 0.1 + 1e-9);
+  it('never prices a cache read above input, nor a cache write below it (a swapped column)', () => {
+    for (const rows of Object.values(table.providers)) {
+      for (const row of rows) {
+        expect(row.cacheRead, row.model).toBeLessThanOrEqual(row.input);
+        expect(row.cacheWrite, row.model).toBeGreaterThanOrEqual(row.input);
+      }
     }
   });
 });
