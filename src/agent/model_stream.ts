@@ -65,7 +65,9 @@ export async function* streamModel(
     providerOptions: request.providerOptions,
   };
   const cacheable =
-    request.promptCacheKey === undefined ? plain : withPromptCache(model.provider, plain, request.promptCacheKey);
+    request.promptCacheKey === undefined
+      ? plain
+      : withPromptCache(model.provider, plain, request.promptCacheKey);
   const { stream } = await model.doStream({ ...cacheable, abortSignal: request.signal });
   const reader = stream.getReader();
   try {

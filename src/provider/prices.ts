@@ -1,5 +1,5 @@
-import table from './prices.json' with { type: 'json' };
 import type { ModelSpec } from './model_spec.js';
+import table from './prices.json' with { type: 'json' };
 
 /** Dollars per million tokens of each kind. */
 export interface TokenRates {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capabilitiesFor } from '../../src/provider/capabilities.js';
 import type { ModelSpec } from '../../src/provider/model_spec.js';
-import table from '../../src/provider/prices.json' with { type: 'json' };
 import { PRICES_AS_OF, priceFor, requestCost, type TokenUsage } from '../../src/provider/prices.js';
+import table from '../../src/provider/prices.json' with { type: 'json' };
 
 /**
  * One request of a known shape: 100,000 input tokens of which 60,000 read from the cache and

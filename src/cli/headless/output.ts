@@ -37,7 +37,8 @@ function resultRecord(summary: RunSummary) {
     duration_ms: Math.round(summary.durationMs),
     // As Anthropic counts: input_tokens are those neither read from nor written to the cache.
     usage: {
-      input_tokens: outcome.usage.inputTokens - outcome.usage.cachedInputTokens - outcome.usage.cacheWriteTokens,
+      input_tokens:
+        outcome.usage.inputTokens - outcome.usage.cachedInputTokens - outcome.usage.cacheWriteTokens,
       output_tokens: outcome.usage.outputTokens,
       cache_read_input_tokens: outcome.usage.cachedInputTokens,
       cache_creation_input_tokens: outcome.usage.cacheWriteTokens,
