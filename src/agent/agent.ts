@@ -83,8 +83,13 @@ export class Agent {
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string };
   private contextTokens = 0;
-  /** Environment and AGENTS.md are read once per prompt, not once per request. */
-  private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
+  /**
+   * The environment (folder, date, git status) is read once per agent: a system prompt that stays
+   * the same from prompt to prompt keeps the provider's prompt cache of the conversation valid.
+   */
+  private environment?: string;
+  /** AGENTS.md files are read once per prompt, not once per request. */
+  private agentsFiles?: ReturnType<typeof findAgentsFiles>;
   private cachedSystem?: { key: string; text: string };
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
 
@@ -105,7 +110,7 @@ export class Agent {
   /** Runs one user prompt to its end. */
   async send(prompt: string, signal?: AbortSignal): Promise<AgentOutcome> {
     this.finished = undefined;
-    this.promptContext = undefined;
+    this.agentsFiles = undefined;
     this.push(userMessage(prompt));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
@@ -207,21 +212,20 @@ export class Agent {
     return tools;
   }
 
-  /** The system prompt; rebuilt only when the mode or the tools change. */
+  /** The system prompt; rebuilt only when the mode, the tools or AGENTS.md change. */
   private system(): string {
     const { runtime, capabilities } = this.options;
     const { profile, mode } = runtime.conditions;
-    this.promptContext ??= {
-      environment: environmentDetails(runtime.cwd),
-      agentsFiles: findAgentsFiles(runtime.cwd),
-    };
-    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${this.promptContext.environment}`;
+    this.environment ??= environmentDetails(runtime.cwd);
+    this.agentsFiles ??= findAgentsFiles(runtime.cwd);
+    const agentsText = this.agentsFiles.map((f) => `${f.path}\n${f.text}`).join('\n');
+    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
       mode,
-      environment: this.promptContext.environment,
-      agentsFiles: this.promptContext.agentsFiles,
+      environment: this.environment,
+      agentsFiles: this.agentsFiles,
       jsonSchema: this.options.jsonSchema,
       textTools: capabilities.nativeTools
         ? undefined

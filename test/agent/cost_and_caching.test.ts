@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/agent/agent.js';
+import { capabilitiesFor } from '../../src/provider/capabilities.js';
+import { createModel } from '../../src/provider/create_model.js';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from '../support/fake_model_server.js';
 import { tempDir } from '../support/runtime_fixtures.js';
@@ -139,5 +144,42 @@ describe('OpenAI and Gemini caching', () => {
   it('reports no cost for a model whose price is unknown', async () => {
     const { result } = await run('anthropic/claude-unknown-9', [{ text: 'hi' }]);
     expect(result.total_cost_usd).toBeNull();
+  });
+});
+
+describe('a conversation of several prompts', () => {
+  it('keeps the system prompt, so the next prompt reads the whole conversation from the cache', async () => {
+    server = await FakeModelServer.start({
+      turns: [
+        { toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }] },
+        { text: 'One.' },
+        { text: 'Two.' },
+      ],
+      promptCache: { minTokens: 1024 },
+    });
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    writeFileSync(join(dir, 'a.ts'), 'export const a = 1;\n');
+    const spec = { provider: 'anthropic' as const, modelId: 'claude-sonnet-4-5' };
+    const runtime = createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-'), env: {} });
+    const agent = new Agent({
+      runtime,
+      model: await createModel(spec, { apiKey: 'k', baseUrl: server.baseUrl('anthropic') }),
+      modelName: 'anthropic/claude-sonnet-4-5',
+      capabilities: capabilitiesFor(spec),
+      user: { ask: async () => ({ answer: '', present: false }), confirm: async () => ({ approved: false }) },
+    });
+    try {
+      await agent.send('first');
+      // The working tree changes between prompts: git status is not what it was.
+      writeFileSync(join(dir, 'b.ts'), 'export const b = 2;\n');
+      await agent.send('second');
+    } finally {
+      await runtime.dispose();
+    }
+    const [, end, next] = server.requests.filter((q) => q.kind === 'model');
+    expect(next.systemText).toBe(end.systemText);
+    // All of the first prompt's conversation, up to its last request's tail, is read back.
+    expect(next.usage!.cachedInputTokens).toBe(end.usage!.inputTokens);
   });
 });
