@@ -321,7 +321,8 @@ export class Agent {
     return turn;
   }
 
-  private recordUsage(usage: StreamedTurn['usage']): void {
+  /** Adds a request's usage and cost; `context`: its tokens are what the conversation now holds. */
+  private recordUsage(usage: StreamedTurn['usage'], context = true): void {
     if (!usage) return;
     this.usage.inputTokens += usage.inputTokens;
     this.usage.outputTokens += usage.outputTokens;
@@ -329,7 +330,7 @@ export class Agent {
     this.usage.cacheWriteTokens += usage.cacheWriteTokens;
     const price = this.options.capabilities.pricing;
     if (price) this.costUsd = (this.costUsd ?? 0) + requestCost(usage, price);
-    this.contextTokens = usage.inputTokens + usage.outputTokens;
+    if (context) this.contextTokens = usage.inputTokens + usage.outputTokens;
     this.emit({
       type: 'usage',
       usage: { ...this.usage },
@@ -344,6 +345,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);
     this.contextTokens = 0;
+    this.recordUsage(summary.usage, false);
     this.emit({ type: 'compaction', summary: summary.text, before });
   }
 }

@@ -100,12 +100,16 @@ export async function* streamModel(
   }
 }
 
-/** The whole text of a request made without tools (summaries). */
+/** The whole text of a request made without tools (summaries), and what it used. */
 export async function completeText(
   model: LanguageModelV3,
   request: Omit<ModelRequest, 'tools'>,
-): Promise<string> {
+): Promise<{ text: string; usage?: Extract<ModelStreamEvent, { type: 'finish' }> }> {
   let text = '';
-  for await (const event of streamModel(model, request)) if (event.type === 'text') text += event.text;
-  return text;
+  let usage: Extract<ModelStreamEvent, { type: 'finish' }> | undefined;
+  for await (const event of streamModel(model, request)) {
+    if (event.type === 'text') text += event.text;
+    else if (event.type === 'finish') usage = event;
+  }
+  return { text, usage };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/agent/agent.js';
@@ -26,15 +26,24 @@ const env = (s: FakeModelServer, home: string) => ({
   GOOGLE_GEMINI_BASE_URL: s.url,
 });
 
-async function run(model: string, turns: ScriptedTurn[], promptCache?: { minTokens: number }) {
+async function run(
+  model: string,
+  turns: ScriptedTurn[],
+  promptCache?: { minTokens: number },
+  settings?: Record<string, unknown>,
+) {
   server = await FakeModelServer.start({ turns, promptCache });
   const dir = tempDir();
   writeFileSync(join(dir, 'a.ts'), 'export const a = 1;\n');
+  if (settings) {
+    mkdirSync(join(dir, '.agents'));
+    writeFileSync(join(dir, '.agents', 'settings.json'), JSON.stringify(settings));
+  }
   const r = await latheAsync(['-p', 'look at a.ts', '--model', model, '--output-format', 'json'], {
     cwd: dir,
     env: env(server, tempDir('lathe-home-')),
   });
-  expect(r.stderr).toBe('');
+  expect(r.code, r.stderr).toBe(0);
   const result = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}');
   return { result, requests: server.requests.filter((q) => q.kind === 'model') };
 }
@@ -103,6 +112,24 @@ describe('Anthropic prompt caching', () => {
     // Had every input token been billed at the input price, the run would have cost more.
     const uncached = costAt(requests, { ...SONNET, cacheWrite: 3, cacheRead: 3 });
     expect(result.total_cost_usd).toBeLessThan(uncached);
+  });
+
+  it('counts the summary request of a compaction in usage and cost', async () => {
+    const turns: ScriptedTurn[] = [
+      {
+        toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }],
+        usage: { inputTokens: 900, outputTokens: 10 },
+      },
+      { text: 'Summary: read a.ts.' },
+      { text: 'Done.' },
+    ];
+    const { result, requests } = await run('anthropic/claude-sonnet-4-5', turns, undefined, {
+      contextWindow: 1_000,
+    });
+    expect(requests).toHaveLength(3);
+    expect(requests[1].toolNames).toEqual([]);
+    expect(result.usage).toMatchObject({ input_tokens: 1_100, output_tokens: 50 });
+    expect(result.total_cost_usd).toBeCloseTo(costAt(requests, SONNET), 12);
   });
 
   it('prices Opus as Opus', async () => {
