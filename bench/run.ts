@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
 import { benchAgent } from './agent.js';
+import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchMcp } from './mcp.js';
@@ -25,6 +26,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['sandbox probe at start and read-deny masks', benchSandbox],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
   ['first request size (o200k tokens)', benchPromptTokens],
+  [
+    'prompt caching over the work scenario (Claude Sonnet 4.5 prices, fake server token estimate)',
+    benchCaching,
+  ],
   ['interactive UI: time per frame, memory, start-up', benchTui],
 ];
 

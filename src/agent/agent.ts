@@ -2,6 +2,7 @@ import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider'
 import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
+import { requestCost } from '../provider/prices.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
@@ -42,6 +43,8 @@ export interface AgentOptions {
   providerOptions?: SharedV3ProviderOptions;
   /** The user's own instructions: `replace` stands for lathe's, `append` follows the prompt. */
   systemPrompt?: { replace?: string; append?: string };
+  /** Ask the provider to cache each request's prefix (default true); off only to measure it. */
+  promptCache?: boolean;
   /** Earlier messages, when a session is resumed. */
   history?: ConversationMessage[];
   /** Every message added to the conversation, for the session log (resume replays them). */
@@ -70,24 +73,26 @@ interface StreamedTurn {
   calls: ToolCall[];
   reasoning: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
   results: Array<{ call: ToolCall; result: ToolResult }>;
-  usage?: {
-    inputTokens?: number;
-    outputTokens?: number;
-    cachedInputTokens?: number;
-    cacheWriteInputTokens?: number;
-  };
+  usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
 }
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
   readonly messages: ConversationMessage[];
   readonly usage: Usage = emptyUsage();
+  /** Dollars spent, request by request; undefined when the model's prices are not known. */
+  private costUsd?: number;
   private readonly guard = new LoopGuard();
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
   private contextTokens = 0;
-  /** Environment and AGENTS.md are read once per prompt, not once per request. */
-  private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
+  /**
+   * The environment (folder, date, git status) is read once per agent: a system prompt that stays
+   * the same from prompt to prompt keeps the provider's prompt cache of the conversation valid.
+   */
+  private environment?: string;
+  /** AGENTS.md files are read once per prompt, not once per request. */
+  private agentsFiles?: ReturnType<typeof findAgentsFiles>;
   private cachedSystem?: { key: string; text: string };
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
 
@@ -112,7 +117,7 @@ export class Agent {
     images: readonly ImageBlock[] = [],
   ): Promise<AgentOutcome> {
     this.finished = undefined;
-    this.promptContext = undefined;
+    this.agentsFiles = undefined;
     this.push(userMessage(prompt, images));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
@@ -126,11 +131,7 @@ export class Agent {
   }
 
   private outcome(kind: AgentOutcome['kind'], text: string, turns: number): AgentOutcome {
-    const pricing = this.options.capabilities.pricing;
-    const costUsd = pricing
-      ? (this.usage.inputTokens * pricing.input + this.usage.outputTokens * pricing.output) / 1_000_000
-      : undefined;
-    return { kind, text, usage: { ...this.usage }, costUsd, turns };
+    return { kind, text, usage: { ...this.usage }, costUsd: this.costUsd, turns };
   }
 
   private async run(signal?: AbortSignal): Promise<AgentOutcome> {
@@ -221,21 +222,20 @@ export class Agent {
     return tools;
   }
 
-  /** The system prompt; rebuilt only when the mode or the tools change. */
+  /** The system prompt; rebuilt only when the mode, the tools or AGENTS.md change. */
   private system(): string {
     const { runtime, capabilities } = this.options;
     const { profile, mode } = runtime.conditions;
-    this.promptContext ??= {
-      environment: environmentDetails(runtime.cwd),
-      agentsFiles: findAgentsFiles(runtime.cwd),
-    };
-    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${this.promptContext.environment}`;
+    this.environment ??= environmentDetails(runtime.cwd);
+    this.agentsFiles ??= findAgentsFiles(runtime.cwd);
+    const agentsText = this.agentsFiles.map((f) => `${f.path}\n${f.text}`).join('\n');
+    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
       mode,
-      environment: this.promptContext.environment,
-      agentsFiles: this.promptContext.agentsFiles,
+      environment: this.environment,
+      agentsFiles: this.agentsFiles,
       jsonSchema: this.options.jsonSchema,
       instructions: this.options.systemPrompt?.replace,
       appended: this.options.systemPrompt?.append,
@@ -297,6 +297,7 @@ export class Agent {
         tools: this.toolDefinitions(),
         signal,
         providerOptions: this.options.providerOptions,
+        promptCacheKey: this.options.promptCache === false ? undefined : this.options.runtime.sessionId,
       });
       for await (const event of events) {
         if (event.type === 'text') {
@@ -334,16 +335,22 @@ export class Agent {
     return turn;
   }
 
-  private recordUsage(usage: StreamedTurn['usage']): void {
+  /** Adds a request's usage and cost; `context`: its tokens are what the conversation now holds. */
+  private recordUsage(usage: StreamedTurn['usage'], context = true): void {
     if (!usage) return;
-    const input = usage.inputTokens ?? 0;
-    this.usage.inputTokens += input;
-    this.usage.outputTokens += usage.outputTokens ?? 0;
-    this.usage.cachedInputTokens += usage.cachedInputTokens ?? 0;
-    this.usage.cacheWriteInputTokens =
-      (this.usage.cacheWriteInputTokens ?? 0) + (usage.cacheWriteInputTokens ?? 0);
-    this.contextTokens = input + (usage.outputTokens ?? 0);
-    this.emit({ type: 'usage', usage: { ...this.usage }, contextTokens: this.contextTokens });
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+    this.usage.cachedInputTokens += usage.cachedInputTokens;
+    this.usage.cacheWriteTokens += usage.cacheWriteTokens;
+    const price = this.options.capabilities.pricing;
+    if (price) this.costUsd = (this.costUsd ?? 0) + requestCost(usage, price);
+    if (context) this.contextTokens = usage.inputTokens + usage.outputTokens;
+    this.emit({
+      type: 'usage',
+      usage: { ...this.usage },
+      contextTokens: this.contextTokens,
+      costUsd: this.costUsd,
+    });
   }
 
   private async compact(signal?: AbortSignal): Promise<void> {
@@ -352,6 +359,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);
     this.contextTokens = 0;
+    this.recordUsage(summary.usage, false);
     this.emit({ type: 'compaction', summary: summary.text, before });
   }
 }

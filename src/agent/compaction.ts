@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { messageText, userMessage } from './messages.js';
-import { type ConversationMessage, completeText } from './model_stream.js';
+import { type ConversationMessage, completeText, type ModelStreamEvent } from './model_stream.js';
 
 /** Compact when the conversation fills this share of the context window. */
 const THRESHOLD = 0.8;
@@ -43,11 +43,16 @@ export async function compactMessages(
   model: LanguageModelV3,
   messages: ConversationMessage[],
   signal?: AbortSignal,
-): Promise<{ messages: ConversationMessage[]; text: string }> {
+): Promise<{
+  messages: ConversationMessage[];
+  text: string;
+  /** What the summary request used: it is paid for like any other. */
+  usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
+}> {
   const userTexts = messages.filter((m) => m.role === 'user').map((m) => messageText(m));
   const transcript = messages.map((m) => `${m.role}: ${messageText(m)}`).join('\n\n');
   const files = filesTouched(messages);
-  const text = await completeText(model, {
+  const { text, usage } = await completeText(model, {
     signal,
     system:
       'Summarise this coding session so the work can continue from the summary alone. Keep: the task, every ' +
@@ -69,5 +74,6 @@ export async function compactMessages(
       ),
     ],
     text: summary,
+    usage,
   };
 }

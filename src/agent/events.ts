@@ -1,13 +1,9 @@
 import type { Mode } from '../config/types.js';
+import type { TokenUsage } from '../provider/prices.js';
 import type { ToolResult } from '../tool/types.js';
 
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  /** Input tokens written to the provider's prompt cache (Anthropic reports them). */
-  cacheWriteInputTokens?: number;
-}
+/** Tokens spent: every input token, output, and the input read from and written to the cache. */
+export type Usage = TokenUsage;
 
 export type AgentOutcomeKind =
   | 'completed'
@@ -23,6 +19,7 @@ export interface AgentOutcome {
   /** The result, the answer, the final text or the error message. */
   text: string;
   usage: Usage;
+  /** Dollars at the model's published prices; undefined when they are not known. */
   costUsd?: number;
   turns: number;
   /** The object structured_output accepted (headless `--json-schema`). */
@@ -38,7 +35,7 @@ export type AgentEvent =
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }
   | { type: 'tool_result'; id: string; name: string; result: ToolResult }
-  | { type: 'usage'; usage: Usage; contextTokens: number }
+  | { type: 'usage'; usage: Usage; contextTokens: number; costUsd?: number }
   | { type: 'retry'; attempt: number; delayMs: number; message: string }
   | { type: 'mode_change'; mode: Mode }
   | { type: 'working'; message: string }
@@ -56,5 +53,5 @@ export const emptyUsage = (): Usage => ({
   inputTokens: 0,
   outputTokens: 0,
   cachedInputTokens: 0,
-  cacheWriteInputTokens: 0,
+  cacheWriteTokens: 0,
 });

@@ -7,6 +7,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { ToolDefinitionForModel } from '../tool/definition.js';
+import { withPromptCache } from './prompt_cache.js';
 
 /** A conversation message as the providers take it (the system prompt travels apart). */
 export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'system' }>;
@@ -18,10 +19,13 @@ export type ModelStreamEvent =
   | { type: 'reasoning'; text: string; providerMetadata?: SharedV3ProviderMetadata }
   | {
       type: 'finish';
+      /** Every input token, cached or not. */
       inputTokens: number;
       outputTokens: number;
+      /** Input read from the provider's prompt cache. */
       cachedInputTokens: number;
-      cacheWriteInputTokens: number;
+      /** Input written to it (Anthropic bills these above the input price). */
+      cacheWriteTokens: number;
     };
 
 export interface ModelRequest {
@@ -30,6 +34,8 @@ export interface ModelRequest {
   tools?: ToolDefinitionForModel[];
   signal?: AbortSignal;
   providerOptions?: SharedV3ProviderOptions;
+  /** Ask the provider to cache the prompt's prefix; the key names the session where a provider takes one. */
+  promptCacheKey?: string;
 }
 
 /** Tool input arrives as JSON text; text that does not parse is passed on for the executor to explain. */
@@ -57,12 +63,16 @@ export async function* streamModel(
     description: t.description,
     inputSchema: t.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
   }));
-  const { stream } = await model.doStream({
-    prompt: [{ role: 'system', content: request.system }, ...request.messages],
+  const plain = {
+    prompt: [{ role: 'system' as const, content: request.system }, ...request.messages],
     tools: tools && tools.length > 0 ? tools : undefined,
-    abortSignal: request.signal,
     providerOptions: request.providerOptions,
-  });
+  };
+  const cacheable =
+    request.promptCacheKey === undefined
+      ? plain
+      : withPromptCache(model.provider, plain, request.promptCacheKey);
+  const { stream } = await model.doStream({ ...cacheable, abortSignal: request.signal });
   const reader = stream.getReader();
   // Reasoning arrives in pieces; its signature (Anthropic) may come with any of them.
   const reasoning = new Map<string, { text: string; providerMetadata?: SharedV3ProviderMetadata }>();
@@ -98,7 +108,7 @@ export async function* streamModel(
           inputTokens: part.usage.inputTokens.total ?? 0,
           outputTokens: part.usage.outputTokens.total ?? 0,
           cachedInputTokens: part.usage.inputTokens.cacheRead ?? 0,
-          cacheWriteInputTokens: part.usage.inputTokens.cacheWrite ?? 0,
+          cacheWriteTokens: part.usage.inputTokens.cacheWrite ?? 0,
         };
       } else if (part.type === 'error') {
         throw part.error;
@@ -118,12 +128,16 @@ function mergeMetadata(
   return merged;
 }
 
-/** The whole text of a request made without tools (summaries). */
+/** The whole text of a request made without tools (summaries), and what it used. */
 export async function completeText(
   model: LanguageModelV3,
   request: Omit<ModelRequest, 'tools'>,
-): Promise<string> {
+): Promise<{ text: string; usage?: Extract<ModelStreamEvent, { type: 'finish' }> }> {
   let text = '';
-  for await (const event of streamModel(model, request)) if (event.type === 'text') text += event.text;
-  return text;
+  let usage: Extract<ModelStreamEvent, { type: 'finish' }> | undefined;
+  for await (const event of streamModel(model, request)) {
+    if (event.type === 'text') text += event.text;
+    else if (event.type === 'finish') usage = event;
+  }
+  return { text, usage };
 }

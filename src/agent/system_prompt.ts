@@ -41,7 +41,7 @@ export function systemPrompt(inputs: PromptInputs): string {
   const base = inputs.profile === 'lite' ? LITE : inputs.profile === 'simple' ? SIMPLE : STANDARD;
   const parts = [inputs.instructions ?? base];
   if (inputs.mode === 'plan') parts.push(PLAN_MODE);
-  parts.push(`Environment:\n${inputs.environment}`);
+  parts.push(`Environment (as it was when the conversation started):\n${inputs.environment}`);
   for (const file of inputs.agentsFiles) {
     parts.push(
       `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`,

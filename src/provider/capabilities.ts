@@ -1,12 +1,13 @@
 import type { ModelSpec } from './model_spec.js';
+import { type ModelPrice, priceFor } from './prices.js';
 
 export interface ModelCapabilities {
   contextWindow: number;
   images: boolean;
   nativeTools: boolean;
   browserUse: boolean;
-  /** Price in dollars per million tokens, when known, for the cost line. */
-  pricing?: { input: number; output: number };
+  /** The published price (`prices.json`), when known, for the cost line and total_cost_usd. */
+  pricing?: ModelPrice;
 }
 
 interface FamilyRule {
@@ -23,24 +24,24 @@ interface FamilyRule {
 const FAMILIES: FamilyRule[] = [
   {
     match: /claude-(opus|sonnet)-4|claude-3-7|claude-sonnet/,
-    caps: { contextWindow: 200_000, images: true, browserUse: true, pricing: { input: 3, output: 15 } },
+    caps: { contextWindow: 200_000, images: true, browserUse: true },
   },
   {
     match: /claude-haiku|claude-3-5-haiku/,
-    caps: { contextWindow: 200_000, images: true, browserUse: false, pricing: { input: 1, output: 5 } },
+    caps: { contextWindow: 200_000, images: true, browserUse: false },
   },
   { match: /^claude/, caps: { contextWindow: 200_000, images: true, browserUse: true } },
   {
     match: /gpt-5|gpt-4\.1|o3|o4/,
-    caps: { contextWindow: 400_000, images: true, browserUse: true, pricing: { input: 1.25, output: 10 } },
+    caps: { contextWindow: 400_000, images: true, browserUse: true },
   },
   {
     match: /gpt-4o/,
-    caps: { contextWindow: 128_000, images: true, browserUse: true, pricing: { input: 2.5, output: 10 } },
+    caps: { contextWindow: 128_000, images: true, browserUse: true },
   },
   {
     match: /gemini-(2|3)/,
-    caps: { contextWindow: 1_000_000, images: true, browserUse: true, pricing: { input: 1.25, output: 10 } },
+    caps: { contextWindow: 1_000_000, images: true, browserUse: true },
   },
   { match: /gemini/, caps: { contextWindow: 1_000_000, images: true, browserUse: false } },
   {
@@ -75,5 +76,5 @@ export function capabilitiesFor(
   const family = FAMILIES.find(
     (f) => (!f.provider || f.provider.includes(spec.provider)) && f.match.test(id),
   );
-  return { ...PROVIDER_DEFAULTS[spec.provider], ...family?.caps, ...overrides };
+  return { ...PROVIDER_DEFAULTS[spec.provider], ...family?.caps, pricing: priceFor(spec), ...overrides };
 }

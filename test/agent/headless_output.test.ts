@@ -173,7 +173,7 @@ describe('headless output: stream-json', () => {
           toolCalls: [{ name: 'ask_followup_question', input: { question: 'Which?', options: ['x', 'y'] } }],
         },
         { toolCalls: [{ name: 'generate_report', input: { title: 'Findings', summary: 'One file.' } }] },
-        { text: 'All done.', usage: { inputTokens: 30, outputTokens: 5, cacheReadInputTokens: 60 } },
+        { text: 'All done.', usage: { inputTokens: 90, outputTokens: 5, cachedInputTokens: 60 } },
       ],
       ['--output-format', 'stream-json'],
     );
@@ -211,7 +211,7 @@ describe('headless output: stream-json', () => {
     const r = await runHeadless(dir, [
       {
         toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }],
-        usage: { inputTokens: 10, outputTokens: 7, cacheReadInputTokens: 300, cacheCreationInputTokens: 40 },
+        usage: { inputTokens: 350, outputTokens: 7, cachedInputTokens: 300, cacheWriteTokens: 40 },
       },
     ]);
     // Input tokens count every token the model read, cached ones too.

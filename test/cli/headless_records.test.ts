@@ -4,7 +4,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { eventRecord, snakeCase } from '../../src/cli/headless/records.js';
 import { initRecord, resultRecord } from '../../src/cli/headless/run_records.js';
 
-const usage = { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteInputTokens: 2 };
+const usage = { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteTokens: 2 };
 const outcome = { kind: 'completed' as const, text: 'ok', usage, turns: 1 };
 
 /** One event of every type; the type makes a new event type fail to compile until it is added here. */

@@ -7,10 +7,10 @@ export { FakeModelServer, type FakeModelServerOptions } from './fake_model/serve
 export type {
   Protocol,
   RecordedRequest,
+  ReplyUsage,
   ScriptedError,
   ScriptedReply,
   ScriptedToolCall,
   ScriptedTurn,
-  ScriptedUsage,
   ToolResultRecord,
 } from './fake_model/types.js';

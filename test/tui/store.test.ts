@@ -7,7 +7,7 @@ const status = {
   autoEdits: false,
   profile: 'standard',
   contextTokens: 0,
-  usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+  usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0 },
 };
 
 describe('streamed Markdown blocks', () => {

@@ -15,7 +15,7 @@ export function usageRecord(usage: Usage): JsonRecord {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     cache_read_input_tokens: usage.cachedInputTokens,
-    cache_creation_input_tokens: usage.cacheWriteInputTokens ?? 0,
+    cache_creation_input_tokens: usage.cacheWriteTokens,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Agent } from '../../agent/agent.js';
 import { compactMessages } from '../../agent/compaction.js';
-import type { AgentEvent } from '../../agent/events.js';
+import { type AgentEvent, emptyUsage } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
@@ -80,10 +80,10 @@ export class InteractiveSession {
       autoEdits: false,
       profile: this.runtime.conditions.profile,
       contextTokens: 0,
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      usage: emptyUsage(),
     });
     this.model = new ModelSlot(host, this.store, modelName);
-    this.view = new AgentEventView(this.store, undefined);
+    this.view = new AgentEventView(this.store);
     this.tail = new CommandTail(this.store, () => this.runtime.sessionDir);
     this.queue = new MessageQueue(this.store, () => this.log);
     this.results = new RecentResults(this.store);
@@ -328,7 +328,7 @@ export class InteractiveSession {
     }
     const model = await this.model.load(this.runtime);
     if (!model) return undefined;
-    this.view.newAgent(model.capabilities.pricing);
+    this.view.newAgent();
     const agent = new Agent({
       runtime: this.runtime,
       model: model.model,

@@ -173,7 +173,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         lines: [
           row('input tokens', n(usage.inputTokens)),
           row('output tokens', n(usage.outputTokens)),
-          row('cached input', n(usage.cachedInputTokens)),
+          row('cache reads', n(usage.cachedInputTokens)),
+          row('cache writes', n(usage.cacheWriteTokens)),
           row('context now', contextWindow ? `${n(contextTokens)} of ${n(contextWindow)}` : n(contextTokens)),
           row('cost', costUsd === undefined ? 'unknown for this model' : `$${costUsd.toFixed(4)}`),
         ],

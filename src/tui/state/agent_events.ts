@@ -1,14 +1,6 @@
-import type { AgentEvent, AgentOutcome, Usage } from '../../agent/events.js';
+import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from '../../agent/events.js';
 import { CONVERSATION_TOOLS, formatElapsed } from '../render/tool_line.js';
 import type { UiStore } from './store.js';
-
-export type Pricing = { input: number; output: number } | undefined;
-
-export function costOf(usage: Usage, pricing: Pricing): number | undefined {
-  return pricing
-    ? (usage.inputTokens * pricing.input + usage.outputTokens * pricing.output) / 1_000_000
-    : undefined;
-}
 
 /** Turns the agent's events into what the UI shows. */
 export class AgentEventView {
@@ -16,20 +8,16 @@ export class AgentEventView {
   private readonly quiet = new Map<string, string>();
   private runStarted = 0;
   /** Usage of earlier agents of this session (a model switch starts a new one). */
-  private usageBase: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  private usageBase: Usage = emptyUsage();
   private costBase = 0;
 
-  constructor(
-    private readonly store: UiStore,
-    private pricing: Pricing,
-  ) {}
+  constructor(private readonly store: UiStore) {}
 
-  /** A new agent (another model): its usage adds to what was spent before. */
-  newAgent(pricing: Pricing): void {
+  /** A new agent (another model): its usage and cost add to what was spent before. */
+  newAgent(): void {
     const { usage, costUsd } = this.store.status;
     this.usageBase = { ...usage };
     this.costBase = costUsd ?? 0;
-    this.pricing = pricing;
   }
 
   apply(event: AgentEvent): void {
@@ -80,8 +68,9 @@ export class AgentEventView {
           inputTokens: this.usageBase.inputTokens + event.usage.inputTokens,
           outputTokens: this.usageBase.outputTokens + event.usage.outputTokens,
           cachedInputTokens: this.usageBase.cachedInputTokens + event.usage.cachedInputTokens,
+          cacheWriteTokens: this.usageBase.cacheWriteTokens + event.usage.cacheWriteTokens,
         };
-        const cost = costOf(event.usage, this.pricing);
+        const cost = event.costUsd;
         store.setStatus({
           usage,
           contextTokens: event.contextTokens,

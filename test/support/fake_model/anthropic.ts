@@ -64,11 +64,13 @@ export const anthropic: ProtocolHandler = {
   async write(out, { reply, model = 'claude-fake', stream, nextId }) {
     const id = nextId('msg_');
     const stopReason = STOP_REASON[reply.finish];
+    // Anthropic's input_tokens are those neither read from nor written to the cache.
+    const { inputTokens, cachedInputTokens, cacheWriteTokens } = reply.usage;
     const usage = {
-      input_tokens: reply.usage.inputTokens,
+      input_tokens: inputTokens - cachedInputTokens - cacheWriteTokens,
       output_tokens: reply.usage.outputTokens,
-      cache_creation_input_tokens: reply.usage.cacheCreationInputTokens ?? 0,
-      cache_read_input_tokens: reply.usage.cacheReadInputTokens ?? 0,
+      cache_creation_input_tokens: cacheWriteTokens,
+      cache_read_input_tokens: cachedInputTokens,
     };
     if (!stream) {
       const content: unknown[] = reply.text ? [{ type: 'text', text: reply.text }] : [];

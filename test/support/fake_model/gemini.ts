@@ -77,6 +77,9 @@ export const gemini: ProtocolHandler = {
       promptTokenCount: reply.usage.inputTokens,
       candidatesTokenCount: reply.usage.outputTokens,
       totalTokenCount: reply.usage.inputTokens + reply.usage.outputTokens,
+      ...(reply.usage.cachedInputTokens > 0
+        ? { cachedContentTokenCount: reply.usage.cachedInputTokens }
+        : {}),
     };
     // Real Gemini sends args as an object; unparsable raw arguments go as a string, which the AI SDK passes on.
     const callParts = reply.toolCalls.map((c) => ({

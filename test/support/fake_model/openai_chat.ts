@@ -65,7 +65,7 @@ export const openaiChat: ProtocolHandler = {
       prompt_tokens: reply.usage.inputTokens,
       completion_tokens: reply.usage.outputTokens,
       total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
-      prompt_tokens_details: { cached_tokens: 0 },
+      prompt_tokens_details: { cached_tokens: reply.usage.cachedInputTokens },
       completion_tokens_details: { reasoning_tokens: 0 },
     };
     const toolCalls = reply.toolCalls.map((c) => ({

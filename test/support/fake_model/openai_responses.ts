@@ -48,7 +48,7 @@ export const openaiResponses: ProtocolHandler = {
   async write(out, { reply, model = 'gpt-fake', stream, nextId }) {
     const usage = {
       input_tokens: reply.usage.inputTokens,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: reply.usage.cachedInputTokens },
       output_tokens: reply.usage.outputTokens,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,

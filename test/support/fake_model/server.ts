@@ -4,6 +4,7 @@ import { anthropic, anthropicCountTokens } from './anthropic.js';
 import { gemini, geminiCountTokens } from './gemini.js';
 import { openaiChat } from './openai_chat.js';
 import { openaiResponses } from './openai_responses.js';
+import { AnthropicPromptCache, estimateTokens } from './prompt_cache.js';
 import type { PlannedReply, Protocol, RecordedRequest, ScriptedReply, ScriptedTurn } from './types.js';
 import { type ProtocolHandler, ReplyWriter } from './wire.js';
 
@@ -98,6 +99,12 @@ export interface FakeModelServerOptions {
   turns?: ScriptedTurn[];
   /** Used when the queue is empty; by default a 500 error turn, 'no scripted turn left'. */
   fallback?: ScriptedTurn;
+  /**
+   * Emulate Anthropic's prompt cache: Anthropic replies report input, cache-read and cache-write
+   * tokens from the request (a token per 4 characters) and the breakpoints seen so far.
+   * `minTokens` is the shortest prefix cached (Anthropic: 1024 for Sonnet and Opus).
+   */
+  promptCache?: { minTokens?: number };
 }
 
 /**
@@ -111,6 +118,7 @@ export class FakeModelServer {
   private readonly fallback: ScriptedTurn;
   private readonly openResponses = new Set<ServerResponse>();
   private readonly idCounters = new Map<string, number>();
+  private readonly promptCache?: AnthropicPromptCache;
 
   private constructor(
     private readonly server: Server,
@@ -120,6 +128,7 @@ export class FakeModelServer {
     this.url = `http://127.0.0.1:${port}`;
     this.queue = [...(options.turns ?? [])];
     this.fallback = options.fallback ?? NO_TURN_LEFT;
+    if (options.promptCache) this.promptCache = new AnthropicPromptCache(options.promptCache.minTokens);
   }
 
   static async start(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -226,23 +235,32 @@ export class FakeModelServer {
       await writer.stall();
       return;
     }
-    const reply = this.plan(turn, handler);
+    const reply = this.plan(turn, handler, req);
+    req.usage = reply.usage;
     const ctx = { reply, model: req.model, stream: req.stream, body: req.body, query: url.searchParams };
     const writer = new ReplyWriter(res, turn.chunkDelayMs ?? 0, turn.stallAfterEvents);
     await handler.write(writer, { ...ctx, nextId: this.nextId });
   }
 
   /** Fill in a reply turn's defaults: ids, arguments text, usage and finish reason. */
-  private plan(turn: ScriptedReply, handler: ProtocolHandler): PlannedReply {
+  private plan(turn: ScriptedReply, handler: ProtocolHandler, req: RecordedRequest): PlannedReply {
     const toolCalls = (turn.toolCalls ?? []).map((call) => ({
       id: call.id ?? this.nextId(handler.toolCallIdPrefix),
       name: call.name,
       arguments: call.rawArguments ?? JSON.stringify(call.input ?? {}),
     }));
+    const text = turn.text ?? '';
+    const scripted = turn.usage ?? DEFAULT_USAGE;
+    let usage = { cachedInputTokens: 0, cacheWriteTokens: 0, ...scripted };
+    if (this.promptCache && handler.protocol === 'anthropic') {
+      const written = text + toolCalls.map((c) => c.name + c.arguments).join('');
+      const outputTokens = turn.usage?.outputTokens ?? Math.max(1, estimateTokens(written));
+      usage = { ...this.promptCache.account(req.body), outputTokens };
+    }
     return {
-      text: turn.text ?? '',
+      text,
       toolCalls,
-      usage: turn.usage ?? DEFAULT_USAGE,
+      usage,
       finish: turn.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       ...(turn.thinking ? { thinking: turn.thinking } : {}),
     };

@@ -18,18 +18,15 @@ export interface ScriptedError {
   type?: string;
 }
 
-/** Token counts a reply reports; the cache counts are sent by the Anthropic writer (else 0). */
-export interface ScriptedUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadInputTokens?: number;
-  cacheCreationInputTokens?: number;
-}
-
 export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
-  usage?: ScriptedUsage;
+  /**
+   * `inputTokens` counts every input token; `cachedInputTokens` and `cacheWriteTokens` (default 0)
+   * are the parts of it read from and written to the prompt cache. With the server's
+   * `promptCache` emulation on, Anthropic replies count their input from the request instead.
+   */
+  usage?: ReplyUsage;
   /** Sleep between stream events. */
   chunkDelayMs?: number;
   /** Send this many stream events, then nothing more, holding the connection open (a stalled stream). */
@@ -50,6 +47,13 @@ export type ScriptedTurn =
   | { hang: true | 'silent' }
   /** Decide from the request. */
   | { respond: (req: RecordedRequest) => ScriptedTurn };
+
+export interface ReplyUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+}
 
 export interface ToolResultRecord {
   id?: string;
@@ -75,6 +79,8 @@ export interface RecordedRequest {
   /** The plain text of the last user message that has text (tool-result-only messages are skipped). */
   lastUserText?: string;
   systemText?: string;
+  /** The usage the reply reported (model requests answered with a reply). */
+  usage?: PlannedReply['usage'];
 }
 
 /** The protocol-specific fields a reader pulls out of a request body. */
@@ -87,7 +93,7 @@ export type RequestSummary = Pick<
 export interface PlannedReply {
   text: string;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
-  usage: ScriptedUsage;
+  usage: Required<ReplyUsage>;
   finish: 'stop' | 'tool_calls' | 'length';
   thinking?: { text: string; signature: string };
 }
