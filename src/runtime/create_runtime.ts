@@ -271,6 +271,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sandbox,
     modeSource: settings.sandbox.modeSource,
     workspaceSettingsPath: workspaceSettingsPath(workspace),
+    workspaceTrusted,
     canAsk: options.askUser !== undefined && !options.yolo,
   });
   let conditions = conditionsFor(permissions.mode);

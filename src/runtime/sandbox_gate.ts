@@ -10,10 +10,12 @@ export interface SandboxGateOptions {
   sandbox: ProbedSandbox;
   /**
    * Where `sandbox.mode` was set: the user's own settings and the command line may turn the
-   * sandbox off; a workspace's settings file may not (a cloned repository could carry one).
+   * sandbox off; a workspace's settings file only once the user trusts the folder (a cloned
+   * repository could carry one).
    */
   modeSource?: string;
   workspaceSettingsPath: string;
+  workspaceTrusted: boolean;
   /** A person answers approvals here (the UI) and --yolo is off: an unsandboxed command asks. */
   canAsk: boolean;
   /** Where this runs on a system lathe has a sandbox for (Linux); elsewhere commands run as they are. */
@@ -33,11 +35,11 @@ export class SandboxGate {
 
   /** Why commands cannot run in the sandbox though they should; undefined when all is well. */
   async problem(): Promise<string | undefined> {
-    const { sandbox, modeSource, workspaceSettingsPath } = this.options;
+    const { sandbox, modeSource, workspaceSettingsPath, workspaceTrusted } = this.options;
     if ((this.options.platform ?? process.platform) !== 'linux') return undefined;
     if (sandbox.policy.mode === 'off') {
-      if (modeSource !== workspaceSettingsPath) return undefined;
-      return `the workspace's settings (${workspaceSettingsPath}) turn it off, which only your own settings or --sandbox off may do`;
+      if (modeSource !== workspaceSettingsPath || workspaceTrusted) return undefined;
+      return `the workspace's settings (${workspaceSettingsPath}) turn it off, which only your own settings, a trusted folder's or --sandbox off may do`;
     }
     const status = await sandbox.check();
     return status.active ? undefined : status.reason;

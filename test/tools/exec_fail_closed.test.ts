@@ -75,18 +75,24 @@ describe('without a person to ask, commands are refused when the sandbox is unav
     expect((await rt.runTool('execute_command', { command: 'echo hi' })).isError).toBe(false);
   });
 
-  it("does not count a workspace's settings that turn the sandbox off, even in a trusted folder", async () => {
+  it("does not count an untrusted workspace's settings that turn the sandbox off", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.agents'));
+    writeFileSync(workspaceSettingsPath(dir), JSON.stringify({ sandbox: { mode: 'off' } }));
+    const r = await runtime({ cwd: dir, yolo: true }).runTool('execute_command', { command: 'touch made' });
+    expect(r.text).toMatch(/^Not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed/);
+    expect(existsSync(join(dir, 'made'))).toBe(false);
+  });
+
+  it("counts a trusted workspace's settings that turn the sandbox off", async () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.agents'));
     writeFileSync(workspaceSettingsPath(dir), JSON.stringify({ sandbox: { mode: 'off' } }));
     const r = await runtime({ cwd: dir, yolo: true, trust: true }).runTool('execute_command', {
       command: 'touch made',
     });
-    expect(r.text).toBe(
-      `Not run: the sandbox is unavailable: the workspace's settings (${workspaceSettingsPath(dir)}) turn it off, ` +
-        'which only your own settings or --sandbox off may do; pass --sandbox off to run commands without it.',
-    );
-    expect(existsSync(join(dir, 'made'))).toBe(false);
+    expect(r.isError).toBe(false);
+    expect(existsSync(join(dir, 'made'))).toBe(true);
   });
 });
 
