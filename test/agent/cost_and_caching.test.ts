@@ -156,14 +156,14 @@ describe('OpenAI and Gemini caching', () => {
       const { result, requests } = await run(model, [cachedTurn]);
       expect(requests[0].body.prompt_cache_key).toBe(result.session_id);
       expect(JSON.stringify(requests[0].body)).not.toContain('cache_control');
-      expect(result.usage).toMatchObject({ input_tokens: 2_000, cache_read_input_tokens: 8_000 });
+      expect(result.usage).toMatchObject({ input_tokens: 10_000, cache_read_input_tokens: 8_000 });
       expect(result.total_cost_usd).toBeCloseTo(costAt(requests, rates), 12);
     },
   );
 
   it('reads Gemini’s cachedContentTokenCount and prices 2.5 Flash as Flash', async () => {
     const { result, requests } = await run('google/gemini-2.5-flash', [cachedTurn]);
-    expect(result.usage).toMatchObject({ input_tokens: 2_000, cache_read_input_tokens: 8_000 });
+    expect(result.usage).toMatchObject({ input_tokens: 10_000, cache_read_input_tokens: 8_000 });
     const flash = { input: 0.3, cacheWrite: 0.3, cacheRead: 0.03, output: 2.5 };
     expect(result.total_cost_usd).toBeCloseTo(costAt(requests, flash), 12);
   });

@@ -135,7 +135,7 @@ describe('--system-prompt and --append-system-prompt', () => {
     const system = r.requests[0].systemText!;
     expect(system).toMatch(/^You are a release bot\./);
     expect(system).not.toContain('You are lathe');
-    expect(system).toMatch(/Environment:/);
+    expect(system).toMatch(/Environment \(as it was when the conversation started\):/);
     expect(system).toMatch(/Answer in French\.$/);
   });
 });
