@@ -122,7 +122,7 @@ describe('the settings of a folder that is not trusted', () => {
 
   it('apply in full once the folder is trusted', () => {
     const settings = load(true);
-    expect(settings.sandbox).toEqual({ mode: 'off', network: true });
+    expect(settings.sandbox).toMatchObject({ mode: 'off', network: true });
     expect(settings.approvals.executeAll).toBe('allow');
     expect(settings.rules.filter((r) => r.action === 'allow')).toHaveLength(2);
     expect(settings.ignoredUntrusted).toEqual([]);
