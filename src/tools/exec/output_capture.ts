@@ -82,8 +82,11 @@ export class OutputCapture {
 
   close(): Promise<void> {
     if (this.file.destroyed) return Promise.resolve();
-    // `end`'s callback also runs when the write fails.
-    return new Promise((resolve) => this.file.end(() => resolve()));
+    // 'close' comes after the file's last write or its error, so saveError is known by then.
+    return new Promise((resolve) => {
+      this.file.once('close', () => resolve());
+      this.file.end();
+    });
   }
 
   /** The output as text: whole when short, else head and tail around a note. */
