@@ -1,4 +1,4 @@
-/** The same call this many times in a row is stopped (SPEC: the third identical call). */
+/** The same call this many times in a row is stopped (the third identical call in a row is not run). */
 const LIMIT = 3;
 
 function stableJson(value: unknown): string {

@@ -1,4 +1,4 @@
-/** Features that are on unless switched off (SPEC §3). */
+/** Features that are on unless switched off in settings, --no-feature or LATHE_FEATURES. */
 export const DEFAULT_ON_FEATURES = ['browser', 'subagents'] as const;
 
 export const KNOWN_FEATURES = [

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** documents-root: `$LATHE_HOME`, default `~/.lathe` (SPEC §6). */
+/** documents-root: `$LATHE_HOME`, default `~/.lathe`: settings, sessions, rules and schedules live there. */
 export function documentsRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.LATHE_HOME && env.LATHE_HOME.length > 0 ? env.LATHE_HOME : join(homedir(), '.lathe');
 }

@@ -10,7 +10,7 @@ export const MODES: readonly Mode[] = ['plan', 'act'];
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
 
-/** The approval categories of SPEC §2, as settings keys. */
+/** The approval categories a permission decision falls in, as settings keys. */
 export const APPROVAL_CATEGORIES = [
   'read',
   'readOutside',

@@ -6,7 +6,7 @@ import { expandVariables } from './expand.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp';
 
-/** One server of an MCP settings file (SPEC §6), validated, with `${VAR}` expanded. */
+/** One server of an MCP settings file, validated, with `${VAR}` expanded. */
 export interface McpServerConfig {
   name: string;
   transport: McpTransportKind;
@@ -165,7 +165,7 @@ export function workspaceMcpSources(workspace: string): string[] {
 }
 
 /**
- * The MCP servers of SPEC §6: documents-root `settings/mcp_settings.json`, then the workspace's
+ * The MCP servers: documents-root `settings/mcp_settings.json`, then the workspace's
  * `.mcp.json` and every `.agents/mcp/*.json`; a later file's server replaces an earlier one of
  * the same name, so the workspace wins. Until the folder is trusted, workspace servers are not
  * loaded but listed in `untrusted` (a global server of the same name stays). A file that does

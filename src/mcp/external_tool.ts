@@ -51,7 +51,7 @@ export function externalTool(options: {
       name,
       inputSchema: passThroughSchema(remote.inputSchema),
       description,
-      // Not in the simple profile: SPEC §3 gives it exactly three tools.
+      // Not in the simple profile: it offers only its three core tools.
       availability: { profiles: ['standard', 'lite'], requires: ['mcp'] },
       maxResultChars: MCP_RESULT_CHARS,
       permissionSubject: () => ({ kind: 'mcp', subjects: [name] }),

@@ -53,7 +53,7 @@ interface NamedTarget {
   outside: boolean;
 }
 
-/** The declarative permission engine of SPEC §2: categories, rules (deny > ask > allow), protected paths, modes. */
+/** The declarative permission engine: categories, rules (deny > ask > allow), protected paths, modes. */
 export class RulePermissionEngine implements PermissionEngine {
   readonly rules: PermissionRule[] = [];
   readonly warnings: string[] = [];

@@ -59,7 +59,7 @@ const SHELL_RC_FILES = new Set([
 ]);
 
 /**
- * Protected paths (SPEC §2) always ask before a change, even under --yolo: any `.git/` folder,
+ * Protected paths always ask before a change, even under --yolo: any `.git/` folder,
  * the workspace's `.agents/` settings, lathe's own settings, and shell start-up files.
  */
 export function protectedReason(real: string, workspace: string, documentsRoot: string): string | undefined {

@@ -16,7 +16,7 @@ export function headAndTail(text: string, budget: number, marker: (omitted: numb
 }
 
 /**
- * Result budgeting (SPEC §1): a result longer than its budget is saved whole under the
+ * Result budgeting: a result longer than its budget is saved whole under the
  * session's folder, and the model gets a head-and-tail preview plus the saved file's path.
  */
 export async function budgetResult(

@@ -1,12 +1,12 @@
 import type { Tool, ToolDefinition } from './types.js';
 
-/** Result budgets (characters) of SPEC §1. */
+/** Result budgets (characters): past these a result is saved to a file and previewed. */
 export const DEFAULT_RESULT_CHARS = 50_000;
 export const SHELL_RESULT_CHARS = 30_000;
 export const SEARCH_RESULT_CHARS = 20_000;
 
 /**
- * Makes a tool from a definition, filling what it leaves out with the safe defaults of SPEC §1:
+ * Makes a tool from a definition, filling what it leaves out with the safe defaults:
  * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine.
  */
 export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source'] = 'builtin'): Tool<I> {

@@ -25,7 +25,7 @@ export function defaultConditions(overrides: Partial<PoolConditions> = {}): Pool
   };
 }
 
-/** Why a tool is not offered under these conditions, or undefined when it is (SPEC §3). */
+/** Why a tool is not offered under these conditions, or undefined when it is (profile, mode, features, provider, permissions). */
 export function unmetCondition(tool: Tool, c: PoolConditions): string | undefined {
   const a = tool.availability;
   if (a.testOnly && c.nodeEnv !== 'test') return 'exists only under NODE_ENV=test';

@@ -28,7 +28,7 @@ interface Entry {
 }
 
 /**
- * The streaming tool executor (SPEC §1). Calls are taken as they arrive; consecutive
+ * The streaming tool executor. Calls are taken as they arrive; consecutive
  * concurrency-safe calls run in parallel up to the bound, a call that is not safe waits for
  * every running call and runs alone; results come back in the order the calls were made.
  */

@@ -1,7 +1,7 @@
 import { unmetCondition } from './conditions.js';
 import type { PoolConditions, Tool } from './types.js';
 
-/** Coordinator mode leaves the lead only these tools (SPEC §3). */
+/** Coordinator mode leaves the lead only these tools: it delegates, it does not work itself. */
 const COORDINATOR_TOOLS = new Set(['use_subagent', 'task_stop', 'send_message', 'structured_output']);
 
 export interface PoolOptions {
@@ -15,7 +15,7 @@ export interface PoolOptions {
 const byName = (a: Tool, b: Tool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * The tool pool of SPEC §1: built-ins sorted by name, then external (MCP) tools sorted by name,
+ * The tool pool: built-ins sorted by name, then external (MCP) tools sorted by name,
  * de-duplicated by name with the built-in winning; tools whose conditions fail, or that a
  * tool-wide deny rule names, are left out.
  */

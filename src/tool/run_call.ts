@@ -40,7 +40,7 @@ export interface CallEnvironment {
   hooks?: CallHooks;
 }
 
-/** Tools that Strict Plan Mode refuses outright (SPEC §2). */
+/** Tools that Strict Plan Mode refuses outright. */
 const STRICT_PLAN_REFUSED = new Set(['write_to_file', 'replace_in_file', 'apply_patch', 'new_rule']);
 
 const error = (text: string): ToolResult => ({ isError: true, text });
@@ -145,7 +145,7 @@ async function refusal(
 }
 
 /**
- * The pipeline of one call (SPEC §1), each phase in order: find the tool → parse and validate
+ * The pipeline of one call, each phase in order: find the tool → parse and validate
  * input → tool-specific validation → hooks (before) → permission decision → call → result
  * budgeting → hooks (after). Every failure becomes an error result; nothing here throws.
  */

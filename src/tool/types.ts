@@ -12,7 +12,7 @@ export interface ProviderCapabilities {
   imageGeneration: boolean;
 }
 
-/** Everything the conditions of SPEC §3 look at when the pool is assembled. */
+/** Everything the availability conditions look at when the pool is assembled. */
 export interface PoolConditions {
   profile: Profile;
   mode: Mode;
@@ -32,7 +32,7 @@ export interface PoolConditions {
   nodeEnv: string | undefined;
 }
 
-/** The availability conditions a tool definition declares (SPEC §3). */
+/** The availability conditions a tool definition declares (profiles, modes, features, capabilities). */
 export interface Availability {
   profiles: readonly Profile[];
   /** A feature switch that must be on. */

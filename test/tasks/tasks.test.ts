@@ -24,7 +24,7 @@ describe('task tools', () => {
     );
   });
 
-  it('declare the contract of SPEC §4: readers are read-only and concurrency-safe, the rest not', () => {
+  it('declare the contract: readers are read-only and concurrency-safe, the rest not', () => {
     const tool = (name: string) => findTool(builtinTools(), name)!;
     for (const name of ['task_get', 'task_list']) {
       expect(tool(name).isReadOnly({ id: 'x' })).toBe(true);

@@ -13,7 +13,7 @@ const minimal = buildTool({
   },
 });
 
-describe('buildTool defaults (SPEC §1)', () => {
+describe('buildTool defaults', () => {
   it('is enabled', () => expect(minimal.isEnabled(defaultConditions())).toBe(true));
   it('is not read-only', () => expect(minimal.isReadOnly({ x: 1 })).toBe(false));
   it('is not concurrency-safe', () => expect(minimal.isConcurrencySafe({ x: 1 })).toBe(false));

@@ -100,7 +100,7 @@ describe('assemblePool', () => {
   });
 });
 
-describe('conditions (SPEC §3)', () => {
+describe('conditions', () => {
   const c = defaultConditions;
   it('profile: a standard-only tool is not in lite', () =>
     expect(unmetCondition(make('t', { profiles: ['standard'] }), c({ profile: 'lite' }))).toMatch(/lite/));
