@@ -61,10 +61,7 @@ export function App({ session, history }: { session: InteractiveSession; history
       if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
       lastCtrlC.current = now;
       if (!session.interrupt()) editor.current = emptyEditor();
-      store.setHint('Press Ctrl-C again to exit');
-      setTimeout(() => {
-        if (Date.now() - lastCtrlC.current >= EXIT_WINDOW_MS) store.setHint(undefined);
-      }, EXIT_WINDOW_MS);
+      store.setHint('Press Ctrl-C again to exit', EXIT_WINDOW_MS);
       return rerender();
     }
     if (key.ctrl && input === 'o') return session.results.expandLatest();

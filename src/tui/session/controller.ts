@@ -86,7 +86,8 @@ export class InteractiveSession {
     this.view = new AgentEventView(this.store);
     this.tail = new CommandTail(this.store, () => this.runtime.sessionDir);
     this.queue = new MessageQueue(this.store, () => this.log);
-    this.results = new RecentResults(this.store);
+    this.results = new RecentResults(this.store, () => this.runtime.cwd);
+    this.view.cwd = () => this.runtime.cwd;
     if (resume) this.adopt(resume);
   }
 
@@ -143,7 +144,7 @@ export class InteractiveSession {
   /** The first lines, and the end of a resumed conversation. */
   start(): void {
     showWelcome(this.store, this.runtime, this.model.name);
-    if (this.resumed) showResumed(this.store, this.resumed);
+    if (this.resumed) showResumed(this.store, this.resumed, this.runtime.cwd);
     this.store.flush();
   }
 
@@ -208,7 +209,7 @@ export class InteractiveSession {
       false,
     );
     this.adopt(session);
-    showResumed(this.store, session);
+    showResumed(this.store, session, this.runtime.cwd);
     const model = session.settings?.model;
     if (model && model !== this.model.name) void this.switchModel(model);
   }
@@ -235,6 +236,8 @@ export class InteractiveSession {
   async submit(text: string, shown = text): Promise<void> {
     const trimmed = text.trim();
     if (!trimmed) return;
+    // A notice about what came before does not stay once the user moves on.
+    if (this.store.hint) this.store.setHint(undefined);
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
       const { runSlashCommand } = await import('./slash_commands.js');
       return runSlashCommand(this, trimmed);
@@ -267,7 +270,10 @@ export class InteractiveSession {
       await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
     const next = this.queue.takeAll();
-    if (next) await this.run(next, next);
+    if (next) return this.run(next, next);
+    // A todo list whose items are all done has nothing more to show.
+    const todo = this.store.todo;
+    if (todo?.every((item) => item.status === 'completed')) this.store.setTodo(undefined);
   }
 
   /** One busy step: the spinner shows, and Esc aborts its signal. */
