@@ -9,8 +9,8 @@ import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prom
 import { renderEntry, spaceAbove } from '../render/entries.js';
 import type { Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
+import { SLASH_COMMAND_NAMES } from '../session/command_names.js';
 import type { InteractiveSession } from '../session/controller.js';
-import { SLASH_COMMAND_NAMES } from '../session/slash_commands.js';
 import { todoPanelLines } from '../session/todo_view.js';
 import type { TranscriptItem } from '../state/items.js';
 import { LinesView } from './lines_view.js';

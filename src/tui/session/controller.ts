@@ -17,6 +17,7 @@ import type { ConversationHost, ResumedSession } from './host.js';
 import { MessageQueue } from './message_queue.js';
 import { ModelSlot } from './model_slot.js';
 import { RecentResults } from './results.js';
+import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
 import { settleTrust } from './trust_question.js';
 import { runShellInUi, type ShellRun } from './user_shell.js';
@@ -198,7 +199,8 @@ export class InteractiveSession {
     this.history = [];
     this.resumePath = undefined;
     this.store.setTodo(undefined);
-    this.store.setStatus({ contextTokens: 0 });
+    // A new session starts from nothing spent: the cost line too.
+    this.store.setStatus({ contextTokens: 0, usage: emptyUsage(), costUsd: undefined });
   }
 
   /** Continues a session from its log (`/resume`). */
@@ -218,6 +220,18 @@ export class InteractiveSession {
     this.history = session.history;
     this.resumePath = session.path;
     this.resumed = session;
+    // The status line goes on from what the session had spent: its tokens, context and cost.
+    const spent = spentSoFar(session.path);
+    this.store.setStatus({
+      usage: spent?.usage ?? emptyUsage(),
+      costUsd: spent?.costUsd,
+      contextTokens: spent?.contextTokens ?? 0,
+    });
+  }
+
+  /** This session's log: written from the first prompt on, or the resumed session's. */
+  get logPath(): string | undefined {
+    return this.log?.path ?? this.resumePath;
   }
 
   /** The id to give `lathe --resume` after leaving, once this run has written a session log. */
@@ -227,7 +241,8 @@ export class InteractiveSession {
 
   closeLog(reason: string): void {
     if (!this.log) return;
-    this.log.append({ type: 'session_end', reason, usage: this.store.status.usage });
+    const { usage, costUsd, contextTokens } = this.store.status;
+    this.log.append({ type: 'session_end', reason, usage, costUsd, contextTokens });
     this.log.close();
     this.log = undefined;
   }

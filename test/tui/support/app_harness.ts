@@ -10,7 +10,7 @@ import {
   RECORDED,
   setUpModel,
 } from '../../../src/cli/run_setup.js';
-import { globalMcpSettingsPath } from '../../../src/config/paths.js';
+import { globalMcpSettingsPath, globalSettingsPath } from '../../../src/config/paths.js';
 import type { SettingsLayer } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { findSession } from '../../../src/session/catalog.js';
@@ -67,11 +67,17 @@ export async function renderApp(
     services?: boolean;
     /** MCP servers for the global MCP file; they are started as lathe starts them. */
     mcpServers?: Record<string, unknown>;
+    /** The user's settings file (`$LATHE_HOME/settings/settings.json`), as written. */
+    userSettings?: Record<string, unknown>;
   } = {},
 ): Promise<AppUnderTest> {
   const server = await FakeModelServer.start({ turns });
   const dir = repo(options.files);
   const home = tempDir('lathe-home-');
+  if (options.userSettings) {
+    mkdirSync(join(home, 'settings'), { recursive: true });
+    writeFileSync(globalSettingsPath(home), JSON.stringify(options.userSettings));
+  }
   if (options.mcpServers) {
     mkdirSync(join(home, 'settings'), { recursive: true });
     writeFileSync(globalMcpSettingsPath(home), JSON.stringify({ mcpServers: options.mcpServers }));
