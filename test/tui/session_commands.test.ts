@@ -93,7 +93,9 @@ describe('/permissions', () => {
     const number = /(\d+)\. allow\s+execute_command\(npm test\)/.exec(shown)?.[1];
     await app.submit(`/permissions remove ${number}`);
     // The line wraps before the file's path.
-    await app.waitFor(/Removed allow execute_command\(npm test\) from this session and\s+\S+settings\.json\./);
+    await app.waitFor(
+      /Removed allow execute_command\(npm test\) from this session and\s+\S+settings\.json\./,
+    );
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       permissions: { allow: [], deny: ['read_file(.env)'] },
     });
@@ -102,10 +104,7 @@ describe('/permissions', () => {
 
   it('removes a rule allowed for this session, and refuses one from the command line', async () => {
     app = await renderApp(
-      [
-        { toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] },
-        { text: 'Touched.' },
-      ],
+      [{ toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] }, { text: 'Touched.' }],
       { settings: { permissions: { deny: ['execute_command(rm)'] } } },
     );
     await app.submit('touch');

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
-import { historyFromEvents } from '../../../src/agent/session_history.js';
 import {
   attachRuntimeServices,
   loadResumePoint,
