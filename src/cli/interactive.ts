@@ -35,9 +35,14 @@ async function loadUi(): Promise<typeof import('../tui/index.js')> {
   const ci = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
+  // Ink's layout engine reads its embedded WebAssembly through fetch() when there is one, which
+  // loads Node's whole HTTP client before the first frame; without it, it decodes the bytes itself.
+  const { fetch } = globalThis;
+  Reflect.deleteProperty(globalThis, 'fetch');
   try {
     return await import('../tui/index.js');
   } finally {
+    globalThis.fetch = fetch;
     if (unset) delete process.env.NODE_ENV;
     for (const [name, value] of Object.entries(ci)) if (value !== undefined) process.env[name] = value;
   }

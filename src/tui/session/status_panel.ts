@@ -11,6 +11,13 @@ export const row = (left: string, right: string, width = 22): Line => [
   { text: right, style: GRAY },
 ];
 
+const USAGE_LABELS: Record<string, string> = {
+  inputTokens: 'input tokens',
+  outputTokens: 'output tokens',
+  cachedInputTokens: 'cached input',
+  cacheWriteTokens: 'cache writes',
+};
+
 export interface StatusFacts {
   runtime: Runtime;
   status: StatusInfo;
@@ -46,10 +53,10 @@ export async function statusPanel(facts: StatusFacts): Promise<{ title: string; 
 /** Tokens, context and cost, as `/cost` and `/status` show them. */
 export function usageRows(status: StatusInfo): Line[] {
   const { usage, costUsd, contextTokens, contextWindow } = status;
+  // Every counter the usage holds, in its order.
+  const counters = Object.entries(usage as unknown as Record<string, number>);
   return [
-    row('input tokens', n(usage.inputTokens)),
-    row('output tokens', n(usage.outputTokens)),
-    row('cached input', n(usage.cachedInputTokens)),
+    ...counters.map(([key, value]) => row(USAGE_LABELS[key] ?? key, n(value))),
     row('context now', contextWindow ? `${n(contextTokens)} of ${n(contextWindow)}` : n(contextTokens)),
     row('cost', costUsd === undefined ? 'unknown for this model' : `$${costUsd.toFixed(4)}`),
   ];
