@@ -9,7 +9,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { TodoItem } from '../state/items.js';
-import { UiStore } from '../state/store.js';
+import { type StatusInfo, UiStore } from '../state/store.js';
 import { askApproval } from './approvals.js';
 import { attachFiles } from './attachments.js';
 import { CommandTail } from './command_tail.js';
@@ -19,6 +19,7 @@ import { ModelSlot } from './model_slot.js';
 import { RecentResults } from './results.js';
 import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
+import type { SessionControls } from './starting.js';
 import { settleTrust } from './trust_question.js';
 import { runShellInUi, type ShellRun } from './user_shell.js';
 import { terminalUserSide } from './user_side.js';
@@ -30,6 +31,8 @@ export interface SessionOptions {
   profile?: Profile;
   mode?: Mode;
   resume?: ResumedSession;
+  /** The store the first frame was drawn from, when the UI was up before the session. */
+  store?: UiStore;
 }
 
 const notice = (text: string, tone: 'info' | 'warn' | 'error' = 'info') => ({
@@ -43,7 +46,7 @@ const notice = (text: string, tone: 'info' | 'warn' | 'error' = 'info') => ({
  * person does with them — prompts, queued messages, interrupts, modes, approvals, questions.
  * React only renders its store.
  */
-export class InteractiveSession {
+export class InteractiveSession implements SessionControls {
   readonly store: UiStore;
   runtime: Runtime;
   readonly queue: MessageQueue;
@@ -75,7 +78,7 @@ export class InteractiveSession {
     const { host, resume } = options;
     this.runtime = this.newRuntime({ sessionId: resume?.id, profile: options.profile, mode: options.mode });
     const modelName = options.modelName ?? host.defaultModel(this.runtime);
-    this.store = new UiStore({
+    this.store = readyStore(options.store, {
       model: modelName,
       mode: this.runtime.conditions.mode,
       autoEdits: false,
@@ -136,6 +139,18 @@ export class InteractiveSession {
 
   get modelName(): string | undefined {
     return this.model.name;
+  }
+
+  get cwd(): string {
+    return this.runtime.cwd;
+  }
+
+  expandLatest(): void {
+    this.results.expandLatest();
+  }
+
+  detachCommands(): number {
+    return this.runtime.detachForegroundCommands();
   }
 
   get isRunning(): boolean {
@@ -470,4 +485,11 @@ export class InteractiveSession {
   closed(): Promise<void> {
     return this.closing ?? Promise.resolve();
   }
+}
+
+/** The store the first frame was drawn from, now with what the session runs with; or a new one. */
+function readyStore(store: UiStore | undefined, status: StatusInfo): UiStore {
+  if (!store) return new UiStore(status);
+  store.setStatus({ ...status, starting: false });
+  return store;
 }

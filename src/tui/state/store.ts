@@ -14,6 +14,8 @@ export interface StatusInfo {
   contextWindow?: number;
   usage: Usage;
   costUsd?: number;
+  /** The prompt is up and the session still loading: the model and context are not known yet. */
+  starting?: boolean;
 }
 
 /** Everything the UI shows, as one immutable value per frame. */
