@@ -71,19 +71,28 @@ export class StartingSession implements SessionControls {
   }
 
   exit(): void {
-    if (this.session) return this.session.exit();
+    if (this.session) {
+      this.session.exit();
+      return;
+    }
     this.left = true;
     this.store.setExiting();
   }
 
   cycleMode(): void {
-    if (this.session) return this.session.cycleMode();
+    if (this.session) {
+      this.session.cycleMode();
+      return;
+    }
     const { mode, autoEdits } = this.store.status;
     this.setMode(mode === 'plan' ? 'act' : autoEdits ? 'plan' : 'act', mode === 'act' && !autoEdits);
   }
 
   setMode(mode: Mode, autoEdits = false): void {
-    if (this.session) return this.session.setMode(mode, autoEdits);
+    if (this.session) {
+      this.session.setMode(mode, autoEdits);
+      return;
+    }
     this.chosen = { mode, autoEdits };
     this.store.setStatus({ mode, autoEdits });
     this.store.flush();
