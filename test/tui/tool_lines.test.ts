@@ -183,4 +183,25 @@ describe('Esc at an approval', () => {
     expect(next.toolResults[0].content).toMatch(/^Interrupted by the user: execute_command was not run/);
     expect(next.lastUserText).toBe('what happened?');
   });
+
+  it('keeps a call stopped while it ran as interrupted too', async () => {
+    app = await renderApp(
+      [
+        { toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30' } }] },
+        { text: 'Stopped, as you asked.' },
+      ],
+      { settings: { approvals: { executeAll: 'allow' } } },
+    );
+    await app.submit('wait');
+    await app.waitFor(/Run sleep 30\s+\d/);
+    app.write(KEYS.escape);
+    await app.waitFor('Interrupted.');
+    await app.submit('go on');
+    await app.waitFor('Stopped, as you asked.');
+    const next = app.requests()[1];
+    expect(next.toolResults).toHaveLength(1);
+    expect(next.toolResults[0]).toMatchObject({ name: 'execute_command', isError: true });
+    expect(next.toolResults[0].content).toMatch(/Interrupted/);
+    expect(next.lastUserText).toBe('go on');
+  });
 });
