@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/runtime_fixtures.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 import { type LatheInTerminal, startLathe } from './support/lathe_terminal.js';
 import { TmuxTerminal } from './support/tmux.js';
@@ -107,5 +108,18 @@ describe('lathe in a terminal', () => {
     const screen = await lathe.term.waitFor('[lathe exited 2]', { visible: true });
     expect(screen).toContain('lathe: no session matches "no-such-session"');
     expect(screen).not.toContain('Ask lathe to do something');
+  });
+
+  it('reports a settings file it cannot use in one line, with the UI gone, and exits with 2', async () => {
+    const home = tempDir('lathe-home-');
+    mkdirSync(join(home, 'settings'), { recursive: true });
+    const file = join(home, 'settings', 'settings.json');
+    writeFileSync(file, JSON.stringify({ permissions: 'yes' }));
+    const lathe = await startLathe([], { home, waitForPrompt: false });
+    running.push(lathe);
+    const screen = await lathe.term.waitFor('[lathe exited 2]', { visible: true });
+    expect(screen).toContain(`lathe: ${file}: "permissions" must be an object`);
+    expect(screen).not.toContain('Ask lathe to do something');
+    expect(screen.trim().split('\n')).toHaveLength(2);
   });
 });
