@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyUsage } from '../../src/agent/events.js';
 import { UiStore } from '../../src/tui/state/store.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
@@ -21,7 +22,7 @@ describe('notices that no longer apply', () => {
       autoEdits: false,
       profile: 'standard',
       contextTokens: 0,
-      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 },
+      usage: emptyUsage(),
     });
     store.setHint('No command is running', 20);
     expect(store.getSnapshot().hint).toBe('No command is running');

@@ -14,7 +14,7 @@ export const row = (left: string, right: string, width = 22): Line => [
 const USAGE_LABELS: Record<string, string> = {
   inputTokens: 'input tokens',
   outputTokens: 'output tokens',
-  cachedInputTokens: 'cached input',
+  cachedInputTokens: 'cache reads',
   cacheWriteTokens: 'cache writes',
 };
 
