@@ -187,13 +187,14 @@ describe('Esc at an approval', () => {
   it('keeps a call stopped while it ran as interrupted too', async () => {
     app = await renderApp(
       [
-        { toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30' } }] },
+        { toolCalls: [{ name: 'execute_command', input: { command: 'echo has-begun; sleep 30' } }] },
         { text: 'Stopped, as you asked.' },
       ],
       { settings: { approvals: { executeAll: 'allow' } } },
     );
     await app.submit('wait');
-    await app.waitFor(/Run sleep 30\s+\d/);
+    // Its first line in the live tail: the command runs.
+    await app.waitFor(/└ has-begun/);
     app.write(KEYS.escape);
     await app.waitFor('Interrupted.');
     await app.submit('go on');
@@ -201,7 +202,7 @@ describe('Esc at an approval', () => {
     const next = app.requests()[1];
     expect(next.toolResults).toHaveLength(1);
     expect(next.toolResults[0]).toMatchObject({ name: 'execute_command', isError: true });
-    expect(next.toolResults[0].content).toMatch(/Interrupted/);
+    expect(next.toolResults[0].content).toMatch(/has-begun[\s\S]*Interrupted/);
     expect(next.lastUserText).toBe('go on');
   });
 });
