@@ -1,6 +1,7 @@
 // The interactive UI under load: a 2,000-message session, 10,000 streamed tokens, typing at its
 // end; time per frame (median, p99) and peak RSS. Then start-up of the built command to a ready
 // prompt in a real terminal (tmux). Targets: p99 frame < 16 ms, peak RSS < 200 MB, start-up < 300 ms.
+// `npx tsx bench/tui.ts --startup` runs the start-up part alone.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -201,5 +202,7 @@ export async function benchTui(): Promise<Rows> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable('interactive UI: time per frame, memory, start-up', await benchTui());
+  // `--startup` times only the start-up to a ready prompt.
+  if (process.argv.includes('--startup')) printTable('interactive UI: start-up', benchStartup());
+  else printTable('interactive UI: time per frame, memory, start-up', await benchTui());
 }

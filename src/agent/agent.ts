@@ -144,8 +144,15 @@ export class Agent {
         await this.compact(signal);
       this.emit({ type: 'request_start', turn });
       const streamed = await this.streamTurn(signal);
-      if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn);
       const native = this.options.capabilities.nativeTools;
+      if (signal?.aborted) {
+        // What was said and called before the interrupt stays, each call with how it ended, so
+        // the model knows what did not run instead of proposing it again blindly.
+        if (streamed.text || streamed.calls.length > 0) this.push(assistantMessage(streamed, native));
+        const cut = resultsMessage(streamed.results, native);
+        if (cut) this.push(cut);
+        return this.outcome('aborted', 'Interrupted.', turn);
+      }
       this.push(assistantMessage(streamed, native));
       const results = resultsMessage(streamed.results, native);
       if (results) this.push(results);
@@ -314,9 +321,11 @@ export class Agent {
         }
       }
     } catch (error) {
-      execution.cancelAll('the model request failed');
+      execution.cancelAll(signal?.aborted ? 'the user interrupted the run' : 'the model request failed');
       execution.close();
       await collecting;
+      // An interrupt keeps what streamed so far: the loop records it as interrupted.
+      if (signal?.aborted) return turn;
       if (error && typeof error === 'object') Object.assign(error, { partial: produced });
       throw error;
     }

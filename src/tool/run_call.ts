@@ -24,6 +24,8 @@ export interface ApprovalAnswer {
   approved: boolean;
   /** Why the user said no, passed on to the model. */
   feedback?: string;
+  /** The user stopped the run at this question (Esc) rather than answering it. */
+  interrupted?: boolean;
 }
 
 export interface CallHooks {
@@ -140,6 +142,10 @@ async function refusal(
   if (!env.askUser) return refusedByPermissions(decision);
   const answer = await env.askUser({ ...request, reason: decision.reason, category: decision.category });
   if (answer.approved) return undefined;
+  if (answer.interrupted)
+    return error(
+      `Interrupted by the user: ${request.tool.name} was not run. Do not run it again unless the user asks.`,
+    );
   const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
   return error(`The user declined ${request.tool.name}.${why}`);
 }

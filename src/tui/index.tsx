@@ -1,13 +1,26 @@
 import { render } from 'ink';
+import { emptyUsage } from '../agent/events.js';
+import type { Mode, Profile } from '../config/types.js';
 import { App } from './components/app.js';
 import { preferSmallHeap } from './heap.js';
 import { PromptHistory } from './input/history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/keys.js';
-import { InteractiveSession, type SessionOptions } from './session/controller.js';
+import type { InteractiveSession, SessionOptions } from './session/controller.js';
+import { StartingSession } from './session/starting.js';
+import { UiStore } from './state/store.js';
 
+export type { SessionOptions } from './session/controller.js';
 export type { ConversationHost, LoadedModel, ResumedSession } from './session/host.js';
 
-export interface InteractiveUiOptions extends SessionOptions {
+export interface InteractiveUiOptions {
+  /** What the first frame shows, before the session is ready: the flags' model, mode and profile. */
+  preview: { cwd: string; modelName?: string; mode?: Mode; profile?: Profile };
+  /**
+   * The session's options. Called after the first frame: the runtime, the agent and the model's
+   * modules load here, behind a prompt that already takes keys. What it throws ends the UI (its
+   * frame is cleared) and comes out of `runInteractiveUi`, for the caller to report.
+   */
+  prepare(): Promise<SessionOptions>;
   /** Where earlier prompts are kept for ↑/↓. */
   historyFile?: string;
   stdin?: NodeJS.ReadStream;
@@ -20,34 +33,67 @@ export interface InteractiveUiOptions extends SessionOptions {
 export async function runInteractiveUi(options: InteractiveUiOptions): Promise<number> {
   preferSmallHeap();
   const stdout = options.stdout ?? process.stdout;
-  const session = new InteractiveSession(options);
+  const { preview } = options;
+  const store = new UiStore({
+    model: preview.modelName,
+    mode: preview.mode ?? 'act',
+    autoEdits: false,
+    profile: preview.profile ?? 'standard',
+    contextTokens: 0,
+    usage: emptyUsage(),
+    starting: true,
+  });
+  const starting = new StartingSession(store, preview.cwd);
   const history = new PromptHistory(options.historyFile);
-  session.start();
   stdout.write(ENABLE_BRACKETED_PASTE);
-  const instance = render(<App session={session} history={history} />, {
+  const instance = render(<App session={starting} history={history} />, {
     stdout,
     stdin: options.stdin ?? process.stdin,
     exitOnCtrlC: false,
     patchConsole: true,
     maxFps: 60,
   });
-  const onTerminate = () => session.exit();
+  const onTerminate = () => starting.exit();
   process.on('SIGTERM', onTerminate);
   process.on('SIGHUP', onTerminate);
-  // The model's provider package and the runtime's services start after the first frame.
-  setImmediate(() => {
-    session.startInBackground();
-    if (options.initialPrompt?.trim()) void session.submit(options.initialPrompt);
+  const started = startSession(options, store, starting).catch((error: unknown) => {
+    // The UI goes, leaving the terminal to the error line.
+    instance.clear();
+    instance.unmount();
+    throw error;
   });
+  let session: InteractiveSession | undefined;
   try {
     await instance.waitUntilExit();
-    await session.closed();
+    session = await started;
+    await session?.closed();
   } finally {
     process.off('SIGTERM', onTerminate);
     process.off('SIGHUP', onTerminate);
     stdout.write(DISABLE_BRACKETED_PASTE);
   }
-  const id = session.resumableSessionId;
+  const id = session?.resumableSessionId;
   if (id) stdout.write(`resume with: lathe --resume ${id}\n`);
   return 0;
+}
+
+/**
+ * After the first frame: the session's modules load and it starts (its model's provider package
+ * and its runtime's services, MCP servers and the sandbox probe, in the background), then takes
+ * over the prompt.
+ */
+async function startSession(
+  options: InteractiveUiOptions,
+  store: UiStore,
+  starting: StartingSession,
+): Promise<InteractiveSession | undefined> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const sessionOptions = await options.prepare();
+  const { InteractiveSession } = await import('./session/controller.js');
+  if (starting.exited) return undefined;
+  const session = new InteractiveSession({ ...sessionOptions, store });
+  session.start();
+  session.startInBackground();
+  starting.attach(session, options.initialPrompt);
+  return session;
 }

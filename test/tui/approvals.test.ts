@@ -79,11 +79,11 @@ describe('approvals in the app', () => {
       { text: 'Both touched.' },
     ]);
     await app.submit('touch files');
-    const asked = await app.waitFor('Allow Run touch one?');
+    const asked = await app.waitFor('Run `touch one`?');
     expect(asked).toContain('$ touch one');
     app.write('2');
     await app.waitFor('Both touched.');
-    expect(app.frame()).not.toContain('Allow Run touch two?');
+    expect(app.frame()).not.toContain('Run `touch two`?');
     expect(existsSync(join(app.dir, 'two'))).toBe(true);
   });
 
@@ -93,7 +93,7 @@ describe('approvals in the app', () => {
       { text: 'Touched.' },
     ]);
     await app.submit('touch');
-    await app.waitFor('Allow Run touch one?');
+    await app.waitFor('Run `touch one`?');
     app.write('3');
     const shown = await app.waitFor('These rules will be added to');
     const file = join(app.dir, '.agents', 'settings.json');
@@ -119,7 +119,7 @@ describe('approvals in the app', () => {
     app.write(KEYS.shiftTab);
     await app.waitFor('edits approved');
     await app.submit('write');
-    await app.waitFor('Allow Run touch y?');
+    await app.waitFor('Run `touch y`?');
     expect(readFileSync(join(app.dir, 'new.txt'), 'utf8')).toBe('x\n');
     app.write('1');
     await app.waitFor('Ok.');
@@ -128,7 +128,7 @@ describe('approvals in the app', () => {
   it('stops the step on Esc', async () => {
     app = await renderApp([{ toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] }]);
     await app.submit('touch');
-    await app.waitFor('Allow Run touch one?');
+    await app.waitFor('Run `touch one`?');
     app.write(KEYS.escape);
     await app.waitFor('Interrupted.');
     expect(existsSync(join(app.dir, 'one'))).toBe(false);
@@ -161,7 +161,7 @@ describe('new_rule', () => {
       { text: 'Rule written.' },
     ]);
     await app.submit('/newrule always run the tests');
-    const shown = await app.waitFor('Allow Rule .agents/rules/testing.md?');
+    const shown = await app.waitFor('Write the rule .agents/rules/testing.md?');
     expect(shown).toContain('+Run `npm test` before done.');
     // A protected path always asks: no "don't ask again" choices.
     expect(shown).not.toContain("don't ask again");

@@ -38,13 +38,13 @@ describe('the UI when the sandbox is unavailable', () => {
         'install it (apt install bubblewrap) or pass --sandbox off to run commands without it.',
     );
     await app.submit('list and touch');
-    const asked = await app.waitFor('Allow Run ls?');
+    const asked = await app.waitFor('Run `ls`?');
     expect(flat(asked)).toContain(
-      'the sandbox is unavailable (bubblewrap (bwrap) is not installed): this command would run without it',
+      'The sandbox is unavailable (bubblewrap (bwrap) is not installed): this command would run without it',
     );
     expect(asked).not.toContain("don't ask again");
     app.write('1');
-    await app.waitFor('Allow Run touch made?');
+    await app.waitFor('Run `touch made`?');
     expect(existsSync(join(app.dir, 'made'))).toBe(false);
     app.write('1');
     await app.waitFor('Both ran.');

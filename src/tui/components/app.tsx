@@ -9,8 +9,8 @@ import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prom
 import { renderEntry, spaceAbove } from '../render/entries.js';
 import type { Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
-import type { InteractiveSession } from '../session/controller.js';
-import { SLASH_COMMAND_NAMES } from '../session/slash_commands.js';
+import { SLASH_COMMAND_NAMES } from '../session/command_names.js';
+import type { SessionControls } from '../session/starting.js';
 import { todoPanelLines } from '../session/todo_view.js';
 import type { TranscriptItem } from '../state/items.js';
 import { LinesView } from './lines_view.js';
@@ -35,7 +35,7 @@ function EntryView({ item, width }: { item: TranscriptItem; width: number }) {
  * rendered again, however long the session. Below them, only what still changes: the live area
  * (kept shorter than the screen), a prompt or the input, and the status line.
  */
-export function App({ session, history }: { session: InteractiveSession; history: PromptHistory }) {
+export function App({ session, history }: { session: SessionControls; history: PromptHistory }) {
   const store = session.store;
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const { columns: width, rows } = useTerminalSize();
@@ -61,15 +61,12 @@ export function App({ session, history }: { session: InteractiveSession; history
       if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
       lastCtrlC.current = now;
       if (!session.interrupt()) editor.current = emptyEditor();
-      store.setHint('Press Ctrl-C again to exit');
-      setTimeout(() => {
-        if (Date.now() - lastCtrlC.current >= EXIT_WINDOW_MS) store.setHint(undefined);
-      }, EXIT_WINDOW_MS);
+      store.setHint('Press Ctrl-C again to exit', EXIT_WINDOW_MS);
       return rerender();
     }
-    if (key.ctrl && input === 'o') return session.results.expandLatest();
+    if (key.ctrl && input === 'o') return session.expandLatest();
     if (key.ctrl && input === 'b') {
-      const moved = session.runtime.detachForegroundCommands();
+      const moved = session.detachCommands();
       store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
       return rerender();
     }
@@ -94,7 +91,7 @@ export function App({ session, history }: { session: InteractiveSession; history
     for (const action of actions) {
       const result = applyAction(editor.current, action, {
         history,
-        cwd: session.runtime.cwd,
+        cwd: session.cwd,
         commands: SLASH_COMMAND_NAMES,
         submit: (text, shown) => void session.submit(text, shown),
       });

@@ -28,7 +28,9 @@ export function statusLine(status: StatusInfo, width: number, hint?: string): Li
   const context = status.contextWindow
     ? `${tokens(status.contextTokens)}/${tokens(status.contextWindow)} (${Math.round((100 * status.contextTokens) / status.contextWindow)}%)`
     : `${tokens(status.contextTokens)} tokens`;
-  const parts = [status.model ?? 'no model', status.profile, context];
+  const parts = status.starting
+    ? [...(status.model ? [status.model] : []), 'starting…']
+    : [status.model ?? 'no model', status.profile, context];
   if (status.costUsd !== undefined) parts.push(`$${status.costUsd.toFixed(status.costUsd < 1 ? 3 : 2)}`);
   const line: Line = [...mode, { text: `  ${parts.join(' · ')}`, style: GRAY }];
   const right = hint ?? 'shift+tab mode · /help';

@@ -8,8 +8,24 @@ export interface MenuOption {
   text?: { label: string };
 }
 
-const summarizeRules = (rules: string[]) =>
-  rules.length <= 2 ? rules.join(', ') : `${rules.slice(0, 2).join(', ')} +${rules.length - 2} more`;
+const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'edit_file', 'apply_patch']);
+
+/**
+ * What "don't ask again" will allow, in words: `npm test` commands, edits in src/app/**, or the
+ * rules themselves for other tools (the exact rules show under the choice when it is selected).
+ */
+export function summarizeRules(rules: string[]): string {
+  const parsed = rules.map((rule) => /^(\w+)\((.*)\)$/.exec(rule));
+  const of = (tools: (name: string) => boolean) =>
+    parsed.every((m) => m && tools(m[1])) ? [...new Set(parsed.map((m) => m![2]))] : undefined;
+  const commands = of((name) => name === 'execute_command');
+  const listed = (items: string[]) =>
+    items.length <= 2 ? items.join(', ') : `${items.slice(0, 2).join(', ')} +${items.length - 2} more`;
+  if (commands) return `${listed(commands.map((c) => `\`${c}\``))} commands`;
+  const folders = of((name) => EDIT_TOOLS.has(name));
+  if (folders) return `edits in ${listed(folders)}`;
+  return listed(rules);
+}
 
 /** The choices a prompt offers, in order (digits pick them directly). */
 export function optionsFor(prompt: Prompt): MenuOption[] {
@@ -85,7 +101,7 @@ export function startsWithText(prompt: Prompt): boolean {
 export function promptTitle(prompt: Prompt): string {
   switch (prompt.kind) {
     case 'approval':
-      return `Allow ${prompt.title}?`;
+      return prompt.title;
     case 'question':
       return prompt.question;
     case 'confirm':

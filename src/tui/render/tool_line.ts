@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
@@ -52,14 +53,31 @@ function firstLine(text: string): string {
   return lines.length > 1 ? `${lines[0]} …` : lines[0];
 }
 
-/** What a call does, in a few words: `Read src/a.ts`, `Run npm test`, `Search /TODO/ in src`. */
-export function toolTitle(name: string, input: unknown): { verb: string; detail: string } {
+/**
+ * A path as the user reads it: relative to the working folder when it lies inside it (models
+ * often pass absolute paths), else as given.
+ */
+export function shownPath(path: string, cwd: string | undefined): string {
+  if (!cwd || !isAbsolute(path)) return path;
+  const rel = relative(cwd, path);
+  if (rel === '') return '.';
+  return rel === '..' || rel.startsWith('../') || isAbsolute(rel) ? path : rel;
+}
+
+/**
+ * What a call does, in a few words: `Read src/a.ts`, `Run npm test`, `Search /TODO/ in src`.
+ * Paths inside `cwd` are shown relative to it.
+ */
+export function toolTitle(name: string, input: unknown, cwd?: string): { verb: string; detail: string } {
   const verb = VERBS[name] ?? name;
-  const path = field(input, 'path');
+  const given = field(input, 'path');
+  const path = given === undefined ? undefined : shownPath(given, cwd);
   switch (name) {
     case 'execute_command': {
       const background = (input as { run_in_background?: boolean })?.run_in_background ? ' (background)' : '';
-      return { verb, detail: firstLine(field(input, 'command') ?? '') + background };
+      const dir = field(input, 'cwd');
+      const where = dir && shownPath(dir, cwd) !== '.' ? ` (in ${shownPath(dir, cwd)})` : '';
+      return { verb, detail: firstLine(field(input, 'command') ?? '') + where + background };
     }
     case 'search_files':
       return { verb, detail: `/${field(input, 'regex') ?? ''}/${path ? ` in ${path}` : ''}` };
@@ -75,7 +93,7 @@ export function toolTitle(name: string, input: unknown): { verb: string; detail:
       const files = [
         ...(field(input, 'input') ?? '').matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm),
       ];
-      return { verb, detail: files.map((m) => m[1].trim()).join(', ') };
+      return { verb, detail: files.map((m) => shownPath(m[1].trim(), cwd)).join(', ') };
     }
     case 'replace_text':
       return {
@@ -119,7 +137,7 @@ const BRANCH: Style = { color: 'gray' };
 /** The tool's line and its collapsed result; `now` drives the elapsed time of running calls. */
 export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), spinner?: string): Line[] {
   const [icon, iconStyle] = ICONS[tool.status];
-  const { verb, detail } = toolTitle(tool.name, tool.input);
+  const { verb, detail } = toolTitle(tool.name, tool.input, tool.cwd);
   const elapsed =
     tool.elapsedMs !== undefined
       ? tool.elapsedMs
@@ -170,6 +188,7 @@ export function resultPreview(tool: ToolLine): Line[] {
   if (EDIT_TOOLS.has(tool.name)) {
     const start = all.findIndex((l) => l.startsWith('@@'));
     if (start >= 0) {
+      // The diff was shown at the approval: the line says how much changed, not what again.
       const diff = all.slice(start).filter((l) => !l.startsWith('---') && !l.startsWith('+++'));
       const added = diff.filter((l) => l.startsWith('+')).length;
       const removed = diff.filter((l) => l.startsWith('-')).length;
@@ -179,6 +198,7 @@ export function resultPreview(tool: ToolLine): Line[] {
         { text: ' ' },
         { text: `-${removed}`, style: { color: 'red' } },
       ];
+      if (tool.diffShown) return [summary];
       return withMore(
         [summary, ...diff.slice(0, DIFF_PREVIEW_LINES).map(diffLine)],
         diff.length - DIFF_PREVIEW_LINES,
@@ -186,7 +206,8 @@ export function resultPreview(tool: ToolLine): Line[] {
     }
     return [[{ text: all[0] }]];
   }
-  if (tool.name === 'read_file') return [[{ text: `${all.length} lines`, style: { color: 'gray' } }]];
+  if (tool.name === 'read_file')
+    return [[{ text: `${all.length} line${all.length === 1 ? '' : 's'}`, style: { color: 'gray' } }]];
   return withMore(
     all.slice(0, PREVIEW_LINES).map((t) => [{ text: t }]),
     all.length - PREVIEW_LINES,

@@ -3,9 +3,10 @@ import type { Runtime } from '../../runtime/create_runtime.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import { diffLine } from '../render/highlight.js';
 import type { Line } from '../render/style.js';
-import { toolTitle } from '../render/tool_line.js';
+import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
+import { approvalNote, approvalQuestion } from './approval_words.js';
 import { previewEdit } from './edit_preview.js';
 import { asksAlways, suggestRules } from './rule_suggestions.js';
 import { allowRules, saveAllowRules } from './save_rules.js';
@@ -36,18 +37,18 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   const suggestion = always
     ? { rules: [], subcommands: [] }
     : await suggestRules(request, runtime.cwd, runtime.workspace);
-  const { verb, detail } = toolTitle(request.tool.name, request.input);
+  const { verb, detail } = toolTitle(request.tool.name, request.input, runtime.cwd);
   const folders = { cwd: runtime.cwd, workspace: runtime.workspace };
   const diff = await previewEdit(request.tool.name, request.input, folders);
   store.settleText();
   store.addBefore(request.call.id, {
     kind: 'proposal',
     title: `${verb} ${detail}`,
-    lines: proposalLines(request, diff, suggestion.subcommands),
+    lines: proposalLines(request, diff, suggestion.subcommands, runtime.cwd),
   });
   const data: ApprovalData = {
     kind: 'approval',
-    title: `${verb} ${detail}`,
+    title: approvalQuestion(request, runtime.cwd),
     reason: request.reason,
     rules: suggestion.rules,
     subcommands: suggestion.subcommands,
@@ -57,7 +58,8 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
     },
   };
   // While it waits for the answer the call shows as pending; its time starts when it may run.
-  store.updateTool(request.call.id, { status: 'pending' });
+  // A diff shown here is not printed again with the result.
+  store.updateTool(request.call.id, { status: 'pending', diffShown: diff !== undefined });
   const choice = await store.ask<ApprovalChoice>({ ...data, cancelValue: { kind: 'interrupt' } });
   store.updateTool(request.call.id, { status: 'running', startedAt: Date.now() });
   switch (choice.kind) {
@@ -70,7 +72,7 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
       return { approved: false, ...(choice.feedback ? { feedback: choice.feedback } : {}) };
     case 'interrupt':
       ctx.interrupt();
-      return { approved: false, feedback: 'The user interrupted the run.' };
+      return { approved: false, interrupted: true };
   }
 }
 
@@ -101,7 +103,12 @@ async function remember(
   ctx.runtime.permissions.rules.push(...allowRules(data.rules, source));
 }
 
-function proposalLines(request: ApprovalRequest, diff: string | undefined, subcommands: string[]): Line[] {
+function proposalLines(
+  request: ApprovalRequest,
+  diff: string | undefined,
+  subcommands: string[],
+  cwd: string,
+): Line[] {
   const gray = { color: 'gray' } as const;
   const lines: Line[] = [];
   if (diff) {
@@ -109,7 +116,7 @@ function proposalLines(request: ApprovalRequest, diff: string | undefined, subco
   } else if (request.tool.name === 'execute_command') {
     const input = request.input as { command?: string; cwd?: string };
     for (const text of (input.command ?? '').split('\n')) lines.push([{ text: `  $ ${text}` }]);
-    if (input.cwd) lines.push([{ text: `  in ${input.cwd}`, style: gray }]);
+    if (input.cwd) lines.push([{ text: `  in ${shownPath(input.cwd, cwd)}`, style: gray }]);
     if (subcommands.length > 1) {
       lines.push([{ text: '  subcommands:', style: gray }]);
       for (const sub of subcommands) lines.push([{ text: `    · ${sub}`, style: gray }]);
@@ -121,6 +128,7 @@ function proposalLines(request: ApprovalRequest, diff: string | undefined, subco
     if (all.length > ARGUMENT_LINES)
       lines.push([{ text: `  … ${all.length - ARGUMENT_LINES} more lines`, style: gray }]);
   }
-  lines.push([{ text: `  ${request.reason}`, style: gray }]);
+  const note = approvalNote(request, cwd);
+  if (note) lines.push([{ text: `  ${note}`, style: gray }]);
   return lines;
 }

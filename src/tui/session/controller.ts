@@ -9,7 +9,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { TodoItem } from '../state/items.js';
-import { UiStore } from '../state/store.js';
+import { type StatusInfo, UiStore } from '../state/store.js';
 import { askApproval } from './approvals.js';
 import { attachFiles } from './attachments.js';
 import { CommandTail } from './command_tail.js';
@@ -17,7 +17,9 @@ import type { ConversationHost, ResumedSession } from './host.js';
 import { MessageQueue } from './message_queue.js';
 import { ModelSlot } from './model_slot.js';
 import { RecentResults } from './results.js';
+import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
+import type { SessionControls } from './starting.js';
 import { settleTrust } from './trust_question.js';
 import { runShellInUi, type ShellRun } from './user_shell.js';
 import { terminalUserSide } from './user_side.js';
@@ -29,6 +31,8 @@ export interface SessionOptions {
   profile?: Profile;
   mode?: Mode;
   resume?: ResumedSession;
+  /** The store the first frame was drawn from, when the UI was up before the session. */
+  store?: UiStore;
 }
 
 const notice = (text: string, tone: 'info' | 'warn' | 'error' = 'info') => ({
@@ -42,7 +46,7 @@ const notice = (text: string, tone: 'info' | 'warn' | 'error' = 'info') => ({
  * person does with them — prompts, queued messages, interrupts, modes, approvals, questions.
  * React only renders its store.
  */
-export class InteractiveSession {
+export class InteractiveSession implements SessionControls {
   readonly store: UiStore;
   runtime: Runtime;
   readonly queue: MessageQueue;
@@ -74,7 +78,7 @@ export class InteractiveSession {
     const { host, resume } = options;
     this.runtime = this.newRuntime({ sessionId: resume?.id, profile: options.profile, mode: options.mode });
     const modelName = options.modelName ?? host.defaultModel(this.runtime);
-    this.store = new UiStore({
+    this.store = readyStore(options.store, {
       model: modelName,
       mode: this.runtime.conditions.mode,
       autoEdits: false,
@@ -86,7 +90,8 @@ export class InteractiveSession {
     this.view = new AgentEventView(this.store);
     this.tail = new CommandTail(this.store, () => this.runtime.sessionDir);
     this.queue = new MessageQueue(this.store, () => this.log);
-    this.results = new RecentResults(this.store);
+    this.results = new RecentResults(this.store, () => this.runtime.cwd);
+    this.view.cwd = () => this.runtime.cwd;
     if (resume) this.adopt(resume);
   }
 
@@ -136,6 +141,18 @@ export class InteractiveSession {
     return this.model.name;
   }
 
+  get cwd(): string {
+    return this.runtime.cwd;
+  }
+
+  expandLatest(): void {
+    this.results.expandLatest();
+  }
+
+  detachCommands(): number {
+    return this.runtime.detachForegroundCommands();
+  }
+
   get isRunning(): boolean {
     return this.running || this.shell !== undefined;
   }
@@ -143,7 +160,7 @@ export class InteractiveSession {
   /** The first lines, and the end of a resumed conversation. */
   start(): void {
     showWelcome(this.store, this.runtime, this.model.name);
-    if (this.resumed) showResumed(this.store, this.resumed);
+    if (this.resumed) showResumed(this.store, this.resumed, this.runtime.cwd);
     this.store.flush();
   }
 
@@ -197,7 +214,8 @@ export class InteractiveSession {
     this.history = [];
     this.resumePath = undefined;
     this.store.setTodo(undefined);
-    this.store.setStatus({ contextTokens: 0 });
+    // A new session starts from nothing spent: the cost line too.
+    this.store.setStatus({ contextTokens: 0, usage: emptyUsage(), costUsd: undefined });
   }
 
   /** Continues a session from its log (`/resume`). */
@@ -208,7 +226,7 @@ export class InteractiveSession {
       false,
     );
     this.adopt(session);
-    showResumed(this.store, session);
+    showResumed(this.store, session, this.runtime.cwd);
     const model = session.settings?.model;
     if (model && model !== this.model.name) void this.switchModel(model);
   }
@@ -217,6 +235,18 @@ export class InteractiveSession {
     this.history = session.history;
     this.resumePath = session.path;
     this.resumed = session;
+    // The status line goes on from what the session had spent: its tokens, context and cost.
+    const spent = spentSoFar(session.path);
+    this.store.setStatus({
+      usage: spent?.usage ?? emptyUsage(),
+      costUsd: spent?.costUsd,
+      contextTokens: spent?.contextTokens ?? 0,
+    });
+  }
+
+  /** This session's log: written from the first prompt on, or the resumed session's. */
+  get logPath(): string | undefined {
+    return this.log?.path ?? this.resumePath;
   }
 
   /** The id to give `lathe --resume` after leaving, once this run has written a session log. */
@@ -226,7 +256,8 @@ export class InteractiveSession {
 
   closeLog(reason: string): void {
     if (!this.log) return;
-    this.log.append({ type: 'session_end', reason, usage: this.store.status.usage });
+    const { usage, costUsd, contextTokens } = this.store.status;
+    this.log.append({ type: 'session_end', reason, usage, costUsd, contextTokens });
     this.log.close();
     this.log = undefined;
   }
@@ -235,6 +266,8 @@ export class InteractiveSession {
   async submit(text: string, shown = text): Promise<void> {
     const trimmed = text.trim();
     if (!trimmed) return;
+    // A notice about what came before does not stay once the user moves on.
+    if (this.store.hint) this.store.setHint(undefined);
     if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
       const { runSlashCommand } = await import('./slash_commands.js');
       return runSlashCommand(this, trimmed);
@@ -267,7 +300,10 @@ export class InteractiveSession {
       await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
     const next = this.queue.takeAll();
-    if (next) await this.run(next, next);
+    if (next) return this.run(next, next);
+    // A todo list whose items are all done has nothing more to show.
+    const todo = this.store.todo;
+    if (todo?.every((item) => item.status === 'completed')) this.store.setTodo(undefined);
   }
 
   /** One busy step: the spinner shows, and Esc aborts its signal. */
@@ -449,4 +485,11 @@ export class InteractiveSession {
   closed(): Promise<void> {
     return this.closing ?? Promise.resolve();
   }
+}
+
+/** The store the first frame was drawn from, now with what the session runs with; or a new one. */
+function readyStore(store: UiStore | undefined, status: StatusInfo): UiStore {
+  if (!store) return new UiStore(status);
+  store.setStatus({ ...status, starting: false });
+  return store;
 }

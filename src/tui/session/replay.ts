@@ -8,7 +8,11 @@ export const REPLAYED_ENTRIES = 120;
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The conversation of a session log, as the UI shows it. */
-export function replayEntries(events: SessionEvent[], limit = REPLAYED_ENTRIES): TranscriptEntry[] {
+export function replayEntries(
+  events: SessionEvent[],
+  limit = REPLAYED_ENTRIES,
+  cwd?: string,
+): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
   const calls = new Map<string, { name: string; input: unknown }>();
   for (const event of events) {
@@ -35,6 +39,7 @@ export function replayEntries(events: SessionEvent[], limit = REPLAYED_ENTRIES):
             input: call?.input,
             status: result.isError ? 'error' : 'ok',
             resultText: str(result.text),
+            cwd,
           },
         });
         break;

@@ -13,7 +13,10 @@ export class RecentResults {
   private readonly inputs = new Map<string, unknown>();
   private readonly results: Array<{ title: string; text: string }> = [];
 
-  constructor(private readonly store: UiStore) {}
+  constructor(
+    private readonly store: UiStore,
+    private readonly cwd: () => string | undefined = () => undefined,
+  ) {}
 
   observe(event: AgentEvent): void {
     if (event.type === 'tool_call') this.inputs.set(event.id, event.input);
@@ -22,7 +25,7 @@ export class RecentResults {
     this.inputs.delete(event.id);
     if (CONVERSATION_TOOLS.has(event.name)) return;
     const { text, savedPath } = event.result;
-    const { verb, detail } = toolTitle(event.name, input);
+    const { verb, detail } = toolTitle(event.name, input, this.cwd());
     const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;
     this.results.push({ title: `${verb} ${detail}`, text: whole.slice(0, KEPT_RESULT_CHARS) });
     if (this.results.length > KEPT_RESULTS) this.results.shift();

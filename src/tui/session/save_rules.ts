@@ -9,21 +9,49 @@ import type { PermissionRule } from '../../permission/types.js';
  * is left alone and reported, never overwritten. Returns the rules that were new.
  */
 export async function saveAllowRules(file: string, rules: string[]): Promise<string[]> {
-  let settings: Record<string, unknown>;
-  try {
-    settings = readSettingsObject(file) ?? {};
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; the rule was not saved`);
-  }
-  const permissions = (
-    settings.permissions && typeof settings.permissions === 'object' ? settings.permissions : {}
-  ) as Record<string, unknown>;
+  const settings = readForChange(file, 'saved');
+  const permissions = permissionsOf(settings);
   const allow = Array.isArray(permissions.allow) ? [...permissions.allow] : [];
   const added = rules.filter((rule) => !allow.includes(rule));
   if (added.length === 0) return [];
   settings.permissions = { ...permissions, allow: [...allow, ...added] };
   await atomicWriteFile(file, `${JSON.stringify(settings, null, 2)}\n`);
   return added;
+}
+
+/**
+ * Takes the first rule `matches` picks out of a settings file's `permissions.<action>`, keeping
+ * everything else; written atomically, and a file that does not parse is never overwritten.
+ * Returns whether a rule was removed.
+ */
+export async function removeRuleFromFile(
+  file: string,
+  action: string,
+  matches: (rule: string) => boolean,
+): Promise<boolean> {
+  const settings = readForChange(file, 'removed');
+  const permissions = permissionsOf(settings);
+  const list = Array.isArray(permissions[action]) ? [...(permissions[action] as unknown[])] : [];
+  const index = list.findIndex((rule) => typeof rule === 'string' && matches(rule));
+  if (index < 0) return false;
+  list.splice(index, 1);
+  settings.permissions = { ...permissions, [action]: list };
+  await atomicWriteFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+  return true;
+}
+
+function readForChange(file: string, what: 'saved' | 'removed'): Record<string, unknown> {
+  try {
+    return readSettingsObject(file) ?? {};
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the rule was not ${what}`);
+  }
+}
+
+function permissionsOf(settings: Record<string, unknown>): Record<string, unknown> {
+  return (
+    settings.permissions && typeof settings.permissions === 'object' ? settings.permissions : {}
+  ) as Record<string, unknown>;
 }
 
 /** The rules as the permission engine holds them, to add to a running session. */

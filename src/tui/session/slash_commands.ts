@@ -1,9 +1,13 @@
+import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/catalog.js';
 import type { Tool } from '../../tool/types.js';
-import type { Line } from '../render/style.js';
 import type { InteractiveSession } from './controller.js';
+import { exportConversation } from './export_session.js';
 import { mcpPanel } from './mcp_panel.js';
+import { modelChoices } from './model_picker.js';
+import { permissionsPanel, removePermissionRule, type SettingsFiles } from './permissions_panel.js';
+import { row, statusPanel, usageRows } from './status_panel.js';
 
 interface SlashCommand {
   name: string;
@@ -26,12 +30,6 @@ const newRulePrompt = (what: string) =>
       ? `The rule: ${what}`
       : 'Base it on this conversation: the conventions, commands and preferences I stated or that we settled on.'
   }\nPick a short file name, write the rule as brief Markdown instructions, and call new_rule once.`;
-
-const GRAY = { color: 'gray' } as const;
-const row = (left: string, right: string, width = 22): Line => [
-  { text: `  ${left.padEnd(width)} ` },
-  { text: right, style: GRAY },
-];
 
 const KEYS: Array<[string, string]> = [
   ['Enter', 'send (while the agent works: queue for its next step)'],
@@ -79,12 +77,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'model',
     args: '[provider/model]',
-    summary: 'show or switch the model; the conversation goes on',
+    summary: 'switch the model (a picker without a name); the conversation goes on',
     idle: true,
     run: async (session, args) => {
-      if (!args.trim())
-        return notice(session, `Model: ${session.modelName ?? 'none'} (switch with /model provider/model)`);
-      await session.switchModel(args.trim());
+      let name = args.trim();
+      if (!name) {
+        const picked = await session.store.ask<string | undefined>({
+          ...modelChoices(session.modelName, session.runtime.settings.model),
+          cancelValue: undefined,
+        });
+        if (!picked || picked === session.modelName) return;
+        name = picked;
+      }
+      await session.switchModel(name);
     },
   },
   {
@@ -164,21 +169,45 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'cost',
     summary: 'tokens and cost of this session',
-    run: (session) => {
-      const { usage, costUsd, contextTokens, contextWindow } = session.store.status;
-      const n = (v: number) => v.toLocaleString('en-US');
+    run: (session) =>
+      session.store.add({ kind: 'panel', title: 'Usage', lines: usageRows(session.store.status) }),
+  },
+  {
+    name: 'status',
+    summary: 'model, mode, profile, workspace, session, sandbox, MCP servers, tokens and cost',
+    run: async (session) =>
       session.store.add({
         kind: 'panel',
-        title: 'Usage',
-        lines: [
-          row('input tokens', n(usage.inputTokens)),
-          row('output tokens', n(usage.outputTokens)),
-          row('cache reads', n(usage.cachedInputTokens)),
-          row('cache writes', n(usage.cacheWriteTokens)),
-          row('context now', contextWindow ? `${n(contextTokens)} of ${n(contextWindow)}` : n(contextTokens)),
-          row('cost', costUsd === undefined ? 'unknown for this model' : `$${costUsd.toFixed(4)}`),
-        ],
-      });
+        ...(await statusPanel({
+          runtime: session.runtime,
+          status: session.store.status,
+          modelName: session.modelName,
+          effort: session.effortName,
+          logPath: session.logPath,
+        })),
+      }),
+  },
+  {
+    name: 'permissions',
+    args: '[remove N]',
+    summary: 'the permission rules in effect and where each comes from; remove one you added',
+    run: async (session, args) => {
+      const files = settingsFiles(session);
+      const [verb, which = ''] = args.trim().split(/\s+/);
+      if (!verb) return session.store.add({ kind: 'panel', ...permissionsPanel(session.runtime, files) });
+      if (verb !== 'remove') return notice(session, 'Use /permissions, or /permissions remove N.', 'error');
+      const result = await removePermissionRule(session.runtime, files, which);
+      notice(session, result.text, result.error ? 'error' : 'info');
+    },
+  },
+  {
+    name: 'export',
+    args: '[file]',
+    summary: 'write the conversation to a Markdown file',
+    run: async (session, args) => {
+      const { sessionId, cwd } = session.runtime;
+      const result = await exportConversation({ logPath: session.logPath, sessionId, cwd, file: args });
+      notice(session, result.text, result.error ? 'error' : 'info');
     },
   },
   {
@@ -215,8 +244,6 @@ function readOnlyNote(tool: Tool): string {
   }
 }
 
-export const SLASH_COMMAND_NAMES = SLASH_COMMANDS.map((c) => c.name);
-
 /** The session named, or one picked from this folder's sessions. */
 async function resumeSession(session: InteractiveSession, idOrPrefix: string): Promise<void> {
   let id = idOrPrefix;
@@ -243,6 +270,11 @@ async function resumeSession(session: InteractiveSession, idOrPrefix: string): P
   const found = session.host.findSession(session.runtime, id);
   if (!found) return notice(session, `No session matches "${id}".`, 'error');
   session.resume(found);
+}
+
+function settingsFiles(session: InteractiveSession): SettingsFiles {
+  const { workspace, documentsRoot } = session.runtime;
+  return { project: workspaceSettingsPath(workspace), user: globalSettingsPath(documentsRoot) };
 }
 
 function notice(session: InteractiveSession, text: string, tone: 'info' | 'error' = 'info'): void {

@@ -27,8 +27,8 @@ export function showWelcome(store: UiStore, runtime: Runtime, modelName: string 
 }
 
 /** The end of a resumed conversation, as it was shown, and what was skipped reading its log. */
-export function showResumed(store: UiStore, session: ResumedSession): void {
-  for (const entry of replayEntries(session.recent ?? [])) store.add(entry);
+export function showResumed(store: UiStore, session: ResumedSession, cwd?: string): void {
+  for (const entry of replayEntries(session.recent ?? [], undefined, cwd)) store.add(entry);
   for (const warning of session.warnings ?? []) store.add({ kind: 'notice', tone: 'warn', text: warning });
   store.add({ kind: 'notice', tone: 'info', text: `Resumed session ${session.id}.` });
 }

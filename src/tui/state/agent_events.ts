@@ -11,6 +11,9 @@ export class AgentEventView {
   private usageBase: Usage = emptyUsage();
   private costBase = 0;
 
+  /** The working folder, which tool lines show paths relative to. */
+  cwd: () => string | undefined = () => undefined;
+
   constructor(private readonly store: UiStore) {}
 
   /** A new agent (another model): its usage and cost add to what was spent before. */
@@ -38,7 +41,14 @@ export class AgentEventView {
         return;
       case 'tool_call':
         if (CONVERSATION_TOOLS.has(event.name)) this.quiet.set(event.id, event.name);
-        else store.addTool({ id: event.id, name: event.name, input: event.input, status: 'pending' });
+        else
+          store.addTool({
+            id: event.id,
+            name: event.name,
+            input: event.input,
+            status: 'pending',
+            cwd: this.cwd(),
+          });
         return;
       case 'tool_start':
         if (!this.quiet.has(event.id))

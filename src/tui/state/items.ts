@@ -12,6 +12,10 @@ export interface ToolLine {
   savedPath?: string;
   /** The last lines a running command printed. */
   tail?: string[];
+  /** The working folder: paths inside it are shown relative to it. */
+  cwd?: string;
+  /** The edit's diff was printed at its approval, so the result does not print it again. */
+  diffShown?: boolean;
 }
 
 /** Something printed in the conversation. Once committed it is never rendered again. */

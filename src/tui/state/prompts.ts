@@ -11,7 +11,7 @@ export type ApprovalChoice =
 
 export interface ApprovalData {
   kind: 'approval';
-  /** `Edit src/app.ts`, `Run npm test` */
+  /** The question, in the words of what the call does: `Edit src/app.ts?`, ``Run `npm test`?`` */
   title: string;
   /** Why it asks (the permission engine's reason). */
   reason: string;

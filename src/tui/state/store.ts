@@ -14,6 +14,8 @@ export interface StatusInfo {
   contextWindow?: number;
   usage: Usage;
   costUsd?: number;
+  /** The prompt is up and the session still loading: the model and context are not known yet. */
+  starting?: boolean;
 }
 
 /** Everything the UI shows, as one immutable value per frame. */
@@ -33,6 +35,8 @@ export interface Snapshot {
 
 /** At most one frame per this many ms, however fast tokens arrive. */
 const FRAME_MS = 16;
+/** How long a status-line notice stays, unless something replaces or clears it first. */
+export const HINT_MS = 4000;
 /** Printed items are dropped from memory once a batch holds this many. */
 const STATIC_BATCH = 64;
 
@@ -46,6 +50,7 @@ export class UiStore {
   private snapshot: Snapshot;
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
+  private hintTimer: NodeJS.Timeout | undefined;
   private nextKey = 1;
   private nextPromptId = 1;
   private unpublished: TranscriptItem[] = [];
@@ -216,11 +221,30 @@ export class UiStore {
     return this.draft.status;
   }
 
+  get hint(): string | undefined {
+    return this.draft.hint;
+  }
+
+  get todo(): TodoItem[] | undefined {
+    return this.draft.todo;
+  }
+
   setBusy(busy: Snapshot['busy']): void {
     this.change({ busy });
   }
 
-  setHint(hint: string | undefined): void {
+  /**
+   * A short notice in the status line ("No command is running"). It never outlives what it is
+   * about: it clears after `ms`, when another replaces it, or with `setHint(undefined)` (the next
+   * prompt clears it too).
+   */
+  setHint(hint: string | undefined, ms = HINT_MS): void {
+    if (this.hintTimer) clearTimeout(this.hintTimer);
+    this.hintTimer = undefined;
+    if (hint !== undefined) {
+      this.hintTimer = setTimeout(() => this.setHint(undefined), ms);
+      this.hintTimer.unref?.();
+    }
     this.change({ hint });
     this.flush();
   }
@@ -234,6 +258,7 @@ export class UiStore {
   }
 
   setExiting(): void {
+    if (this.hintTimer) clearTimeout(this.hintTimer);
     this.change({ exiting: true, hint: undefined });
     this.flush();
   }

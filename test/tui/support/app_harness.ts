@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
-import { historyFromEvents } from '../../../src/agent/session_history.js';
+import { emptyUsage } from '../../../src/agent/events.js';
 import {
   attachRuntimeServices,
   loadResumePoint,
@@ -10,7 +10,7 @@ import {
   RECORDED,
   setUpModel,
 } from '../../../src/cli/run_setup.js';
-import { globalMcpSettingsPath } from '../../../src/config/paths.js';
+import { globalMcpSettingsPath, globalSettingsPath } from '../../../src/config/paths.js';
 import type { SettingsLayer } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { findSession } from '../../../src/session/catalog.js';
@@ -19,12 +19,16 @@ import { PromptHistory } from '../../../src/tui/input/history.js';
 import { stripAnsi } from '../../../src/tui/render/style.js';
 import { InteractiveSession } from '../../../src/tui/session/controller.js';
 import type { ConversationHost } from '../../../src/tui/session/host.js';
+import { StartingSession } from '../../../src/tui/session/starting.js';
+import { UiStore } from '../../../src/tui/state/store.js';
 import { FakeModelServer, type ScriptedTurn } from '../../support/fake_model_server.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { repo } from './lathe_terminal.js';
 
 export interface AppUnderTest {
-  session: InteractiveSession;
+  readonly session: InteractiveSession;
+  /** Starts the session behind a prompt drawn with `startLater`. */
+  ready(): void;
   server: FakeModelServer;
   dir: string;
   home: string;
@@ -67,11 +71,19 @@ export async function renderApp(
     services?: boolean;
     /** MCP servers for the global MCP file; they are started as lathe starts them. */
     mcpServers?: Record<string, unknown>;
+    /** Draw the prompt first and start the session only on `ready()`, as lathe does after its first frame. */
+    startLater?: boolean;
+    /** The user's settings file (`$LATHE_HOME/settings/settings.json`), as written. */
+    userSettings?: Record<string, unknown>;
   } = {},
 ): Promise<AppUnderTest> {
   const server = await FakeModelServer.start({ turns });
   const dir = repo(options.files);
   const home = tempDir('lathe-home-');
+  if (options.userSettings) {
+    mkdirSync(join(home, 'settings'), { recursive: true });
+    writeFileSync(globalSettingsPath(home), JSON.stringify(options.userSettings));
+  }
   if (options.mcpServers) {
     mkdirSync(join(home, 'settings'), { recursive: true });
     writeFileSync(globalMcpSettingsPath(home), JSON.stringify({ mcpServers: options.mcpServers }));
@@ -102,10 +114,34 @@ export async function renderApp(
     attach:
       options.services || options.mcpServers ? attachRuntimeServices : (runtime) => () => runtime.dispose(),
   };
-  const session = new InteractiveSession({ host });
-  session.start();
-  const app = render(createElement(App, { session, history: new PromptHistory() }));
-  session.startInBackground();
+  let session: InteractiveSession | undefined;
+  let app: ReturnType<typeof render>;
+  let startLater = () => {};
+  let leave = () => {};
+  if (options.startLater) {
+    const store = new UiStore({
+      mode: 'act',
+      autoEdits: false,
+      profile: 'standard',
+      contextTokens: 0,
+      usage: emptyUsage(),
+      starting: true,
+    });
+    const starting = new StartingSession(store, dir);
+    app = render(createElement(App, { session: starting, history: new PromptHistory() }));
+    startLater = () => {
+      session = new InteractiveSession({ host, store });
+      session.start();
+      session.startInBackground();
+      starting.attach(session);
+    };
+    leave = () => starting.exit();
+  } else {
+    session = new InteractiveSession({ host });
+    session.start();
+    app = render(createElement(App, { session, history: new PromptHistory() }));
+    session.startInBackground();
+  }
   const frame = () => stripAnsi(app.lastFrame() ?? '');
   const waitFor = async (text: string | RegExp, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -119,7 +155,11 @@ export async function renderApp(
   };
   const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
   return {
-    session,
+    get session() {
+      if (!session) throw new Error('the session has not started: call ready() first');
+      return session;
+    },
+    ready: () => startLater(),
     server,
     dir,
     home,
@@ -138,7 +178,8 @@ export async function renderApp(
       app.stdout.emit('resize');
     },
     close: async () => {
-      session.exit();
+      if (session) session.exit();
+      else leave();
       app.unmount();
       await server.close();
     },

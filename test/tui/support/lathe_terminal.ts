@@ -35,6 +35,8 @@ export async function startLathe(
     args?: string[];
     env?: Record<string, string>;
     size?: { width: number; height: number };
+    /** Wait for the ready prompt before returning (the default). */
+    waitForPrompt?: boolean;
   } = {},
 ): Promise<LatheInTerminal> {
   const server = await FakeModelServer.start({ turns });
@@ -54,6 +56,6 @@ export async function startLathe(
     },
     ...options.size,
   });
-  await term.waitFor('Ask lathe to do something');
+  if (options.waitForPrompt !== false) await term.waitFor('Ask lathe to do something');
   return { term, server, dir, home, requests: () => server.requests.filter((r) => r.kind === 'model') };
 }

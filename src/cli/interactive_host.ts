@@ -1,0 +1,76 @@
+import { SettingsError } from '../config/settings_file.js';
+import type { Effort } from '../config/types.js';
+import { ModelConfigError } from '../provider/model_spec.js';
+import { createRuntime, RuntimeError } from '../runtime/create_runtime.js';
+import { AmbiguousSessionError, findSession } from '../session/catalog.js';
+import type { ConversationHost, SessionOptions } from '../tui/index.js';
+import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
+import { UsageError } from './errors.js';
+import { type PromptFlags, readImageFile, systemPromptFrom } from './prompt_flags.js';
+import {
+  attachRuntimeServices,
+  findResumePoint,
+  loadResumePoint,
+  modelNameFor,
+  openSessionLog,
+  RECORDED,
+  setUpModel,
+  withSessionSettings,
+} from './run_setup.js';
+
+export interface InteractiveOptions extends CommonOptions, PromptFlags {
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  resume?: string;
+  continue?: boolean;
+  effort?: Effort;
+  /** A prompt sent as soon as the UI is up (`lathe "fix the failing test"`). */
+  prompt?: string;
+}
+
+/**
+ * What the interactive UI's session runs on, built from the flags: the runtime, the models and
+ * the session logs of a headless run, and the session `--resume` or `--continue` names. The UI
+ * calls this after its first frame, so these modules load behind a prompt that is already up.
+ */
+export function interactiveSession(opts: InteractiveOptions): SessionOptions {
+  const flags = runtimeOptionsFrom(opts);
+  const resumed = findResumePoint(flags, opts);
+  // A resumed session goes on with its own profile and mode unless the flags name others.
+  const runtimeOptions = withSessionSettings(flags, resumed);
+  const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, effort: opts.effort };
+  const host: ConversationHost = {
+    createRuntime: ({ sessionId, profile, mode, askUser }) =>
+      createRuntime({
+        ...runtimeOptions,
+        sessionId,
+        ...(profile ? { profile } : {}),
+        ...(mode ? { mode } : {}),
+        askUser,
+      }),
+    defaultModel: (runtime) => modelNameFor(runtime, opts.model),
+    loadModel: (runtime, name) => setUpModel(runtime, name, endpoint),
+    openLog: openSessionLog,
+    findSession: (runtime, id) => {
+      const found = findSession(runtime.documentsRoot, runtime.workspace, id);
+      return found && loadResumePoint(found, runtime.workspace);
+    },
+    recorded: RECORDED,
+    attach: attachRuntimeServices,
+    systemPrompt: systemPromptFrom(opts),
+    readImage: readImageFile,
+  };
+  return { host, resume: resumed, modelName: opts.model ?? resumed?.settings.model };
+}
+
+/** A mistake in how lathe was called (exit code 2), rather than a failure of lathe (1). */
+export function isUsageError(error: unknown): boolean {
+  return (
+    error instanceof UsageError ||
+    error instanceof ModelConfigError ||
+    error instanceof AmbiguousSessionError ||
+    error instanceof RuntimeError ||
+    error instanceof SettingsError
+  );
+}

@@ -1,0 +1,62 @@
+import type { ApprovalRequest } from '../../tool/run_call.js';
+import { shownPath, toolTitle } from '../render/tool_line.js';
+
+type Asked = Pick<ApprovalRequest, 'tool' | 'input' | 'reason' | 'category'>;
+
+const OUTSIDE = new Set(['readOutside', 'editOutside']);
+
+/** Where the tool line's short verb would not read as a question. */
+const QUESTION_VERBS: Record<string, string> = {
+  new_rule: 'Write the rule',
+  apply_patch: 'Apply a patch to',
+  notebook_edit: 'Edit the notebook',
+  kill_command: 'Stop the command',
+};
+
+/**
+ * The question an approval asks, in the words of what the call does, derived from the call:
+ * `Edit src/app.ts?`, ``Run `npm test`?``, `Read /etc/hosts (outside the workspace)?`.
+ */
+export function approvalQuestion(request: Asked, cwd: string): string {
+  const name = request.tool.name;
+  const { verb, detail } = toolTitle(name, request.input, cwd);
+  const outside = request.category && OUTSIDE.has(request.category) ? ' (outside the workspace)' : '';
+  if (name === 'execute_command') return `Run \`${detail}\`${outside}?`;
+  // A tool without a verb of its own (MCP tools and the like): its arguments are shown above.
+  if (verb === name) return `Use ${name}${outside}?`;
+  return `${QUESTION_VERBS[name] ?? verb} ${detail}${outside}?`;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * Why it asks, in a line, when there is more to it than the ordinary case: Plan mode, a protected
+ * path, a rule that asks, what makes a command more than a read. Undefined for a plain ask, whose
+ * question says it all.
+ */
+export function approvalNote(request: Asked, cwd: string): string | undefined {
+  const reason = request.reason;
+  const ordinary = /^\S+ needs approval \(category \w+\)(?:: ([\s\S]*))?$/.exec(reason);
+  if (ordinary) return ordinary[1] ? `${capitalize(relativeIn(ordinary[1], cwd))}.` : undefined;
+  const guarded = /^(\S+) is ([\s\S]*) \(protected: always asks\)$/.exec(reason);
+  if (guarded) return `${shownPath(guarded[1], cwd)} is ${guarded[2]}: protected paths always ask.`;
+  const plan =
+    /^\S+(?: is not read-only \(([\s\S]*)\) and| changes the workspace and) lathe is in Plan mode$/.exec(
+      reason,
+    );
+  if (plan)
+    return plan[1]
+      ? `Not read-only (${plan[1]}), and lathe is in Plan mode.`
+      : 'lathe is in Plan mode: changes ask first.';
+  const rule = /^rule ([\s\S]*) asks \(([\s\S]*)\)$/.exec(reason);
+  if (rule) return `A rule asks first: ${rule[1]} (from ${rule[2]}).`;
+  return capitalize(reason);
+}
+
+/** Absolute paths inside the working folder, as the rest of the UI shows them. */
+function relativeIn(text: string, cwd: string): string {
+  return text.replace(
+    /(^|[\s(])(\/[^\s:;,)]+)/g,
+    (_, before: string, path: string) => before + shownPath(path, cwd),
+  );
+}

@@ -1,0 +1,125 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/runtime_fixtures.js';
+import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
+import { type LatheInTerminal, startLathe } from './support/lathe_terminal.js';
+import { TmuxTerminal } from './support/tmux.js';
+
+let app: AppUnderTest | undefined;
+const running: LatheInTerminal[] = [];
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+  for (const lathe of running.splice(0)) {
+    lathe.term.kill();
+    await lathe.server.close();
+  }
+});
+afterAll(() => TmuxTerminal.stopServer());
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Every module a file loads by static (non-type) imports, and the packages they name. */
+function staticGraph(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+      /^import (?!type\b)[^'"]*?from '([^']+)';/gm,
+    )) {
+      if (!specifier.startsWith('.')) {
+        packages.add(specifier);
+        continue;
+      }
+      const base = resolve(dirname(file), specifier.replace(/\.js$/, ''));
+      const target = [`${base}.ts`, `${base}.tsx`].find(existsSync);
+      if (target) visit(target);
+    }
+  };
+  visit(join(SRC, entry));
+  return { files: [...files].map((f) => f.slice(SRC.length)), packages: [...packages] };
+}
+
+describe('the first frame', () => {
+  it('loads only the prompt: no runtime, tools, agent, model providers, sessions or MCP before it', () => {
+    for (const entry of ['cli/interactive.ts', 'tui/index.tsx']) {
+      const { files, packages } = staticGraph(entry);
+      // agent/events.ts holds the event types and the empty usage the status line starts from.
+      const heavy = files.filter(
+        (f) =>
+          /^(runtime|tools|tool|agent|provider|session|mcp|permission|edit)\//.test(f) &&
+          f !== 'agent/events.ts',
+      );
+      expect(heavy, entry).toEqual([]);
+      expect(packages.filter((p) => !/^(node:|ink$|react$)/.test(p))).toEqual([]);
+    }
+  });
+});
+
+describe('keys before the session is ready', () => {
+  it('a prompt sent meanwhile shows as queued and goes to the session once it is ready', async () => {
+    app = await renderApp([{ text: 'Hello there.' }], { startLater: true });
+    await app.waitFor('starting…');
+    await app.submit('hello');
+    await app.waitFor('queued: hello');
+    expect(app.requests()).toHaveLength(0);
+    app.ready();
+    await app.waitFor('Hello there.');
+    expect(app.requests()[0].lastUserText).toBe('hello');
+    expect(app.frame()).not.toContain('queued: hello');
+    expect(app.frame()).not.toContain('starting…');
+  });
+
+  it('a mode chosen with Shift+Tab meanwhile is the mode the session starts in', async () => {
+    app = await renderApp([], { startLater: true });
+    await app.waitFor('starting…');
+    app.write(KEYS.shiftTab);
+    await app.waitFor('edits approved');
+    app.write(KEYS.shiftTab);
+    await app.waitFor(' PLAN ');
+    app.ready();
+    await app.waitFor('anthropic/claude-sonnet-4-5 · standard');
+    expect(app.session.runtime.conditions.mode).toBe('plan');
+    expect(app.frame()).toContain(' PLAN ');
+  });
+
+  it('Esc drops what was queued', async () => {
+    app = await renderApp([{ text: 'Fresh.' }], { startLater: true });
+    await app.submit('never mind');
+    await app.waitFor('queued: never mind');
+    app.write(KEYS.escape);
+    await app.waitFor(/^(?![\s\S]*queued:)/);
+    app.ready();
+    await app.submit('go');
+    await app.waitFor('Fresh.');
+    expect(app.requests()).toHaveLength(1);
+    expect(app.requests()[0].lastUserText).toBe('go');
+  });
+});
+
+describe('lathe in a terminal', () => {
+  it('reports a bad --resume in one line, with the UI gone, and exits with 2', async () => {
+    const lathe = await startLathe([], { args: ['--resume', 'no-such-session'], waitForPrompt: false });
+    running.push(lathe);
+    const screen = await lathe.term.waitFor('[lathe exited 2]', { visible: true });
+    expect(screen).toContain('lathe: no session matches "no-such-session"');
+    expect(screen).not.toContain('Ask lathe to do something');
+  });
+
+  it('reports a settings file it cannot use in one line, with the UI gone, and exits with 2', async () => {
+    const home = tempDir('lathe-home-');
+    mkdirSync(join(home, 'settings'), { recursive: true });
+    const file = join(home, 'settings', 'settings.json');
+    writeFileSync(file, JSON.stringify({ permissions: 'yes' }));
+    const lathe = await startLathe([], { home, waitForPrompt: false });
+    running.push(lathe);
+    const screen = await lathe.term.waitFor('[lathe exited 2]', { visible: true });
+    expect(screen).toContain(`lathe: ${file}: "permissions" must be an object`);
+    expect(screen).not.toContain('Ask lathe to do something');
+    expect(screen.trim().split('\n')).toHaveLength(2);
+  });
+});
