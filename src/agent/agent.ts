@@ -70,6 +70,17 @@ interface StreamedTurn {
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
 }
 
+interface PromptContext {
+  environment: string;
+  agentsFiles: ReturnType<typeof findAgentsFiles>;
+}
+
+async function readPromptContext(cwd: string): Promise<PromptContext> {
+  const environment = environmentDetails(cwd);
+  const agentsFiles = findAgentsFiles(cwd);
+  return { environment: await environment, agentsFiles };
+}
+
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
   readonly messages: ConversationMessage[];
@@ -79,7 +90,7 @@ export class Agent {
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string };
   private contextTokens = 0;
   /** Environment and AGENTS.md are read once per prompt, not once per request. */
-  private promptContext?: { environment: string; agentsFiles: ReturnType<typeof findAgentsFiles> };
+  private promptContext?: Promise<PromptContext>;
   private cachedSystem?: { key: string; text: string };
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
 
@@ -100,7 +111,9 @@ export class Agent {
   /** Runs one user prompt to its end. */
   async send(prompt: string, signal?: AbortSignal): Promise<AgentOutcome> {
     this.finished = undefined;
-    this.promptContext = undefined;
+    // Started now (git runs beside the rest); the first request waits for it.
+    this.promptContext = readPromptContext(this.options.runtime.cwd);
+    this.promptContext.catch(() => undefined);
     this.push(userMessage(prompt));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
@@ -207,20 +220,18 @@ export class Agent {
   }
 
   /** The system prompt; rebuilt only when the mode or the tools change. */
-  private system(): string {
+  private async system(): Promise<string> {
     const { runtime, capabilities } = this.options;
+    this.promptContext ??= readPromptContext(runtime.cwd);
+    const context = await this.promptContext;
     const { profile, mode } = runtime.conditions;
-    this.promptContext ??= {
-      environment: environmentDetails(runtime.cwd),
-      agentsFiles: findAgentsFiles(runtime.cwd),
-    };
-    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${this.promptContext.environment}`;
+    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${context.environment}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
       mode,
-      environment: this.promptContext.environment,
-      agentsFiles: this.promptContext.agentsFiles,
+      environment: context.environment,
+      agentsFiles: context.agentsFiles,
       jsonSchema: this.options.jsonSchema,
       textTools: capabilities.nativeTools
         ? undefined
@@ -274,10 +285,11 @@ export class Agent {
     };
     let produced = false;
     try {
+      const tools = this.toolDefinitions();
       const events = streamModel(this.options.model, {
-        system: this.system(),
+        system: await this.system(),
         messages: this.messages,
-        tools: this.toolDefinitions(),
+        tools,
         signal,
         providerOptions: this.options.providerOptions,
       });

@@ -110,15 +110,16 @@ export interface RuntimeServices {
  * reported in a line each.
  */
 export function startRuntimeServices(runtime: Runtime, report: (line: string) => void): RuntimeServices {
+  let ended = false;
   const mcp = import('../mcp/attach.js')
     .then(({ attachMcp }) => attachMcp(runtime, { report }))
     .catch((error) => {
       report(`MCP: ${(error as Error).message}`);
       return undefined;
     });
-  const sandbox = runtime.checkSandbox().then(
+  void runtime.checkSandbox().then(
     (status) => {
-      if (!status.active && runtime.settings.sandbox.mode !== 'off')
+      if (!ended && !status.active && runtime.settings.sandbox.mode !== 'off')
         report(`sandbox: ${status.reason}; commands run without a sandbox`);
     },
     () => undefined,
@@ -126,8 +127,9 @@ export function startRuntimeServices(runtime: Runtime, report: (line: string) =>
   return {
     mcp,
     end: async () => {
+      // A probe still running then is stopped (no command needed it): nothing to report.
+      ended = true;
       await runtime.dispose();
-      await sandbox;
       // Stdio servers are processes: they would keep lathe alive.
       await (await mcp)?.close();
     },

@@ -24,13 +24,20 @@ const MIN_CUTTABLE_CHARS = 1024;
 const CUT_MARGIN_BYTES = 256;
 
 /**
- * An append-only JSONL session log. Each `append` is one `writeSync` of a whole line followed by
- * `fsyncSync`, on an fd kept open, so a killed process (or a crashed machine) loses at most the
- * event being written.
+ * An append-only JSONL session log. Each `append` is one `writeSync` of a whole line on an fd
+ * kept open, so a killed process loses at most the event being written. The fsync that makes the
+ * lines survive a crashed machine runs in the background — one at a time, covering every line
+ * written before it starts — so that no event waits on the disk; `close` syncs what is left.
  */
 export class SessionLog {
   private fd: number | undefined;
   private nextSeq: number;
+  /** An fsync is running in the thread pool. */
+  private syncing = false;
+  /** Lines were written since the running fsync started. */
+  private unsynced = false;
+  /** Closed while an fsync ran: the fd is closed when it returns. */
+  private closeAfterSync?: number;
 
   private constructor(
     readonly path: string,
@@ -86,14 +93,37 @@ export class SessionLog {
     const record = { ...event, time: event.time ?? new Date().toISOString(), seq };
     const line = `${fitEvent(record)}\n`;
     writeFully(this.fd, Buffer.from(line, 'utf8'));
-    fs.fsyncSync(this.fd);
+    this.sync();
   }
 
+  /** Starts an fsync, or marks that another is needed when the running one returns. */
+  private sync(): void {
+    if (this.syncing) {
+      this.unsynced = true;
+      return;
+    }
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.syncing = true;
+    this.unsynced = false;
+    fs.fsync(fd, () => {
+      this.syncing = false;
+      if (this.closeAfterSync !== undefined) {
+        fs.close(this.closeAfterSync, () => undefined);
+        this.closeAfterSync = undefined;
+      } else if (this.unsynced) this.sync();
+    });
+  }
+
+  /** Syncs every line written (it is on disk when this returns) and closes the log. */
   close(): void {
     if (this.fd === undefined) return;
     const fd = this.fd;
     this.fd = undefined;
-    fs.closeSync(fd);
+    fs.fsyncSync(fd);
+    // The fd must outlive an fsync still running on it in the thread pool.
+    if (this.syncing) this.closeAfterSync = fd;
+    else fs.closeSync(fd);
   }
 }
 

@@ -9,6 +9,7 @@ import {
   reportRuntimeNotices,
   runtimeOptionsFrom,
 } from '../commands/runtime_from_options.js';
+import { exitWhenFlushed } from '../exit_when_flushed.js';
 import {
   findResumePoint,
   modelNameFor,
@@ -44,8 +45,15 @@ function readJsonSchema(file: string): Record<string, unknown> {
   }
 }
 
-/** `lathe -p`: one prompt, run to its end without a user; the exit code says how it ended. */
+/**
+ * `lathe -p`: one prompt, run to its end without a user; the exit code says how it ended. The
+ * process ends with the run.
+ */
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
+  return exitWhenFlushed(await runToEnd(opts));
+}
+
+async function runToEnd(opts: HeadlessOptions): Promise<number> {
   const started = performance.now();
   const printer = createPrinter(opts.outputFormat, opts.verbose ?? false);
   let log: SessionLog | undefined;

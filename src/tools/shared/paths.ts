@@ -57,6 +57,13 @@ export async function missingProblem(
   return kind === 'missing' ? pathProblem(shown, kind, 'file') : undefined;
 }
 
+/**
+ * A count with thousands separators (12,345), as `toLocaleString('en-US')` writes it — without
+ * it: the first Intl call loads ICU data, tens of milliseconds that tool descriptions built at
+ * start-up would add to every run.
+ */
 export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  if (!Number.isInteger(n)) return String(n);
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 ? `-${digits}` : digits;
 }

@@ -98,6 +98,11 @@ export interface FakeModelServerOptions {
   turns?: ScriptedTurn[];
   /** Used when the queue is empty; by default a 500 error turn, 'no scripted turn left'. */
   fallback?: ScriptedTurn;
+  /**
+   * Told as each request arrives and as its reply's last byte is handed to the socket, with the
+   * request's path: benchmarks time a client from outside by these.
+   */
+  onTraffic?: (event: { phase: 'request' | 'reply_end'; path: string }) => void;
 }
 
 /**
@@ -109,6 +114,7 @@ export class FakeModelServer {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: ScriptedTurn[];
   private readonly fallback: ScriptedTurn;
+  private readonly onTraffic: FakeModelServerOptions['onTraffic'];
   private readonly openResponses = new Set<ServerResponse>();
   private readonly idCounters = new Map<string, number>();
 
@@ -120,6 +126,7 @@ export class FakeModelServer {
     this.url = `http://127.0.0.1:${port}`;
     this.queue = [...(options.turns ?? [])];
     this.fallback = options.fallback ?? NO_TURN_LEFT;
+    this.onTraffic = options.onTraffic;
   }
 
   static async start(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -167,6 +174,11 @@ export class FakeModelServer {
     res.once('close', () => this.openResponses.delete(res));
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.url);
+    if (this.onTraffic) {
+      const notify = this.onTraffic;
+      notify({ phase: 'request', path: url.pathname });
+      res.once('finish', () => notify({ phase: 'reply_end', path: url.pathname }));
+    }
     const headers = flatHeaders(req);
     const { raw, body } = await readBody(req);
     const r = route(method, url.pathname);
