@@ -24,6 +24,24 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The AI SDK's provider-utils takes one enum from zod 3 (to read zod 3 schemas) and would bring
+ * zod 3 whole (about 55 KB on the path of `lathe -p`): it gets the enum alone, same values. A
+ * further import from zod 3 there fails the build ("No matching export").
+ */
+const zod3KindsOnly = {
+  name: 'zod3-kinds-only',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^zod\/v3$/ }, ({ importer }) =>
+      importer.includes('/@ai-sdk/provider-utils/') ? { path: 'zod-v3-kinds', namespace: 'zod3-kinds-only' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'zod3-kinds-only' }, async () => {
+      const { ZodFirstPartyTypeKind } = await import('zod/v3');
+      return { contents: `export const ZodFirstPartyTypeKind = ${JSON.stringify(ZodFirstPartyTypeKind)};` };
+    });
+  },
+};
+
 // Chunk names change with their content: clear out the last build's.
 rmSync('dist/bin', { recursive: true, force: true });
 
@@ -53,6 +71,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, zod3KindsOnly],
   logLevel: 'warning',
 });

@@ -1,5 +1,4 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
 import type { Runtime } from '../runtime/create_runtime.js';
@@ -7,12 +6,12 @@ import { definitionForModel, type ToolDefinitionForModel } from '../tool/definit
 import type { ToolCall } from '../tool/run_call.js';
 import type { AgentInteraction, ToolResult } from '../tool/types.js';
 import { compactMessages, shouldCompact } from './compaction.js';
-import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, streamModel } from './model_stream.js';
+import { type PromptContext, readPromptContext } from './prompt_context.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
@@ -46,6 +45,8 @@ export interface AgentOptions {
   onMessage?: (message: ConversationMessage) => void;
   /** The conversation was replaced by a compacted one. */
   onCompacted?: (messages: ConversationMessage[]) => void;
+  /** The first prompt's context, when the client started reading it early (`readPromptContext`). */
+  promptContext?: Promise<PromptContext>;
 }
 
 const DEFAULT_MAX_TURNS = 100;
@@ -70,17 +71,6 @@ interface StreamedTurn {
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
 }
 
-interface PromptContext {
-  environment: string;
-  agentsFiles: ReturnType<typeof findAgentsFiles>;
-}
-
-async function readPromptContext(cwd: string): Promise<PromptContext> {
-  const environment = environmentDetails(cwd);
-  const agentsFiles = findAgentsFiles(cwd);
-  return { environment: await environment, agentsFiles };
-}
-
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
   readonly messages: ConversationMessage[];
@@ -91,11 +81,13 @@ export class Agent {
   private contextTokens = 0;
   /** Environment and AGENTS.md are read once per prompt, not once per request. */
   private promptContext?: Promise<PromptContext>;
+  private earlyContext?: Promise<PromptContext>;
   private cachedSystem?: { key: string; text: string };
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
+    this.earlyContext = options.promptContext;
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
   }
 
@@ -111,9 +103,9 @@ export class Agent {
   /** Runs one user prompt to its end. */
   async send(prompt: string, signal?: AbortSignal): Promise<AgentOutcome> {
     this.finished = undefined;
-    // Started now (git runs beside the rest); the first request waits for it.
-    this.promptContext = readPromptContext(this.options.runtime.cwd);
-    this.promptContext.catch(() => undefined);
+    // Started now at the latest (git runs beside the rest); the first request waits for it.
+    this.promptContext = this.earlyContext ?? readPromptContext(this.options.runtime.cwd);
+    this.earlyContext = undefined;
     this.push(userMessage(prompt));
     this.emit({ type: 'user_message', text: prompt });
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {

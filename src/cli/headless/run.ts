@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
+import { readPromptContext } from '../../agent/prompt_context.js';
 import { SettingsError } from '../../config/settings_file.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
 import { createRuntime } from '../../runtime/create_runtime.js';
@@ -64,9 +65,12 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     const resumed = findResumePoint(runtimeOptions, opts);
     const runtime = createRuntime({ ...runtimeOptions, sessionId: resumed?.id });
     reportRuntimeNotices(runtime);
+    // git status for the system prompt runs while the model and the servers load.
+    const promptContext = readPromptContext(runtime.cwd);
     const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
-    // MCP servers and the sandbox probe start while the model loads.
-    const services = startRuntimeServices(runtime, report);
+    // MCP servers start while the model loads; the sandbox probe once the model answers, so
+    // that its process does not compete with the first request (a command waits for it).
+    const services = startRuntimeServices(runtime, report, { probeSandboxLater: true });
     endServices = services.end;
     const modelName = modelNameFor(runtime, opts.model);
     if (!modelName) throw new UsageError(NO_MODEL);
@@ -104,7 +108,9 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       jsonSchema,
       history: resumed?.history ?? [],
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
+      promptContext,
       onEvent: (event) => {
+        if (event.type !== 'user_message' && event.type !== 'request_start') services.probeSandbox();
         if (RECORDED(event)) session.append(event as never);
         printer.event(event);
       },
