@@ -68,8 +68,9 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     // git status for the system prompt runs while the model and the servers load.
     const promptContext = readPromptContext(runtime.cwd);
     const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
-    // MCP servers start while the model loads; the sandbox probe once the model answers, so
-    // that its process does not compete with the first request (a command waits for it).
+    // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
+    // a run without one never needs it, and its process would compete with the first request
+    // and the exit (a command waits for it; a sandbox that does not work is reported then).
     const services = startRuntimeServices(runtime, report, { probeSandboxLater: true });
     endServices = services.end;
     const modelName = modelNameFor(runtime, opts.model);
@@ -110,7 +111,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
       promptContext,
       onEvent: (event) => {
-        if (event.type !== 'user_message' && event.type !== 'request_start') services.probeSandbox();
+        if (event.type === 'tool_call') services.probeSandbox();
         if (RECORDED(event)) session.append(event as never);
         printer.event(event);
       },
