@@ -24,7 +24,7 @@ export async function benchPromptTokens(): Promise<Array<Record<string, string |
     const system = systemPrompt({
       profile,
       mode: 'act',
-      environment: environmentDetails(cwd),
+      environment: await environmentDetails(cwd),
       agentsFiles: [],
     });
     const tools = runtime.pool.map((t) => JSON.stringify(definitionForModel(t, profile)));

@@ -3,6 +3,7 @@ import { benchAgent } from './agent.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchHeadlessTiming } from './headless_timing.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
@@ -18,6 +19,10 @@ const asRows = (rows: Array<{ name: string; medianMs: number; runs: number }>): 
 
 const benches: Array<[string, () => Promise<Rows>]> = [
   ['start-up (built command)', benchStartup],
+  [
+    'lathe -p: spawn to first model request, last reply to exit (LATHE_BENCH_BASELINE: an earlier build)',
+    benchHeadlessTiming,
+  ],
   ['search_files and glob vs ripgrep, 50,000 files', benchSearch],
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],

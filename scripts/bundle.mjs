@@ -1,7 +1,49 @@
 // Bundles the command into dist/bin/: one parse instead of hundreds of module files makes
 // start-up about 100 ms faster. Native, wasm and rarely used heavy packages stay external and
 // are loaded only when needed.
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+
+/**
+ * zod's namespace export carries every message locale (about 260 KB on the path of `lathe -p`,
+ * a quarter of the code it loads); lathe speaks English, zod's default, so only `en` is bundled.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+      importer.includes('/node_modules/zod/')
+        ? { path: join(dirname(importer), '../locales/en.js'), namespace: 'zod-english-only' }
+        : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ path }) => ({
+      contents: `export { default as en } from ${JSON.stringify(path)};`,
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
+/**
+ * The AI SDK's provider-utils takes one enum from zod 3 (to read zod 3 schemas) and would bring
+ * zod 3 whole (about 55 KB on the path of `lathe -p`): it gets the enum alone, same values. A
+ * further import from zod 3 there fails the build ("No matching export").
+ */
+const zod3KindsOnly = {
+  name: 'zod3-kinds-only',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^zod\/v3$/ }, ({ importer }) =>
+      importer.includes('/@ai-sdk/provider-utils/') ? { path: 'zod-v3-kinds', namespace: 'zod3-kinds-only' } : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'zod3-kinds-only' }, async () => {
+      const { ZodFirstPartyTypeKind } = await import('zod/v3');
+      return { contents: `export const ZodFirstPartyTypeKind = ${JSON.stringify(ZodFirstPartyTypeKind)};` };
+    });
+  },
+};
+
+// Chunk names change with their content: clear out the last build's.
+rmSync('dist/bin', { recursive: true, force: true });
 
 await build({
   entryPoints: { lathe: 'src/cli/main.ts' },
@@ -31,5 +73,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly, zod3KindsOnly],
   logLevel: 'warning',
 });

@@ -51,6 +51,8 @@ export interface AgentOptions {
   onMessage?: (message: ConversationMessage) => void;
   /** The conversation was replaced by a compacted one. */
   onCompacted?: (messages: ConversationMessage[]) => void;
+  /** The environment for the system prompt, when the client started reading it early (`environmentDetails`). */
+  environment?: Promise<string>;
 }
 
 const DEFAULT_MAX_TURNS = 100;
@@ -87,10 +89,11 @@ export class Agent {
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
   private contextTokens = 0;
   /**
-   * The environment (folder, date, git status) is read once per agent: a system prompt that stays
-   * the same from prompt to prompt keeps the provider's prompt cache of the conversation valid.
+   * The environment (folder, date, git status) is read once per agent, beside the model's
+   * loading: a system prompt that stays the same from prompt to prompt keeps the provider's
+   * prompt cache of the conversation valid.
    */
-  private environment?: string;
+  private environment?: Promise<string>;
   /** AGENTS.md files are read once per prompt, not once per request. */
   private agentsFiles?: ReturnType<typeof findAgentsFiles>;
   private cachedSystem?: { key: string; text: string };
@@ -98,6 +101,7 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
+    this.environment = options.environment;
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
   }
 
@@ -230,10 +234,10 @@ export class Agent {
   }
 
   /** The system prompt; rebuilt only when the mode, the tools or AGENTS.md change. */
-  private system(): string {
+  private async system(): Promise<string> {
     const { runtime, capabilities } = this.options;
-    const { profile, mode } = runtime.conditions;
     this.environment ??= environmentDetails(runtime.cwd);
+    const { profile, mode } = runtime.conditions;
     this.agentsFiles ??= findAgentsFiles(runtime.cwd);
     const agentsText = this.agentsFiles.map((f) => `${f.path}\n${f.text}`).join('\n');
     const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}`;
@@ -241,7 +245,7 @@ export class Agent {
     const text = systemPrompt({
       profile,
       mode,
-      environment: this.environment,
+      environment: await this.environment,
       agentsFiles: this.agentsFiles,
       jsonSchema: this.options.jsonSchema,
       instructions: this.options.systemPrompt?.replace,
@@ -298,10 +302,11 @@ export class Agent {
     };
     let produced = false;
     try {
+      const tools = this.toolDefinitions();
       const events = streamModel(this.options.model, {
-        system: this.system(),
+        system: await this.system(),
         messages: this.messages,
-        tools: this.toolDefinitions(),
+        tools,
         signal,
         providerOptions: this.options.providerOptions,
         promptCacheKey: this.options.promptCache === false ? undefined : this.options.runtime.sessionId,

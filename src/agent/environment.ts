@@ -1,15 +1,15 @@
 import { platform, release } from 'node:os';
-import { runGitSync } from '../util/safe_git.js';
+import { runGit } from '../util/safe_git.js';
 
 /** A few facts about where the agent runs, for the system prompt. */
-export function environmentDetails(cwd: string, now = new Date()): string {
+export async function environmentDetails(cwd: string, now = new Date()): Promise<string> {
   const lines = [
     `Working folder: ${cwd}`,
     `OS: ${platform()} ${release()}`,
     `Date: ${now.toISOString().slice(0, 10)}`,
   ];
   // Submodules' dirtiness is not asked for: it would run git inside each, under their config.
-  const git = runGitSync(['status', '--porcelain=v1', '--branch', '--ignore-submodules=dirty'], { cwd });
+  const git = await runGit(['status', '--porcelain=v1', '--branch', '--ignore-submodules=dirty'], { cwd });
   if (git.status === 0) {
     const [branchLine = '', ...changes] = git.stdout.split('\n').filter(Boolean);
     const branch = branchLine.replace(/^## /, '').replace(/\.\.\..*/, '');

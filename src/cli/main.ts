@@ -27,6 +27,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   process.stdout.write(`${pkg.version}\n`);
 } else {
   await routeThroughEnvironmentProxy();
+  // WebAssembly (fetch's HTTP parser, tree-sitter) stays on V8's baseline compiler until it has
+  // run long: optimising the parser after the first reply costs more CPU than a run saves, and
+  // an exiting process waits for an optimising job still under way (about 0.1 s after `-p`).
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--wasm-tiering-budget=1000000000');
   const { runCli } = await import('./program.js');
   process.exitCode = await runCli(args);
 }

@@ -167,33 +167,48 @@ export function openSessionLog(
 export interface RuntimeServices {
   /** The MCP servers of the settings (undefined when none is configured), connecting. */
   mcp: Promise<McpHub | undefined>;
+  /** Starts the sandbox probe, once; a sandbox that does not work is reported in a line. */
+  probeSandbox(): void;
   /** Ends it all: servers, tasks, schedules, commands. */
   end(): Promise<void>;
 }
 
 /**
  * What a runtime brings along besides its tools, started without waiting: the MCP servers of
- * the settings (their tools join the pool as each connects) and the sandbox probe. Problems are
- * reported in a line each.
+ * the settings (their tools join the pool as each connects) and, unless `probeSandboxLater`
+ * (then `probeSandbox()` starts it), the sandbox probe. Problems are reported in a line each.
  */
-export function startRuntimeServices(runtime: Runtime, report: (line: string) => void): RuntimeServices {
+export function startRuntimeServices(
+  runtime: Runtime,
+  report: (line: string) => void,
+  options: { probeSandboxLater?: boolean } = {},
+): RuntimeServices {
+  let probing = false;
+  let ended = false;
   const mcp = import('../mcp/attach.js')
     .then(({ attachMcp }) => attachMcp(runtime, { report }))
     .catch((error) => {
       report(`MCP: ${(error as Error).message}`);
       return undefined;
     });
-  const sandbox = runtime.sandboxNotice().then(
-    (line) => {
-      if (line) report(line);
-    },
-    () => undefined,
-  );
+  const probeSandbox = () => {
+    if (probing || ended) return;
+    probing = true;
+    void runtime.sandboxNotice().then(
+      (line) => {
+        // A probe still running at the end is stopped (no command needed it): nothing to report.
+        if (line && !ended) report(line);
+      },
+      () => undefined,
+    );
+  };
+  if (!options.probeSandboxLater) probeSandbox();
   return {
     mcp,
+    probeSandbox,
     end: async () => {
+      ended = true;
       await runtime.dispose();
-      await sandbox;
       // Stdio servers are processes: they would keep lathe alive.
       await (await mcp)?.close();
     },

@@ -33,9 +33,11 @@ const MIN_CUTTABLE_CHARS = 1024;
 const CUT_MARGIN_BYTES = 256;
 
 /**
- * An append-only JSONL session log. Each `append` is one `writeSync` of a whole line followed by
- * `fsyncSync`, on an fd kept open, so a killed process (or a crashed machine) loses at most the
- * event being written. A write that fails (a full disk) is undone to the last whole line and
+ * An append-only JSONL session log. Each `append` is one `writeSync` of a whole line on an fd
+ * kept open, so a killed process loses at most the event being written. The fsync that makes the
+ * lines survive a crashed machine runs in the background — one at a time, covering every line
+ * written before it starts — so that no event waits on the disk; `close` syncs what is left.
+ * A write that fails (a full disk) is undone to the last whole line and
  * reported once through `onWriteError`; the session goes on, and later events are saved again
  * once there is room.
  */
@@ -49,6 +51,12 @@ export class SessionLog {
   private closedByUser = false;
   /** The model, profile and mode of the moment, stamped on each compaction (see `readSessionTail`). */
   private readonly settings: Record<string, unknown> = {};
+  /** An fsync is running in the thread pool. */
+  private syncing = false;
+  /** Lines were written since the running fsync started. */
+  private unsynced = false;
+  /** Closed while an fsync ran: the fd is closed when it returns. */
+  private closeAfterSync?: number;
 
   private constructor(
     readonly path: string,
@@ -120,8 +128,8 @@ export class SessionLog {
     const bytes = Buffer.from(`${fitEvent(record)}\n`, 'utf8');
     try {
       writeFully(this.fd, bytes, this.size);
-      fs.fsyncSync(this.fd);
       this.size += bytes.length;
+      this.sync();
     } catch (error) {
       // Never leave half a line: the next event must start on a line of its own.
       try {
@@ -131,6 +139,26 @@ export class SessionLog {
       }
       this.reportFailure(error);
     }
+  }
+
+  /** Starts an fsync, or marks that another is needed when the running one returns. */
+  private sync(): void {
+    if (this.syncing) {
+      this.unsynced = true;
+      return;
+    }
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.syncing = true;
+    this.unsynced = false;
+    fs.fsync(fd, (error) => {
+      this.syncing = false;
+      if (error) this.reportFailure(error);
+      if (this.closeAfterSync !== undefined) {
+        fs.close(this.closeAfterSync, () => undefined);
+        this.closeAfterSync = undefined;
+      } else if (this.unsynced) this.sync();
+    });
   }
 
   private noteSettings(event: SessionEvent): void {
@@ -152,7 +180,15 @@ export class SessionLog {
     this.closedByUser = true;
     const fd = this.fd;
     this.fd = undefined;
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd === undefined) return;
+    try {
+      fs.fsyncSync(fd);
+    } catch (error) {
+      this.reportFailure(error);
+    }
+    // The fd must outlive an fsync still running on it in the thread pool.
+    if (this.syncing) this.closeAfterSync = fd;
+    else fs.closeSync(fd);
   }
 
   /** The first failure only (see `reported`). */

@@ -1,4 +1,4 @@
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 
 /**
  * Configuration that stops git from running programs a repository names: a command (or a
@@ -29,17 +29,32 @@ export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
   return { ...env, GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
 }
 
-/** Names of the filter drivers the configuration seen from `cwd` defines. */
-function filterDrivers(cwd: string, timeoutMs: number): string[] {
-  const listed = spawnSync('git', safeGitArgs(['config', '--get-regexp', '^filter\\.']), {
-    cwd,
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    env: safeGitEnv(),
-    stdio: ['ignore', 'pipe', 'ignore'],
+/** What one of lathe's git commands ended with: its exit status (null if it did not run) and output. */
+export interface GitRun {
+  status: number | null;
+  stdout: string;
+}
+
+/** Runs git without waiting on it: the event loop (and so lathe's start-up) goes on meanwhile. */
+function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitRun> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      args,
+      { cwd, encoding: 'utf8', timeout: timeoutMs, env: safeGitEnv() },
+      (error, stdout) => {
+        const code = error ? (error as { code?: unknown }).code : 0;
+        resolve({ status: typeof code === 'number' ? code : error ? null : 0, stdout: stdout ?? '' });
+      },
+    );
   });
+}
+
+/** Names of the filter drivers the configuration seen from `cwd` defines. */
+async function filterDrivers(cwd: string, timeoutMs: number): Promise<string[]> {
+  const listed = await git(safeGitArgs(['config', '--get-regexp', '^filter\\.']), cwd, timeoutMs);
   const names = new Set<string>();
-  for (const line of (listed.stdout ?? '').split('\n')) {
+  for (const line of listed.stdout.split('\n')) {
     const key = line.split(' ')[0];
     const match = /^filter\.(.+)\.[^.]+$/.exec(key);
     if (match) names.add(match[1]);
@@ -52,16 +67,10 @@ function filterDrivers(cwd: string, timeoutMs: number): string[] {
  * `safeGitEnv`, filter drivers the repository defines turned off. Every git call lathe makes
  * itself goes through here.
  */
-export function runGitSync(
+export async function runGit(
   args: readonly string[],
   options: { cwd: string; timeoutMs?: number },
-): SpawnSyncReturns<string> {
+): Promise<GitRun> {
   const timeout = options.timeoutMs ?? 2_000;
-  return spawnSync('git', safeGitArgs(args, filterDrivers(options.cwd, timeout)), {
-    cwd: options.cwd,
-    encoding: 'utf8',
-    timeout,
-    env: safeGitEnv(),
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  return git(safeGitArgs(args, await filterDrivers(options.cwd, timeout)), options.cwd, timeout);
 }

@@ -85,6 +85,26 @@ describe('SessionLog.append', () => {
     expect(() => log.append({ type: 'late' })).toThrow(/closed/);
   });
 
+  it('closed while its background sync runs, keeps every line and lets go of the file', async () => {
+    const log = SessionLog.create({ documentsRoot: root, workspace, id: 's', meta: {} });
+    for (let i = 0; i < 200; i++) log.append({ type: 'step', i });
+    log.close();
+    expect(lines(log.path)).toHaveLength(201);
+    // The file is closed once the sync under way returns: no descriptor of this process is left on it.
+    const openOnLog = () =>
+      fs.readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`) === log.path;
+        } catch {
+          return false;
+        }
+      });
+    for (let wait = 0; wait < 1000 && openOnLog().length > 0; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(openOnLog()).toEqual([]);
+    expect(readSessionLog(log.path).events.at(-1)).toMatchObject({ type: 'step', i: 199, seq: 200 });
+  });
+
   it('does not throw on bigint values', () => {
     const log = SessionLog.create({ documentsRoot: root, workspace, id: 's', meta: {} });
     log.append({ type: 'usage', tokens: 12n });

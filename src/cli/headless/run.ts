@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
+import { environmentDetails } from '../../agent/environment.js';
 import { SettingsError } from '../../config/settings_file.js';
 import type { Effort } from '../../config/types.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
@@ -11,6 +12,7 @@ import {
   runtimeOptionsFrom,
 } from '../commands/runtime_from_options.js';
 import { errorLine } from '../errors.js';
+import { exitWhenFlushed } from '../exit_when_flushed.js';
 import { imagesRefusal, type PromptFlags, readImageFile, systemPromptFrom } from '../prompt_flags.js';
 import {
   findResumePoint,
@@ -51,8 +53,15 @@ function readJsonSchema(file: string): Record<string, unknown> {
   }
 }
 
-/** `lathe -p`: one prompt, run to its end without a user; the exit code says how it ended. */
+/**
+ * `lathe -p`: one prompt, run to its end without a user; the exit code says how it ended. The
+ * process ends with the run.
+ */
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
+  return exitWhenFlushed(await runToEnd(opts));
+}
+
+async function runToEnd(opts: HeadlessOptions): Promise<number> {
   const started = performance.now();
   const printer = createPrinter(opts.outputFormat, opts.verbose ?? false);
   let log: SessionLog | undefined;
@@ -69,9 +78,14 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     reportRuntimeNotices(runtime);
     const warn = (line: string) => process.stderr.write(`lathe: warning: ${line}\n`);
     for (const warning of resumed?.warnings ?? []) warn(warning);
+    // git status for the system prompt runs while the model and the servers load.
+    const environment = environmentDetails(runtime.cwd);
+    environment.catch(() => undefined); // awaited by the first request, which reports a failure
     const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
-    // MCP servers and the sandbox probe start while the model loads.
-    const services = startRuntimeServices(runtime, report);
+    // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
+    // a run without one never needs it, and its process would compete with the first request
+    // and the exit (a command waits for it; a sandbox that does not work is reported then).
+    const services = startRuntimeServices(runtime, report, { probeSandboxLater: true });
     endServices = services.end;
     const modelName = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
     if (!modelName) throw new UsageError(NO_MODEL);
@@ -119,7 +133,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       jsonSchema,
       history: resumed?.history ?? [],
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
+      environment,
       onEvent: (event) => {
+        if (event.type === 'tool_call') services.probeSandbox();
         if (RECORDED(event)) session.append(event as never);
         printer.event(event);
       },

@@ -20,9 +20,9 @@ interface ProbeRun {
   error?: NodeJS.ErrnoException;
 }
 
-function run(argv: string[]): Promise<ProbeRun> {
+function run(argv: string[], signal?: AbortSignal): Promise<ProbeRun> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], signal });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -45,7 +45,7 @@ const HOST_UID_MAP = /^\s*0\s+0\s+4294967295\s*$/;
  * permitted capabilities — as root, capabilities would let it remount the read-only binds
  * writable. A user namespace is tried first and left out where the host forbids one.
  */
-export async function probeBubblewrap(policy: SandboxPolicy): Promise<ProbeOutcome> {
+export async function probeBubblewrap(policy: SandboxPolicy, signal?: AbortSignal): Promise<ProbeOutcome> {
   const inactive = (reason: string): ProbeOutcome => ({
     status: { active: false, reason },
     unshareUser: false,
@@ -59,12 +59,13 @@ export async function probeBubblewrap(policy: SandboxPolicy): Promise<ProbeOutco
   };
   const attempt = async (unshareUser: boolean): Promise<ProbeRun> => {
     const wrapped = wrapCommand(probePolicy, PROBE_COMMAND, policy.workspace, { unshareUser });
-    const result = await run(wrapped.argv);
+    const result = await run(wrapped.argv, signal);
     wrapped.cleanup();
     return result;
   };
   let unshareUser = true;
   let result = await attempt(unshareUser);
+  if (signal?.aborted) return inactive('the sandbox probe was stopped');
   if (!result.error && result.code !== 0) {
     // Some hosts (container runtimes' seccomp filters) forbid user namespaces.
     unshareUser = false;

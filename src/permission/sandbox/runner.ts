@@ -23,6 +23,8 @@ export interface WrapCallOptions {
  */
 export class Sandbox {
   private probed?: Promise<ProbeOutcome>;
+  /** Stops a probe still running when the runtime ends: its process would keep lathe alive. */
+  private readonly probeStopper = new AbortController();
   private sockets?: string[];
   private maskFolder?: string;
 
@@ -32,7 +34,7 @@ export class Sandbox {
   ) {}
 
   private probe(): Promise<ProbeOutcome> {
-    this.probed ??= probeBubblewrap(this.policy);
+    this.probed ??= probeBubblewrap(this.policy, this.probeStopper.signal);
     return this.probed;
   }
 
@@ -67,8 +69,9 @@ export class Sandbox {
     });
   }
 
-  /** Removes the empty file masks are made of. */
+  /** Stops a running probe and removes the empty file masks are made of. */
   dispose(): void {
+    this.probeStopper.abort();
     if (this.maskFolder) rmSync(this.maskFolder, { recursive: true, force: true });
     this.maskFolder = undefined;
   }

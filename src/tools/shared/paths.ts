@@ -58,11 +58,12 @@ export async function missingProblem(
 }
 
 /**
- * `12,345`, as `toLocaleString('en-US')` writes an integer, without loading the locale data:
- * tool descriptions call this as their modules load, and that load costs tens of milliseconds of
- * every start-up.
+ * A count with thousands separators (12,345), as `toLocaleString('en-US')` writes it — without
+ * it: the first Intl call loads ICU data, tens of milliseconds that tool descriptions built at
+ * start-up would add to every run.
  */
 export function formatCount(n: number): string {
-  if (!Number.isInteger(n)) return n.toLocaleString('en-US');
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  if (!Number.isInteger(n)) return String(n);
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 ? `-${digits}` : digits;
 }

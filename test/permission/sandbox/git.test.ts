@@ -37,7 +37,7 @@ function plantPrograms(repo: string, marker: string): void {
 const gitInside = "git -c safe.directory='*' -c user.email=t@t -c user.name=t";
 
 describe("lathe's own git calls", () => {
-  it('do not run the fsmonitor or filter programs a repository config names', () => {
+  it('do not run the fsmonitor or filter programs a repository config names', async () => {
     const repo = repository();
     const marker = join(sharedDir('lathe-marker-'), 'ran.txt');
     plantPrograms(repo, marker);
@@ -45,7 +45,7 @@ describe("lathe's own git calls", () => {
     spawnSync('git', ['status', '--porcelain'], { cwd: repo });
     expect(existsSync(marker)).toBe(true);
     writeFileSync(marker, '');
-    const details = environmentDetails(repo);
+    const details = await environmentDetails(repo);
     expect(details).toMatch(/Git: branch main, \d+ changed files/);
     expect(readFileSync(marker, 'utf8')).toBe('');
   });

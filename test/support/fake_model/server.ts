@@ -105,6 +105,11 @@ export interface FakeModelServerOptions {
    * `minTokens` is the shortest prefix cached (Anthropic: 1024 for Sonnet and Opus).
    */
   promptCache?: { minTokens?: number };
+  /**
+   * Told as each request arrives and as its reply's last byte is handed to the socket, with the
+   * request's path: benchmarks time a client from outside by these.
+   */
+  onTraffic?: (event: { phase: 'request' | 'reply_end'; path: string }) => void;
 }
 
 /**
@@ -116,6 +121,7 @@ export class FakeModelServer {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: ScriptedTurn[];
   private readonly fallback: ScriptedTurn;
+  private readonly onTraffic: FakeModelServerOptions['onTraffic'];
   private readonly openResponses = new Set<ServerResponse>();
   private readonly idCounters = new Map<string, number>();
   private readonly promptCache?: AnthropicPromptCache;
@@ -129,6 +135,7 @@ export class FakeModelServer {
     this.queue = [...(options.turns ?? [])];
     this.fallback = options.fallback ?? NO_TURN_LEFT;
     if (options.promptCache) this.promptCache = new AnthropicPromptCache(options.promptCache.minTokens);
+    this.onTraffic = options.onTraffic;
   }
 
   static async start(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -176,6 +183,11 @@ export class FakeModelServer {
     res.once('close', () => this.openResponses.delete(res));
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.url);
+    if (this.onTraffic) {
+      const notify = this.onTraffic;
+      notify({ phase: 'request', path: url.pathname });
+      res.once('finish', () => notify({ phase: 'reply_end', path: url.pathname }));
+    }
     const headers = flatHeaders(req);
     const { raw, body } = await readBody(req);
     const r = route(method, url.pathname);
