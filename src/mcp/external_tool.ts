@@ -53,12 +53,14 @@ export function externalTool(options: {
       description,
       // Not in the simple profile: it offers only its three core tools.
       availability: { profiles: ['standard', 'lite'], requires: ['mcp'] },
+      // A server's tool may do anything; its annotations say only whether it reads or destroys.
+      kind: 'other',
       maxResultChars: MCP_RESULT_CHARS,
       permissionSubject: () => ({ kind: 'mcp', subjects: [name] }),
       isReadOnly: () => readOnly,
       isConcurrencySafe: () => readOnly,
       isDestructive: () => destructive,
-      userFacingName: () => `${server}: ${remote.annotations?.title ?? remote.name}`,
+      title: () => `${server}: ${remote.annotations?.title ?? remote.name}`,
       call: (input, ctx) => options.call(input, ctx.signal, ctx.progress),
     },
     'external',

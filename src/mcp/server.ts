@@ -48,7 +48,7 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
     description: definition.description,
     inputSchema: definition.inputSchema as McpTool['inputSchema'],
     annotations: {
-      title: tool.userFacingName(undefined),
+      title: tool.title(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
       ...(readOnly === false ? { destructiveHint: staticFact(false, tool.isDestructive) ?? true } : {}),
     },

@@ -1,3 +1,4 @@
+import { changesFiles } from './kinds.js';
 import type { Tool, ToolDefinition } from './types.js';
 
 /** Result budgets (characters): past these a result is saved to a file and previewed. */
@@ -5,9 +6,23 @@ export const DEFAULT_RESULT_CHARS = 50_000;
 export const SHELL_RESULT_CHARS = 30_000;
 export const SEARCH_RESULT_CHARS = 20_000;
 
+/** A call's arguments as the UI shows them when the tool says nothing better: compact JSON. */
+export function compactJson(input: unknown, max = 120): string {
+  if (input === undefined) return '';
+  const text = typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The default detail of a call: its `path` argument, else its arguments. */
+function defaultDetail(input: unknown, show: (path: string) => string): string {
+  const path = input !== null && typeof input === 'object' ? (input as { path?: unknown }).path : undefined;
+  return typeof path === 'string' ? show(path) : compactJson(input);
+}
+
 /**
  * Makes a tool from a definition, filling what it leaves out with the safe defaults:
- * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine.
+ * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine,
+ * no files changed.
  */
 export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source'] = 'builtin'): Tool<I> {
   const {
@@ -22,23 +37,36 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     isDestructive,
     checkPermissions,
     toAutoClassifierInput,
-    userFacingName,
+    title,
+    detail,
+    touchedPaths,
+    describeChange,
     ...rest
   } = definition;
   return {
     ...rest,
     aliases: definition.aliases ?? [],
+    needsAgent: definition.needsAgent ?? false,
+    resultView: definition.resultView ?? (changesFiles(definition) ? 'diff' : 'head'),
+    refusedInStrictPlan: definition.refusedInStrictPlan ?? false,
     maxResultChars: definition.maxResultChars ?? DEFAULT_RESULT_CHARS,
     liteDescription: liteDescription ?? definition.description,
     cancelsSiblingsOnError: cancelsSiblingsOnError ?? false,
-    dynamic: { readOnly: dynamic?.readOnly ?? false, concurrencySafe: dynamic?.concurrencySafe ?? false },
+    dynamic: {
+      readOnly: dynamic?.readOnly ?? false,
+      concurrencySafe: dynamic?.concurrencySafe ?? false,
+      destructive: dynamic?.destructive ?? false,
+    },
     isEnabled: isEnabled ?? (() => true),
     isReadOnly: isReadOnly ?? (() => false),
     isConcurrencySafe: isConcurrencySafe ?? (() => false),
     isDestructive: isDestructive ?? (() => false),
     checkPermissions: checkPermissions ?? (() => ({ behavior: 'allow' })),
     toAutoClassifierInput: toAutoClassifierInput ?? (() => ''),
-    userFacingName: userFacingName ?? (() => definition.name),
+    title: title ?? (() => definition.name),
+    detail: detail ?? defaultDetail,
+    touchedPaths: touchedPaths ?? (() => []),
+    describeChange: describeChange ?? (async () => undefined),
     permissionSubject: permissionSubject ?? (() => ({ kind: 'none' })),
     validateInput: validateInput ?? (() => undefined),
     source,

@@ -278,7 +278,35 @@ export interface McpAccess {
   loadTools(names: readonly string[]): string[];
 }
 
-export interface ToolDefinition<I = any> {
+/**
+ * What a tool does, in the Agent Client Protocol's kinds (so an editor integration maps them one to
+ * one), plus `conversation` (talks to the user: questions, plans, reports) and `agent` (runs agents).
+ */
+export type ToolKind =
+  | 'read'
+  | 'search'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'execute'
+  | 'fetch'
+  | 'think'
+  | 'conversation'
+  | 'agent'
+  | 'other';
+
+/** The folders a call's paths are relative to: enough to say what it will change before it runs. */
+export type ChangeContext = Pick<ToolContext, 'cwd' | 'workspace'>;
+
+/** What a call will change, computed by the tool's own engine before it runs (approvals show it). */
+export interface ChangePreview {
+  /** The files it changes, as the diff names them. */
+  paths: string[];
+  /** A unified diff of the change (a deleted file shows as `(deleted)`). */
+  diff: string;
+}
+
+export interface ToolDefinition<I = unknown> {
   name: string;
   aliases?: readonly string[];
   inputSchema: z.ZodType<I>;
@@ -287,6 +315,12 @@ export interface ToolDefinition<I = any> {
   /** Short description for the Lite profile (falls back to `description`). */
   liteDescription?: string;
   availability: Availability;
+  /** What the tool does; every consumer (UI, MCP server, compaction, permissions) derives from it. */
+  kind: ToolKind;
+  /** Talks to the user through a running agent (a question, a plan): not offered by `lathe mcp serve`. */
+  needsAgent?: boolean;
+  /** Strict Plan Mode refuses its calls that are not read-only outright, without asking. */
+  refusedInStrictPlan?: boolean;
   /** Result budget in characters; over it, the result is saved to a file and previewed. */
   maxResultChars?: number;
   /** A failing call cancels the other calls of its parallel batch (shell commands). */
@@ -296,10 +330,28 @@ export interface ToolDefinition<I = any> {
   isEnabled?(ctx: PoolConditions): boolean;
   isReadOnly?(input: I): boolean;
   isConcurrencySafe?(input: I): boolean;
+  /** Whether the call may delete or overwrite what it cannot restore (a file, a process, a schedule). */
   isDestructive?(input: I): boolean;
   checkPermissions?(input: I, ctx: ToolContext): PermissionDecision | Promise<PermissionDecision>;
   toAutoClassifierInput?(input: I): string;
-  userFacingName?(input: I | undefined): string;
+  /** The label the UI and MCP clients show for the tool (`Read`, `Run`); default: its name. */
+  title?(input: I | undefined): string;
+  /** The verb of its approval question, where the title does not read as one (`Apply a patch to`). */
+  askVerb?: string;
+  /**
+   * How a client previews a finished call's result collapsed: its first lines (default), its last
+   * lines (command output), a diff stat (default for tools that change files), or a line count.
+   */
+  resultView?: 'head' | 'tail' | 'diff' | 'lineCount';
+  /**
+   * What one call is about, in a few words (`src/a.ts:10+20`, `npm test`), paths shown through
+   * `show`; default: the `path` argument, else the arguments as JSON.
+   */
+  detail?(input: I, show: (path: string) => string): string;
+  /** The files a call will change, as given (relative to `cwd` or absolute); file-changing kinds declare it. */
+  touchedPaths?(input: I, ctx: ChangeContext): string[];
+  /** The change a call would make, by the tool's own engine; undefined when it would fail (the call says why). */
+  describeChange?(input: I, ctx: ChangeContext): Promise<ChangePreview | undefined>;
   /**
    * Work the synchronous contract methods depend on (parsing a shell command to know whether it
    * is read-only); the executor awaits it before deciding how to schedule the call.
@@ -308,12 +360,15 @@ export interface ToolDefinition<I = any> {
   /** Tool-specific checks after the schema, before permissions; returns an error message or nothing. */
   validateInput?(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   call(input: I, ctx: ToolContext): Promise<ToolOutput>;
-  /** Static read-only / concurrency facts for listings; "dynamic" when they depend on input. */
-  dynamic?: { readOnly?: boolean; concurrencySafe?: boolean };
+  /**
+   * Static read-only / concurrency / destructive facts for listings; "dynamic" when they depend on
+   * input (a dynamic `destructive` means some calls are).
+   */
+  dynamic?: { readOnly?: boolean; concurrencySafe?: boolean; destructive?: boolean };
 }
 
 /** A tool with every contract member filled in. */
-export interface Tool<I = any>
+export interface Tool<I = unknown>
   extends Required<
     Omit<
       ToolDefinition<I>,
@@ -323,14 +378,22 @@ export interface Tool<I = any>
       | 'dynamic'
       | 'cancelsSiblingsOnError'
       | 'prepare'
+      | 'touchedPaths'
+      | 'describeChange'
+      | 'askVerb'
     >
   > {
+  askVerb?: string;
   liteDescription: string;
   cancelsSiblingsOnError: boolean;
-  dynamic: { readOnly: boolean; concurrencySafe: boolean };
+  dynamic: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };
   permissionSubject(input: I, ctx: ToolContext): PermissionSubject;
   validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   prepare?(input: I): Promise<void>;
+  /** The files a call will change; empty for tools that change none. */
+  touchedPaths(input: I, ctx: ChangeContext): string[];
+  /** The change a call would make; undefined for tools that change no file. */
+  describeChange(input: I, ctx: ChangeContext): Promise<ChangePreview | undefined>;
   /** Built-in or from an MCP server (external tools come after built-ins in the pool). */
   source: 'builtin' | 'external';
 }

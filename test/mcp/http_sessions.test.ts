@@ -28,6 +28,7 @@ function gate() {
     inputSchema: z.object({}),
     description: 'Answers when the test opens the gate.',
     availability: { profiles: ['standard'] },
+    kind: 'other',
     isReadOnly: () => true,
     async call() {
       entered();

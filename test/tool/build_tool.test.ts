@@ -8,6 +8,7 @@ const minimal = buildTool({
   inputSchema: z.object({ x: z.number() }),
   description: 'A tool that defines only what it must.',
   availability: { profiles: ['standard'] },
+  kind: 'other',
   async call() {
     return { text: 'ok' };
   },
@@ -21,7 +22,7 @@ describe('buildTool defaults', () => {
   it('allows in its own permission check', async () =>
     expect(await minimal.checkPermissions({ x: 1 }, {} as never)).toEqual({ behavior: 'allow' }));
   it("gives '' to the auto classifier", () => expect(minimal.toAutoClassifierInput({ x: 1 })).toBe(''));
-  it('shows its name to users', () => expect(minimal.userFacingName({ x: 1 })).toBe('minimal'));
+  it('shows its name to users', () => expect(minimal.title({ x: 1 })).toBe('minimal'));
   it('has no aliases', () => expect(minimal.aliases).toEqual([]));
   it('uses the default result budget', () => expect(minimal.maxResultChars).toBe(DEFAULT_RESULT_CHARS));
   it('uses the Standard description for Lite when none is given', () =>
@@ -39,11 +40,12 @@ describe('buildTool keeps what a definition gives', () => {
     description: 'Standard text',
     liteDescription: 'Lite text',
     availability: { profiles: ['standard', 'lite'] },
+    kind: 'other',
     maxResultChars: 123,
     isReadOnly: (input) => input.cmd === 'ls',
     isConcurrencySafe: (input) => input.cmd === 'ls',
     isDestructive: () => true,
-    userFacingName: () => 'Full Tool',
+    title: () => 'Full Tool',
     async call() {
       return { text: '' };
     },
@@ -56,7 +58,7 @@ describe('buildTool keeps what a definition gives', () => {
     expect(full.aliases).toEqual(['old_full']);
     expect(full.liteDescription).toBe('Lite text');
     expect(full.maxResultChars).toBe(123);
-    expect(full.userFacingName(undefined)).toBe('Full Tool');
+    expect(full.title(undefined)).toBe('Full Tool');
     expect(full.isDestructive({ cmd: 'x' })).toBe(true);
   });
 });

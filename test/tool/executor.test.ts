@@ -21,6 +21,7 @@ function recordingTools(spans: Span[]): Tool[] {
       inputSchema: schema,
       description: name,
       availability: { profiles: ['standard'] },
+      kind: 'other',
       isReadOnly: () => safe,
       isConcurrencySafe: () => safe,
       ...extra,
@@ -46,6 +47,7 @@ function recordingTools(spans: Span[]): Tool[] {
       inputSchema: z.object({}),
       description: 'throws',
       availability: { profiles: ['standard'] },
+      kind: 'other',
       async call() {
         throw new Error('kaboom');
       },

@@ -17,6 +17,7 @@ const make = (
       inputSchema: z.object({}),
       description: `${name}${tag}`,
       availability: { profiles: ['standard', 'lite', 'simple'], ...availability },
+      kind: 'other',
       async call() {
         return { text: name };
       },
@@ -92,6 +93,7 @@ describe('assemblePool', () => {
       inputSchema: z.object({}),
       description: '',
       availability: { profiles: ['standard'] },
+      kind: 'other',
       async call() {
         return { text: '' };
       },
@@ -137,6 +139,7 @@ describe('conditions', () => {
       inputSchema: z.object({}),
       description: '',
       availability: { profiles: ['standard'] },
+      kind: 'other',
       isEnabled: () => false,
       async call() {
         return { text: '' };

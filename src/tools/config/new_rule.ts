@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { displayPath } from '../shared/paths.js';
+import { previewFileChange } from '../edit/change_preview.js';
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -18,6 +19,9 @@ const inputSchema = z.strictObject({
 /** The rule file of a name, relative to the workspace. */
 export const ruleFilePath = (name: string) => join('.agents', 'rules', `${name}.md`);
 
+/** A rule file's text: the content, ending with a newline. */
+const ruleText = (content: string) => (content.endsWith('\n') ? content : `${content}\n`);
+
 export const newRule = buildTool({
   name: 'new_rule',
   inputSchema,
@@ -27,20 +31,26 @@ export const newRule = buildTool({
     'this conversation showed; keep it short and specific. The user approves the file before it is written.',
   // Lite offers only the tools seed 000 marks Lite; this one is not among them.
   availability: { profiles: ['standard'], notFor: ['subagent'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
+  askVerb: 'Write the rule',
+  detail: (input) => `.agents/rules/${input.name}.md`,
+  touchedPaths: (input, ctx) => [join(ctx.workspace, ruleFilePath(input.name))],
+  describeChange: (input, ctx) =>
+    previewFileChange(ctx, join(ctx.workspace, ruleFilePath(input.name)), () => ruleText(input.content)),
   // The rules folder is under .agents/, a protected path: the user is always asked.
   permissionSubject: (input, ctx) => ({
     kind: 'edit',
     paths: [join(ctx.workspace, ruleFilePath(input.name))],
   }),
-  userFacingName: () => 'Rule',
+  title: () => 'Rule',
   async call(input, ctx) {
     const path = join(ctx.workspace, ruleFilePath(input.name));
     const existed = await lstat(path).then(
       () => true,
       () => false,
     );
-    const content = input.content.endsWith('\n') ? input.content : `${input.content}\n`;
-    await atomicWriteFile(path, content);
+    await atomicWriteFile(path, ruleText(input.content));
     const shown = displayPath(ctx, path);
     return {
       text: `${existed ? 'Replaced' : 'Created'} the rule ${shown}.`,

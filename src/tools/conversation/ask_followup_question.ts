@@ -15,6 +15,9 @@ export const askFollowupQuestion = buildTool({
     'Offer options when the answer is a choice. Do not ask what you can find out with the tools.',
   liteDescription: 'Ask the user a question you need answered.',
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Question',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'ask_followup_question', async (agent) => {

@@ -15,6 +15,9 @@ export const attemptCompletion = buildTool({
     'results of earlier tool calls have come back.',
   liteDescription: 'Finish the task with the final result.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Completion',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'attempt_completion', (agent) => {

@@ -31,6 +31,9 @@ export const generateReport = buildTool({
     'summary and sections. It is saved with the session.',
   liteDescription: 'Give the user a structured report.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Report',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'generate_report', async (agent) => {

@@ -19,6 +19,9 @@ export const phaseReport = buildTool({
     'end the turn. With requires_acknowledgment, waits for the user to confirm or stop.',
   liteDescription: 'Report a finished phase; optionally wait for the user.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Phase report',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'phase_report', async (agent) => {

@@ -29,6 +29,9 @@ export const makePlan = buildTool({
     'switches to Act mode so it can be carried out.',
   liteDescription: 'Submit a plan for approval.',
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Plan',
   isReadOnly: () => true,
   call: (input, ctx) => withInteraction(ctx, 'make_plan', (agent) => presentPlan(agent, input.plan)),
 });
@@ -38,6 +41,9 @@ export const exitPlanMode = buildTool({
   inputSchema: planSchema,
   description: 'Leave Plan mode: present the finished plan for approval; once approved, carry it out.',
   availability: { profiles: ['standard'], modes: ['plan'], notFor: ['subagent'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Leave Plan mode',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withInteraction(ctx, 'exit_plan_mode', (agent) => presentPlan(agent, input.plan)),
@@ -50,6 +56,9 @@ export const enterPlanMode = buildTool({
     'Switch to Plan mode to explore and design before changing anything: only read-only tools run freely ' +
     'until a plan is approved (exit_plan_mode).',
   availability: { profiles: ['standard'], modes: ['act'], notFor: ['subagent'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Enter Plan mode',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (_input, ctx) =>

@@ -12,6 +12,9 @@ export const qnaRespond = buildTool({
   description: 'Answer a question the user asked (no changes needed). Ends the turn.',
   liteDescription: 'Answer the user’s question; ends the turn.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Answer',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'qna_respond', (agent) => {

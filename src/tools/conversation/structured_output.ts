@@ -12,6 +12,9 @@ export const structuredOutput = buildTool({
   description:
     'Give the run’s final answer as JSON matching the required schema (shown in the system prompt). Ends the run.',
   availability: { profiles: ['standard', 'lite', 'simple'], requires: ['jsonSchema'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Structured output',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

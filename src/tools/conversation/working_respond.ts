@@ -18,6 +18,9 @@ export const workingRespond = buildTool({
     'or acknowledge a correction. It does not end the turn: a real tool call must follow in the same message.',
   liteDescription: 'Short status for the user; must be followed by a real tool call.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Working',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

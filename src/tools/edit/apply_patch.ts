@@ -10,6 +10,7 @@ import { buildTool } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
 import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
+import { previewPatch } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadTextFile, NEW_FILE_FORMAT } from './text_file.js';
 import { editFolderCheck } from './write_guard.js';
@@ -75,20 +76,37 @@ function sourceOf(ops: PatchOp[], path: string): string {
   return move ? move.path : path;
 }
 
+/** The files a patch names (a move's destination too); none when it does not parse. */
+function patchedPaths(patch: string): string[] {
+  const parsed = parsePatch(patch);
+  return parsed.ok ? patchPaths(parsed.ops) : [];
+}
+
 export const applyPatch = buildTool({
   name: 'apply_patch',
   inputSchema,
   description: DESCRIPTION,
   availability: { profiles: ['standard'] },
-  permissionSubject: (input) => {
+  kind: 'edit',
+  refusedInStrictPlan: true,
+  // A patch with a Delete File hunk removes a file.
+  isDestructive: (input) => {
     const parsed = parsePatch(input.input);
-    return { kind: 'edit', paths: parsed.ok ? patchPaths(parsed.ops) : [] };
+    return parsed.ok && parsed.ops.some((op) => op.kind === 'delete');
   },
+  dynamic: { destructive: true },
+  permissionSubject: (input) => ({ kind: 'edit', paths: patchedPaths(input.input) }),
+  touchedPaths: (input) => patchedPaths(input.input),
+  describeChange: (input, ctx) => previewPatch(ctx, input.input),
   validateInput(input) {
     const parsed = parsePatch(input.input);
     return parsed.ok ? undefined : `The patch could not be parsed: ${parsed.error}`;
   },
-  userFacingName: () => 'Patch',
+  title: () => 'Patch',
+  askVerb: 'Apply a patch to',
+  // The file lines as written, so a patch that does not parse still shows what it meant to change.
+  detail: (input, show) =>
+    [...input.input.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => show(m[1].trim())).join(', '),
   async call(input, ctx) {
     const parsed = parsePatch(input.input);
     if (!parsed.ok) return { isError: true, text: `The patch could not be parsed: ${parsed.error}` };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exactReplace } from '../../edit/exact_replace.js';
 import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadEditTarget, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
 
@@ -20,8 +21,17 @@ export const editFile = buildTool({
     'make it unique) unless replace_all is true. Match indentation exactly. The file must have been read with ' +
     'read_file first in this session, and not changed since. An empty old_string creates a new file.',
   availability: { profiles: ['standard', 'simple'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  userFacingName: () => 'Edit',
+  title: () => 'Edit',
+  touchedPaths: (input) => [input.path],
+  describeChange: (input, ctx) =>
+    previewFileChange(ctx, input.path, (before) => {
+      const result = exactReplace(before ?? '', input.old_string, input.new_string, input.replace_all ?? false);
+      // A missing file is created with new_string when old_string is empty.
+      return result.ok ? result.content : before === undefined ? input.new_string : undefined;
+    }),
   async call(input, ctx) {
     const { path, shown, loaded } = await loadEditTarget(ctx, input.path);
     if (!loaded.ok) {

@@ -73,6 +73,14 @@ export const notebookEdit = buildTool({
     'Cells are named by id or by the 1-based number read_file shows. Read the notebook first. Replacing a ' +
     'code cell clears its outputs. The notebook stays valid nbformat JSON.',
   availability: { profiles: ['standard'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
+  title: () => 'Notebook',
+  askVerb: 'Edit the notebook',
+  // Deleting a cell loses its source and outputs.
+  isDestructive: (input) => input.edit_mode === 'delete',
+  dynamic: { destructive: true },
+  touchedPaths: (input) => [input.path],
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   validateInput(input) {
     if (!input.path.endsWith('.ipynb'))

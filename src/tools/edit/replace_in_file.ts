@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatReport, replaceInFile as replaceEngine } from '../../edit/search_replace/index.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadEditTarget, saveTextFile } from './text_file.js';
 
@@ -24,8 +25,17 @@ export const replaceInFile = buildTool({
   liteDescription:
     'Edit a file with blocks: "------- SEARCH" lines from the file, "=======", new lines, "+++++++ REPLACE". Each SEARCH must match one place.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  userFacingName: () => 'Edit',
+  title: () => 'Edit',
+  touchedPaths: (input) => [input.path],
+  describeChange: (input, ctx) =>
+    previewFileChange(ctx, input.path, (before) => {
+      if (before === undefined) return undefined;
+      const result = replaceEngine(before, input.diff);
+      return result.ok ? result.content : undefined;
+    }),
   async call(input, ctx) {
     const { path, shown, loaded } = await loadEditTarget(ctx, input.path);
     if (!loaded.ok) {

@@ -74,6 +74,12 @@ export const replaceText = buildTool({
     'With preview: true, shows the diff of each file without writing. All matching files are changed together ' +
     'or not at all. Files over 8 MB are streamed: there a regex matches within one line.',
   availability: { profiles: ['standard'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
+  title: () => 'Replace',
+  detail: (input) => `${input.find} → ${input.replace} in ${input.glob}`,
+  // The files are those the glob matches when the call runs: the glob stands for them.
+  touchedPaths: (input) => (input.preview ? [] : [input.glob]),
   isReadOnly: (input) => input.preview === true,
   isConcurrencySafe: (input) => input.preview === true,
   dynamic: { readOnly: true, concurrencySafe: true },

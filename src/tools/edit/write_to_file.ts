@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { expectedContent, loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
 
@@ -16,8 +17,14 @@ export const writeToFile = buildTool({
     'file keeps its encoding and line endings. For changes to part of a file, prefer replace_in_file or edit_file.',
   liteDescription: 'Create or overwrite a file with the full content.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'edit',
+  refusedInStrictPlan: true,
+  // Overwrites the whole file: what it held is gone.
+  isDestructive: () => true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  userFacingName: () => 'Write',
+  title: () => 'Write',
+  touchedPaths: (input) => [input.path],
+  describeChange: (input, ctx) => previewFileChange(ctx, input.path, () => input.content),
   async call(input, ctx) {
     const { path, shown, loaded: existing } = await loadEditTarget(ctx, input.path);
     if (!existing.ok && !existing.missing)

@@ -73,9 +73,13 @@ export const executeCommand = buildTool({
     'Prefer read_file, search_files and glob for reading and searching.',
   liteDescription: 'Run a shell command; get output and exit code.',
   availability: { profiles: ['standard', 'lite', 'simple'] },
+  kind: 'execute',
+  resultView: 'tail',
+  // A command that is not read-only may delete or overwrite anything it can reach.
+  isDestructive: (input) => !isReadOnly(input),
+  dynamic: { readOnly: true, concurrencySafe: true, destructive: true },
   maxResultChars: SHELL_RESULT_CHARS,
   cancelsSiblingsOnError: true,
-  dynamic: { readOnly: true, concurrencySafe: true },
   isReadOnly,
   isConcurrencySafe: (input) => isReadOnly(input) && !input.run_in_background,
   async prepare(input) {
@@ -93,7 +97,13 @@ export const executeCommand = buildTool({
     if ((await pathKind(folder)).kind !== 'directory') return `cwd ${input.cwd} is not a folder.`;
     return undefined;
   },
-  userFacingName: () => 'Run',
+  title: () => 'Run',
+  detail: (input, show) => {
+    const lines = input.command.split('\n');
+    const command = lines.length > 1 ? `${lines[0]} …` : lines[0];
+    const where = input.cwd && show(input.cwd) !== '.' ? ` (in ${show(input.cwd)})` : '';
+    return command + where + (input.run_in_background ? ' (background)' : '');
+  },
   async call(input, ctx) {
     const cwd = input.cwd ? absolutePath(ctx, input.cwd) : ctx.cwd;
     const timeoutS = input.timeout ?? DEFAULT_TIMEOUT_S;
@@ -187,6 +197,10 @@ export const killCommand = buildTool({
   inputSchema: z.strictObject({ id: z.string().min(1).describe('The id execute_command returned') }),
   description: 'Stop a command started with execute_command run_in_background, with its whole process tree.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'other',
+  title: () => 'Stop',
+  askVerb: 'Stop the command',
+  detail: (input) => input.id,
   isDestructive: () => true,
   async call(input, ctx) {
     const command = ctx.backgroundCommands.get(input.id);

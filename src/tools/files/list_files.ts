@@ -50,6 +50,8 @@ export const listFiles = buildTool({
     `and never shows .git. At most ${formatCount(MAX_ENTRIES)} entries.`,
   liteDescription: 'List a folder (recursive optional).',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'read',
+  title: () => 'List',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),

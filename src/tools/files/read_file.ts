@@ -75,6 +75,14 @@ export const readFileTool = buildTool({
     'notebooks as cells with outputs. Read several files at once by calling this tool several times in one message.',
   liteDescription: 'Read a file (numbered lines; offset/limit for long files).',
   availability: { profiles: ['standard', 'lite', 'simple'] },
+  kind: 'read',
+  title: () => 'Read',
+  resultView: 'lineCount',
+  detail: (input, show) => {
+    const range =
+      input.offset || input.limit ? `:${input.offset ?? 1}${input.limit ? `+${input.limit}` : ''}` : '';
+    return `${show(input.path)}${range}`;
+  },
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input: Input) => ({ kind: 'read', paths: [input.path] }),

@@ -14,6 +14,8 @@ export const accessMcpResource = buildTool({
     'Read a resource of a connected MCP server by its URI: files, records, documents the server offers. ' +
     'Find URIs with list_mcp_resources.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
+  kind: 'fetch',
+  title: () => 'MCP resource',
   maxResultChars: MCP_RESULT_CHARS,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -13,6 +13,8 @@ export const listMcpResources = buildTool({
     'List the resources (and resource templates) that connected MCP servers offer, with their URIs, ' +
     'to read with access_mcp_resource.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
+  kind: 'fetch',
+  title: () => 'MCP resources',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withMcp(ctx, (mcp) => mcp.listResources(input.server_name, ctx.signal)),

@@ -14,6 +14,8 @@ export const loadMcp = buildTool({
     'Show an MCP tool’s full metadata without running it: its description and the JSON Schema of its ' +
     'arguments, to call it correctly with use_mcp_tool.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
+  kind: 'other',
+  title: () => 'Load MCP tools',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

@@ -9,6 +9,8 @@ export const loadMcpDocumentation = buildTool({
     'Load the guide to writing an MCP server (with a complete working example) and adding it to lathe. ' +
     'Use it when the user asks to create or install an MCP server.',
   availability: { profiles: ['standard'] },
+  kind: 'read',
+  title: () => 'MCP guide',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: async () => ({ text: MCP_GUIDE }),

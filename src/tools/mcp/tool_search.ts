@@ -77,6 +77,8 @@ export const toolSearch = buildTool({
     'named ones with "select:name1,name2". Found tools are loaded for the rest of the session: call ' +
     'them directly from your next message. Their names are listed below when there are any.',
   availability: { profiles: ['standard'], feature: 'tool_search', requires: ['mcp'] },
+  kind: 'search',
+  title: () => 'Tool search',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

@@ -19,6 +19,7 @@ export const useMcpTool = buildTool({
     'when you do not know the schema. The server names and tools are those the user configured; an ' +
     'unknown name is answered with the list of what exists.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
+  kind: 'other',
   maxResultChars: MCP_RESULT_CHARS,
   // Rules on use_mcp_tool itself match `server__tool`; the call is judged as the server's tool below.
   permissionSubject: (input) => ({ kind: 'none', subjects: [`${input.server_name}__${input.tool_name}`] }),
@@ -44,7 +45,7 @@ export const useMcpTool = buildTool({
       strictPlanRefused: false,
     });
   },
-  userFacingName: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'use_mcp_tool'),
+  title: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'use_mcp_tool'),
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const args = parseArguments(input.arguments) as Record<string, unknown>;

@@ -24,6 +24,8 @@ export const cronCreate = buildTool({
     'a headless run when no one is there. Runs missed while lathe was not running are reported once, not ' +
     'replayed. Schedules are kept across sessions; list them with cron_list, remove them with cron_delete.',
   availability: { profiles: ['standard'], feature: 'triggers' },
+  kind: 'other',
+  title: () => 'Schedule',
   // A scheduled prompt later runs the agent with no one watching: it asks as a command would.
   permissionSubject: () => ({ kind: 'execute', readOnlyCommand: false }),
   validateInput: (input) => scheduleProblem(input.schedule),

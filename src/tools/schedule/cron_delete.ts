@@ -9,6 +9,10 @@ export const cronDelete = buildTool({
   }),
   description: 'Remove a scheduled prompt; it will not run again.',
   availability: { profiles: ['standard'], feature: 'triggers' },
+  kind: 'delete',
+  title: () => 'Unschedule',
+  // The scheduled prompt is gone for good.
+  isDestructive: () => true,
   async call(input, ctx) {
     const found = scheduleServices(ctx);
     if ('error' in found) return found.error;

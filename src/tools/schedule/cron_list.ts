@@ -18,6 +18,8 @@ export const cronList = buildTool({
   inputSchema: z.strictObject({}),
   description: 'List the scheduled prompts: schedule, prompt, next and last run, runs missed.',
   availability: { profiles: ['standard'], feature: 'triggers' },
+  kind: 'read',
+  title: () => 'Schedules',
   // Listing changes nothing (seed 001: CronList is read-only and concurrency-safe).
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

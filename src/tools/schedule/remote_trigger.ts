@@ -24,7 +24,11 @@ export const remoteTrigger = buildTool({
     'URL on 127.0.0.1 and a secret token, shown once. POST the URL with "Authorization: Bearer <token>" and ' +
     'JSON {"prompt": "…"} to start a headless run in this workspace. list shows them; revoke removes one.',
   availability: { profiles: ['standard'], feature: 'remote_triggers' },
-  dynamic: { readOnly: true, concurrencySafe: false },
+  kind: 'other',
+  title: () => 'Remote trigger',
+  // Revoking a trigger ends it for good.
+  isDestructive: (input) => input.action === 'revoke',
+  dynamic: { readOnly: true, concurrencySafe: false, destructive: true },
   isReadOnly: (input) => input.action === 'list',
   // A trigger lets whoever holds its token start runs: creating one asks as a command would.
   permissionSubject: (input) =>

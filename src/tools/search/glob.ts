@@ -35,6 +35,9 @@ export const glob = buildTool({
     'Find files whose paths match a glob pattern ("**/*.ts", "src/**/*.test.js"), newest first. Honours ' +
     `.gitignore. A pattern without "/" matches file names at any depth. At most ${MAX_RESULTS} results.`,
   availability: { profiles: ['standard'] },
+  kind: 'search',
+  title: () => 'Glob',
+  detail: (input, show) => `${input.pattern}${input.path ? ` in ${show(input.path)}` : ''}`,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),

@@ -33,6 +33,8 @@ export const listCodeDefinitionNames = buildTool({
     'TypeScript, JavaScript, Python, Go, Rust, Java, C, C++, C#, Ruby and PHP.',
   liteDescription: 'Outline definitions (classes, functions) of a file or folder.',
   availability: { profiles: ['standard', 'lite'] },
+  kind: 'read',
+  title: () => 'Outline',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path] }),

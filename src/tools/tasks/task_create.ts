@@ -31,6 +31,8 @@ export const taskCreate = buildTool({
     'servers) and you carry on: check it with task_get or task_list, read its output with task_output, ' +
     'stop it with task_stop. Without a command, the task is a tracked item whose status you set with task_update.',
   availability: TASKS_AVAILABILITY,
+  kind: 'execute',
+  title: () => 'Start task',
   async prepare(input) {
     await prepareCommand(input.command);
   },

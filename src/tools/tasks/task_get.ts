@@ -10,6 +10,8 @@ export const taskGet = buildTool({
   description:
     'Show one task: subject, description, status, command, how it ended, and how much output is unread.',
   availability: TASKS_AVAILABILITY,
+  kind: 'read',
+  title: () => 'Task',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async call(input, ctx) {

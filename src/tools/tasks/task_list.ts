@@ -11,6 +11,8 @@ export const taskList = buildTool({
   }),
   description: "List this session's tasks with their status, oldest first.",
   availability: TASKS_AVAILABILITY,
+  kind: 'read',
+  title: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async call(input, ctx) {

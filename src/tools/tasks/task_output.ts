@@ -63,6 +63,8 @@ export const taskOutput = buildTool({
     "Read a task's output: by default what is new since your last read, or all of it with all: true. " +
     'wait: N first waits up to N seconds for the task to end. Long output comes in parts; call again for the rest.',
   availability: TASKS_AVAILABILITY,
+  kind: 'read',
+  title: () => 'Task output',
   maxResultChars: SHELL_RESULT_CHARS,
   // Reading changes nothing but this tool's own read position; reads that move it must not race.
   dynamic: { readOnly: false, concurrencySafe: true },

@@ -8,6 +8,10 @@ export const taskStop = buildTool({
   description:
     "Stop a running task: its command's whole process tree ends. A tracked task is marked stopped.",
   availability: TASKS_AVAILABILITY,
+  kind: 'other',
+  title: () => 'Stop task',
+  // Ends the task's process tree.
+  isDestructive: () => true,
   async call(input, ctx) {
     const found = lookupTask(ctx, input.id);
     if ('error' in found) return found.error;

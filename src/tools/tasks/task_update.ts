@@ -19,6 +19,8 @@ export const taskUpdate = buildTool({
     "Change a task's subject or description, or the status of a task without a command (pending → running → " +
     'completed / failed / stopped). A command task takes its status from its process; stop one with task_stop.',
   availability: TASKS_AVAILABILITY,
+  kind: 'other',
+  title: () => 'Update task',
   validateInput(input) {
     if (input.subject === undefined && input.description === undefined && input.status === undefined)
       return 'Nothing to change: give a subject, a description or a status.';

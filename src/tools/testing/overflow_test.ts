@@ -10,6 +10,8 @@ export const overflowTest = buildTool({
   }),
   description: 'Test tool: returns `chars` characters of numbered lines, after `delay_ms`.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
+  kind: 'other',
+  title: () => 'Overflow test',
   maxResultChars: 10_000,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

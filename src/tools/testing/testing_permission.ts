@@ -7,6 +7,8 @@ export const testingPermission = buildTool({
   inputSchema: z.strictObject({ path: z.string().optional() }),
   description: 'Test tool: asks for edit permission on a path and does nothing.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
+  kind: 'other',
+  title: () => 'Permission test',
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path ?? '.'] }),
   async call(input) {
     return { text: `permission granted for ${input.path ?? '.'}` };

@@ -82,6 +82,8 @@ export const monitor = buildTool({
     'live. Stops when the command ends, when a line matches `until` (a regex: "Server listening|ERROR"), or at ' +
     'the timeout; returns the last lines seen. Use it to wait for a server to start or a job to finish.',
   availability: { profiles: ['standard'], feature: 'monitor' },
+  kind: 'read',
+  title: () => 'Monitor',
   maxResultChars: SHELL_RESULT_CHARS,
   dynamic: { readOnly: true, concurrencySafe: false },
   isReadOnly: (input) => input.command === undefined || isReadOnlyCommand(input.command),

@@ -29,6 +29,8 @@ export const sleep = buildTool({
     'Wait without doing anything: for a deploy to roll out, a build elsewhere, a time of day. The user can ' +
     'interrupt the wait. Prefer it to a shell sleep, which holds a process and cannot be interrupted cleanly.',
   availability: { profiles: ['standard'], feature: 'proactive' },
+  kind: 'other',
+  title: () => 'Sleep',
   isReadOnly: () => true,
   async call(input, ctx) {
     const started = performance.now();

@@ -61,6 +61,9 @@ export const changeTodoList = buildTool({
     'user sees it as a change to the current list and approves it; keep one item in_progress, mark items ' +
     'completed as you finish them, and add what you discover.',
   availability: { profiles: ['standard'], feature: 'focus_chain', notFor: ['subagent'] },
+  kind: 'conversation',
+  needsAgent: true,
+  title: () => 'Todo list',
   permissionSubject: () => ({ kind: 'todo' }),
   call: (input, ctx) =>
     withInteraction(ctx, 'change_todo_list', async (agent) => {
