@@ -5,6 +5,8 @@ import type { ModelCapabilities } from '../provider/capabilities.js';
 import { requestCost } from '../provider/prices.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
+import { announcesOnly } from '../tool/kinds.js';
+import { findTool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { AgentInteraction, ImageBlock, ToolResult } from '../tool/types.js';
 import { compactMessages, shouldCompact } from './compaction.js';
@@ -174,9 +176,11 @@ export class Agent {
           : outcome;
       }
       if (streamed.calls.length > 0) {
-        lastWasWorkingOnly = streamed.calls.every(
-          (c) => c.name === 'working_respond' || c.name === 'act_mode_respond',
-        );
+        const pool = this.options.runtime.pool;
+        lastWasWorkingOnly = streamed.calls.every((c) => {
+          const tool = findTool(pool, c.name);
+          return tool !== undefined && announcesOnly(tool);
+        });
         continue;
       }
       // No tool call: a final answer, unless the model announced a step and did not take it.
@@ -369,7 +373,8 @@ export class Agent {
 
   private async compact(signal?: AbortSignal): Promise<void> {
     const before = this.contextTokens;
-    const summary = await compactMessages(this.options.model, this.messages, signal);
+    const { runtime } = this.options;
+    const summary = await compactMessages(this.options.model, this.messages, signal, runtime.pool, runtime);
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);
     this.contextTokens = 0;

@@ -1,17 +1,12 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { findTool } from '../tool/pool.js';
+import { parseInput } from '../tool/run_call.js';
+import type { ChangeContext, Tool } from '../tool/types.js';
 import { messageText, userMessage } from './messages.js';
 import { type ConversationMessage, completeText, type ModelStreamEvent } from './model_stream.js';
 
 /** Compact when the conversation fills this share of the context window. */
 const THRESHOLD = 0.8;
-const EDIT_TOOLS = new Set([
-  'write_to_file',
-  'replace_in_file',
-  'apply_patch',
-  'edit_file',
-  'replace_text',
-  'notebook_edit',
-]);
 /** The transcript handed to the summariser is cut to its last this-many characters. */
 const MAX_TRANSCRIPT_CHARS = 400_000;
 
@@ -19,17 +14,21 @@ export function shouldCompact(contextTokens: number, contextWindow: number): boo
   return contextTokens > 0 && contextTokens >= contextWindow * THRESHOLD;
 }
 
-/** The files the conversation changed, from its edit tool calls. */
-function filesTouched(messages: ConversationMessage[]): string[] {
+/** The files the conversation changed, as the tools of its calls declare them. */
+function filesTouched(
+  messages: ConversationMessage[],
+  pool: readonly Tool[],
+  folders: ChangeContext,
+): string[] {
   const files = new Set<string>();
   for (const m of messages) {
     if (m.role !== 'assistant') continue;
     for (const part of m.content) {
-      if (part.type !== 'tool-call' || !EDIT_TOOLS.has(part.toolName)) continue;
-      const input = part.input as { path?: string; input?: string };
-      if (input.path) files.add(input.path);
-      for (const match of input.input?.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm) ?? [])
-        files.add(match[1]);
+      if (part.type !== 'tool-call') continue;
+      const tool = findTool(pool, part.toolName);
+      if (!tool?.touchedPaths) continue;
+      const parsed = parseInput(tool, part.input);
+      if (parsed.ok) for (const path of tool.touchedPaths(parsed.input, folders)) files.add(path);
     }
   }
   return [...files];
@@ -42,7 +41,10 @@ function filesTouched(messages: ConversationMessage[]): string[] {
 export async function compactMessages(
   model: LanguageModelV3,
   messages: ConversationMessage[],
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  /** The tools whose calls say which files were changed. */
+  pool: readonly Tool[],
+  folders: ChangeContext,
 ): Promise<{
   messages: ConversationMessage[];
   text: string;
@@ -51,7 +53,7 @@ export async function compactMessages(
 }> {
   const userTexts = messages.filter((m) => m.role === 'user').map((m) => messageText(m));
   const transcript = messages.map((m) => `${m.role}: ${messageText(m)}`).join('\n\n');
-  const files = filesTouched(messages);
+  const files = filesTouched(messages, pool, folders);
   const { text, usage } = await completeText(model, {
     signal,
     system:

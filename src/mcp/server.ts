@@ -12,23 +12,12 @@ export interface ServedRuntime {
   createExecution(options: { signal?: AbortSignal; progress?: (message: string) => void }): ToolExecution;
 }
 
-/** Tools that talk to the user through a running agent; an MCP client is not one. */
-const AGENT_ONLY = new Set([
-  'ask_followup_question',
-  'attempt_completion',
-  'qna_respond',
-  'make_plan',
-  'working_respond',
-  'phase_report',
-  'generate_report',
-  'enter_plan_mode',
-  'exit_plan_mode',
-  'structured_output',
-]);
-
-/** The tools lathe serves: its pool under the runtime's settings, less the agent-only ones. */
+/**
+ * The tools lathe serves: its pool under the runtime's settings, less those that talk to the user
+ * through a running agent (an MCP client is not one).
+ */
 export function servedTools(runtime: ServedRuntime): Tool[] {
-  return runtime.pool.filter((t) => !AGENT_ONLY.has(t.name));
+  return runtime.pool.filter((t) => !t.needsAgent);
 }
 
 function staticFact(dynamic: boolean, fact: (input: never) => boolean): boolean | undefined {
@@ -38,6 +27,11 @@ function staticFact(dynamic: boolean, fact: (input: never) => boolean): boolean 
   } catch {
     return undefined;
   }
+}
+
+/** Whether some call of the tool may delete or overwrite what it cannot restore (MCP's destructiveHint). */
+function mayDestroy(tool: Tool): boolean {
+  return tool.dynamic.destructive || (staticFact(false, tool.isDestructive) ?? true);
 }
 
 function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
@@ -50,7 +44,8 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
     annotations: {
       title: tool.title(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
-      ...(readOnly === false ? { destructiveHint: staticFact(false, tool.isDestructive) ?? true } : {}),
+      // MCP reads destructiveHint only of tools that are not read-only.
+      ...(readOnly !== true ? { destructiveHint: mayDestroy(tool) } : {}),
     },
   };
 }

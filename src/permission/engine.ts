@@ -13,6 +13,7 @@ import {
 } from './rules.js';
 import type { NamedPath } from './shell/arguments.js';
 import type {
+  PathRuleTools,
   PermissionDecision,
   PermissionEngine,
   PermissionQuery,
@@ -35,6 +36,8 @@ export interface PermissionEngineOptions {
   canonicalName?: (name: string) => string;
   /** More folders treated like the workspace for reading and editing (`--add-dir`). */
   extraRoots?: readonly string[];
+  /** Which tools' path rules guard reading and writing for every tool (from the tools' declarations). */
+  pathRuleTools: PathRuleTools;
 }
 
 interface Target {
@@ -172,7 +175,7 @@ export class RulePermissionEngine implements PermissionEngine {
 
   readDenyPatterns(): string[] {
     const patterns = this.rules
-      .filter((rule) => rule.action === 'deny' && pathRuleAccess(rule) === 'read')
+      .filter((rule) => rule.action === 'deny' && pathRuleAccess(rule, this.options.pathRuleTools) === 'read')
       .map((rule) => rule.pattern!);
     return [...new Set(patterns)];
   }
@@ -187,10 +190,13 @@ export class RulePermissionEngine implements PermissionEngine {
     targets: Target[],
     named: NamedTarget[],
   ): PermissionDecision | undefined {
-    const guarding = this.rules.filter((r) => r.action === 'deny' && pathRuleAccess(r) !== undefined);
+    const guarding = this.rules.filter(
+      (r) => r.action === 'deny' && pathRuleAccess(r, this.options.pathRuleTools) !== undefined,
+    );
     if (guarding.length === 0) return undefined;
     const covers = (rule: PermissionRule, access: 'read' | 'write', t: Target) =>
-      (pathRuleAccess(rule) === 'read' || access === 'write') && this.pathMatches(rule, t, true);
+      (pathRuleAccess(rule, this.options.pathRuleTools) === 'read' || access === 'write') &&
+      this.pathMatches(rule, t, true);
     const denial = (rule: PermissionRule, what: string): PermissionDecision => ({
       behavior: 'deny',
       reason: `${what} is denied by rule ${describe(rule)} (${rule.source}), which holds for every tool and command`,

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import type { RuleText } from '../config/settings.js';
 import { expandHome } from './paths.js';
-import type { PermissionRule } from './types.js';
+import type { PathRuleTools, PermissionRule } from './types.js';
 
 /** Parses `tool` or `tool(pattern)`; returns an error message for anything else. */
 export function parseRule(text: RuleText): PermissionRule | string {
@@ -36,34 +36,15 @@ export function toolNameMatches(ruleTool: string, tool: string): boolean {
   return globMatches(tool, ruleTool);
 }
 
-/** The file tools whose path rules guard reading; a path rule on any other file tool guards writing. */
-const READING_TOOLS = [
-  'read_file',
-  'list_files',
-  'search_files',
-  'glob',
-  'list_code_definition_names',
-  'monitor',
-];
-const WRITING_TOOLS = [
-  'write_to_file',
-  'edit_file',
-  'replace_in_file',
-  'apply_patch',
-  'notebook_edit',
-  'replace_text',
-  'new_rule',
-];
-
 /**
  * What a path rule guards, whatever tool reaches the path: a rule on a reading tool
  * (`read_file(.env)`) guards reading, a rule on an editing tool (`write_to_file(secrets/**)`)
  * guards writing; rules on other tools guard nothing beyond their own tool.
  */
-export function pathRuleAccess(rule: PermissionRule): 'read' | 'write' | undefined {
+export function pathRuleAccess(rule: PermissionRule, tools: PathRuleTools): 'read' | 'write' | undefined {
   if (rule.pattern === undefined) return undefined;
-  if (READING_TOOLS.some((tool) => toolNameMatches(rule.tool, tool))) return 'read';
-  if (WRITING_TOOLS.some((tool) => toolNameMatches(rule.tool, tool))) return 'write';
+  if (tools.reading.some((tool) => toolNameMatches(rule.tool, tool))) return 'read';
+  if (tools.writing.some((tool) => toolNameMatches(rule.tool, tool))) return 'write';
   return undefined;
 }
 

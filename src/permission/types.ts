@@ -39,6 +39,16 @@ export type PermissionDecision =
     }
   | { behavior: 'deny'; reason: string };
 
+/**
+ * The tools whose path rules guard a path for every tool and command, by name: those that read or
+ * search (`read_file(.env)` guards reading) and those that change files (`write_to_file(secrets/**)`
+ * guards writing). The tools' declarations say which they are.
+ */
+export interface PathRuleTools {
+  reading: readonly string[];
+  writing: readonly string[];
+}
+
 /** A rule `{tool, pattern, action}`; `pattern` undefined means the whole tool. */
 export interface PermissionRule {
   tool: string;

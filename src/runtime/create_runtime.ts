@@ -23,6 +23,7 @@ import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
+import { pathRuleTools } from '../tool/kinds.js';
 import { assemblePool, findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type {
@@ -230,6 +231,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     approve: options.approve,
     canonicalName,
     extraRoots: options.addDirs,
+    pathRuleTools: pathRuleTools(builtins),
   });
   warnings.push(...permissions.warnings);
 

@@ -1,4 +1,3 @@
-import { changesFiles } from './kinds.js';
 import type { Tool, ToolDefinition } from './types.js';
 
 /** Result budgets (characters): past these a result is saved to a file and previewed. */
@@ -39,7 +38,6 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     toAutoClassifierInput,
     title,
     detail,
-    touchedPaths,
     describeChange,
     ...rest
   } = definition;
@@ -47,7 +45,7 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     ...rest,
     aliases: definition.aliases ?? [],
     needsAgent: definition.needsAgent ?? false,
-    resultView: definition.resultView ?? (changesFiles(definition) ? 'diff' : 'head'),
+    resultView: definition.resultView ?? (definition.touchedPaths ? 'diff' : 'head'),
     refusedInStrictPlan: definition.refusedInStrictPlan ?? false,
     maxResultChars: definition.maxResultChars ?? DEFAULT_RESULT_CHARS,
     liteDescription: liteDescription ?? definition.description,
@@ -65,7 +63,6 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     toAutoClassifierInput: toAutoClassifierInput ?? (() => ''),
     title: title ?? (() => definition.name),
     detail: detail ?? defaultDetail,
-    touchedPaths: touchedPaths ?? (() => []),
     describeChange: describeChange ?? (async () => undefined),
     permissionSubject: permissionSubject ?? (() => ({ kind: 'none' })),
     validateInput: validateInput ?? (() => undefined),

@@ -1,15 +1,22 @@
+import type { PathRuleTools } from '../permission/types.js';
 import type { Tool, ToolKind } from './types.js';
 
-/** The kinds whose calls change files: they declare `touchedPaths` and `describeChange`. */
-const FILE_CHANGING: ReadonlySet<ToolKind> = new Set(['edit', 'delete', 'move']);
-/** The kinds whose calls look at files or data without changing them. */
-const READING: ReadonlySet<ToolKind> = new Set(['read', 'search']);
+/** The kinds whose calls look at files or data without changing anything. */
+const LOOKING: ReadonlySet<ToolKind> = new Set(['read', 'search']);
 
-/** Whether the tool's calls change files (write, edit, patch, delete, move). */
-export const changesFiles = (tool: Pick<Tool, 'kind'>): boolean => FILE_CHANGING.has(tool.kind);
+/** Whether the tool's calls change files: it declares which (`touchedPaths`). */
+export const changesFiles = (tool: Pick<Tool, 'touchedPaths'>): boolean => tool.touchedPaths !== undefined;
 
 /** Whether the tool reads or searches (files, outputs, listings) and changes nothing. */
-export const readsOnly = (tool: Pick<Tool, 'kind'>): boolean => READING.has(tool.kind);
+export const looksOnly = (tool: Pick<Tool, 'kind'>): boolean => LOOKING.has(tool.kind);
 
-/** Whether the tool's calls show as their own entries (a question, a plan, a report), not as tool lines. */
-export const talksToUser = (tool: Pick<Tool, 'kind'>): boolean => tool.kind === 'conversation';
+/** Whether a turn of only these calls announces work without doing it (a reply after it is no final answer). */
+export const announcesOnly = (tool: Pick<Tool, 'kind'>): boolean => tool.kind === 'think';
+
+/** The tools whose path rules guard every tool's reads (readers, searchers) and writes (file changers). */
+export function pathRuleTools(tools: readonly Tool[]): PathRuleTools {
+  return {
+    reading: tools.filter(looksOnly).map((t) => t.name),
+    writing: tools.filter(changesFiles).map((t) => t.name),
+  };
+}

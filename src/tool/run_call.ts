@@ -42,9 +42,6 @@ export interface CallEnvironment {
   hooks?: CallHooks;
 }
 
-/** Tools that Strict Plan Mode refuses outright. */
-const STRICT_PLAN_REFUSED = new Set(['write_to_file', 'replace_in_file', 'apply_patch', 'new_rule']);
-
 const error = (text: string): ToolResult => ({ isError: true, text });
 
 /** Parses and validates a call's input, or says what is wrong in words the model can act on. */
@@ -114,13 +111,14 @@ function refusedByPermissions(decision: Exclude<PermissionDecision, { behavior: 
 /** The tool's own verdict and the engine's; the stricter wins. */
 async function decidePermission(tool: Tool, input: unknown, ctx: ToolContext): Promise<PermissionDecision> {
   const subject = tool.permissionSubject(input, ctx);
+  const readOnly = tool.isReadOnly(input);
   const decision = strictest(
     await tool.checkPermissions(input, ctx),
     ctx.permissions.decide({
       tool: tool.name,
-      readOnly: tool.isReadOnly(input),
+      readOnly,
       subject,
-      strictPlanRefused: STRICT_PLAN_REFUSED.has(tool.name),
+      strictPlanRefused: tool.refusedInStrictPlan && !readOnly,
     }),
   );
   // Fail closed: a command the sandbox cannot wrap asks, or is refused, whatever rules allow.

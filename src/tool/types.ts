@@ -348,7 +348,10 @@ export interface ToolDefinition<I = unknown> {
    * `show`; default: the `path` argument, else the arguments as JSON.
    */
   detail?(input: I, show: (path: string) => string): string;
-  /** The files a call will change, as given (relative to `cwd` or absolute); file-changing kinds declare it. */
+  /**
+   * The files a call will change, as given (relative to `cwd` or absolute); declared by exactly
+   * the tools that change files (a glob-wide change gives its glob).
+   */
   touchedPaths?(input: I, ctx: ChangeContext): string[];
   /** The change a call would make, by the tool's own engine; undefined when it would fail (the call says why). */
   describeChange?(input: I, ctx: ChangeContext): Promise<ChangePreview | undefined>;
@@ -390,8 +393,7 @@ export interface Tool<I = unknown>
   permissionSubject(input: I, ctx: ToolContext): PermissionSubject;
   validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   prepare?(input: I): Promise<void>;
-  /** The files a call will change; empty for tools that change none. */
-  touchedPaths(input: I, ctx: ChangeContext): string[];
+  touchedPaths?(input: I, ctx: ChangeContext): string[];
   /** The change a call would make; undefined for tools that change no file. */
   describeChange(input: I, ctx: ChangeContext): Promise<ChangePreview | undefined>;
   /** Built-in or from an MCP server (external tools come after built-ins in the pool). */

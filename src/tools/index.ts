@@ -1,3 +1,4 @@
+import { findTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
 import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
@@ -65,4 +66,15 @@ export function builtinTools(): Tool[] {
     overflowTest,
     testingPermission,
   ];
+}
+
+let catalogue: readonly Tool[] | undefined;
+
+/**
+ * A built-in tool by name or alias, whether or not the pool offers it now: what clients look up
+ * to show a call of any session (its title, kind, how its result reads).
+ */
+export function builtinTool(name: string): Tool | undefined {
+  catalogue ??= builtinTools();
+  return findTool(catalogue, name);
 }

@@ -9,6 +9,8 @@ import type { SettingsLayer } from '../../src/config/types.js';
 import { RulePermissionEngine } from '../../src/permission/engine.js';
 import { classifyShellCommand } from '../../src/permission/shell/index.js';
 import type { PermissionSubject } from '../../src/permission/types.js';
+import { pathRuleTools } from '../../src/tool/kinds.js';
+import { builtinTools } from '../../src/tools/index.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function engine(
@@ -25,6 +27,7 @@ function engine(
     yolo: extra.yolo,
     approve: extra.approve as never,
     mode: extra.mode,
+    pathRuleTools: pathRuleTools(builtinTools()),
   });
   return { e, workspace };
 }

@@ -5,6 +5,8 @@ import { mergeSettings } from '../../src/config/settings.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { RulePermissionEngine } from '../../src/permission/engine.js';
 import type { PermissionSubject } from '../../src/permission/types.js';
+import { pathRuleTools } from '../../src/tool/kinds.js';
+import { builtinTools } from '../../src/tools/index.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function engine(
@@ -29,6 +31,7 @@ function engine(
     approve: extra.approve as never,
     mode: extra.mode,
     extraRoots: extra.extraRoots,
+    pathRuleTools: pathRuleTools(builtinTools()),
   });
   return { e, workspace, documentsRoot };
 }

@@ -5,7 +5,9 @@ import { mergeSettings } from '../../src/config/settings.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { RulePermissionEngine } from '../../src/permission/engine.js';
 import { defaultConditions } from '../../src/tool/conditions.js';
+import { pathRuleTools } from '../../src/tool/kinds.js';
 import type { ToolContext } from '../../src/tool/types.js';
+import { builtinTools } from '../../src/tools/index.js';
 
 /** A fresh temp folder (mode 0700), real path. */
 export function tempDir(prefix = 'lathe-test-'): string {
@@ -41,6 +43,7 @@ export function testContext(
       documentsRoot,
       cwd: workspace,
       yolo: options.yolo,
+      pathRuleTools: pathRuleTools(builtinTools()),
     }),
     readFiles: new Map(),
     backgroundCommands: new Map(),

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
 import { buildTool } from '../../tool/build_tool.js';
-import { displayPath } from '../shared/paths.js';
 import { previewFileChange } from '../edit/change_preview.js';
+import { displayPath } from '../shared/paths.js';
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 

@@ -18,7 +18,8 @@ export const workingRespond = buildTool({
     'or acknowledge a correction. It does not end the turn: a real tool call must follow in the same message.',
   liteDescription: 'Short status for the user; must be followed by a real tool call.',
   availability: { profiles: ['standard', 'lite'] },
-  kind: 'conversation',
+  // It says what the next step is; a turn of only this call is not the end of the work.
+  kind: 'think',
   needsAgent: true,
   title: () => 'Working',
   isReadOnly: () => true,

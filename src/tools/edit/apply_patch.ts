@@ -106,7 +106,9 @@ export const applyPatch = buildTool({
   askVerb: 'Apply a patch to',
   // The file lines as written, so a patch that does not parse still shows what it meant to change.
   detail: (input, show) =>
-    [...input.input.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) => show(m[1].trim())).join(', '),
+    [...input.input.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)]
+      .map((m) => show(m[1].trim()))
+      .join(', '),
   async call(input, ctx) {
     const parsed = parsePatch(input.input);
     if (!parsed.ok) return { isError: true, text: `The patch could not be parsed: ${parsed.error}` };

@@ -28,7 +28,12 @@ export const editFile = buildTool({
   touchedPaths: (input) => [input.path],
   describeChange: (input, ctx) =>
     previewFileChange(ctx, input.path, (before) => {
-      const result = exactReplace(before ?? '', input.old_string, input.new_string, input.replace_all ?? false);
+      const result = exactReplace(
+        before ?? '',
+        input.old_string,
+        input.new_string,
+        input.replace_all ?? false,
+      );
       // A missing file is created with new_string when old_string is empty.
       return result.ok ? result.content : before === undefined ? input.new_string : undefined;
     }),

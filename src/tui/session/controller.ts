@@ -462,7 +462,8 @@ export class InteractiveSession implements SessionControls {
       return;
     }
     await this.step('Compacting', async (signal) => {
-      const summary = await compactMessages(model.model, messages, signal);
+      const runtime = this.runtime;
+      const summary = await compactMessages(model.model, messages, signal, runtime.pool, runtime);
       messages.splice(0, messages.length, ...summary.messages);
       this.log?.append({ type: 'compacted_messages', messages: summary.messages });
       this.store.add(notice('The conversation was compacted into a summary.'));

@@ -5,6 +5,8 @@ import { mergeSettings } from '../../../src/config/settings.js';
 import { RulePermissionEngine } from '../../../src/permission/engine.js';
 import { filesToMask } from '../../../src/permission/sandbox/masking.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
+import { pathRuleTools } from '../../../src/tool/kinds.js';
+import { builtinTools } from '../../../src/tools/index.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
@@ -22,6 +24,7 @@ function engineDenying(workspace: string, rules: string[]): RulePermissionEngine
     workspace,
     documentsRoot: tempDir('lathe-home-'),
     cwd: workspace,
+    pathRuleTools: pathRuleTools(builtinTools()),
   });
 }
 
