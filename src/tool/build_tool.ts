@@ -13,7 +13,7 @@ export function compactJson(input: unknown, max = 120): string {
 }
 
 /** The default detail of a call: its `path` argument, else its arguments. */
-function defaultDetail(input: unknown, show: (path: string) => string): string {
+export function defaultCallDetail(input: unknown, show: (path: string) => string): string {
   const path = input !== null && typeof input === 'object' ? (input as { path?: unknown }).path : undefined;
   return typeof path === 'string' ? show(path) : compactJson(input);
 }
@@ -37,7 +37,6 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     checkPermissions,
     toAutoClassifierInput,
     title,
-    detail,
     describeChange,
     ...rest
   } = definition;
@@ -62,7 +61,6 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     checkPermissions: checkPermissions ?? (() => ({ behavior: 'allow' })),
     toAutoClassifierInput: toAutoClassifierInput ?? (() => ''),
     title: title ?? (() => definition.name),
-    detail: detail ?? defaultDetail,
     describeChange: describeChange ?? (async () => undefined),
     permissionSubject: permissionSubject ?? (() => ({ kind: 'none' })),
     validateInput: validateInput ?? (() => undefined),

@@ -384,9 +384,11 @@ export interface Tool<I = unknown>
       | 'touchedPaths'
       | 'describeChange'
       | 'askVerb'
+      | 'detail'
     >
   > {
   askVerb?: string;
+  detail?(input: I, show: (path: string) => string): string;
   liteDescription: string;
   cancelsSiblingsOnError: boolean;
   dynamic: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };

@@ -1,5 +1,7 @@
 import type { AgentEvent } from '../../agent/events.js';
+import { callLabel } from '../../tool/call_label.js';
 import type { PermissionDenial } from '../../tool/types.js';
+import { builtinTool } from '../../tools/index.js';
 
 /** A call permissions refused, as the json result lists it. */
 export interface DeniedCall {
@@ -58,14 +60,11 @@ function oneLine(text: string): string {
     .trim();
 }
 
-/** The arguments that say what a call is about, in the names tools give them; else the input as JSON. */
-const SUBJECT_ARGUMENTS = ['command', 'path', 'file_path', 'url', 'pattern', 'query'];
 const MAX_DETAIL = 120;
 
-function callDetail(input: unknown): string {
-  const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
-  const named = SUBJECT_ARGUMENTS.map((key) => fields[key]).find((value) => typeof value === 'string');
-  const text = typeof named === 'string' ? named : input === undefined ? '' : (JSON.stringify(input) ?? '');
+/** What the call is about, as its tool's declaration says (paths as given); else its input as JSON. */
+function callDetail(tool: string, input: unknown): string {
+  const text = callLabel(builtinTool(tool), tool, input, (path) => path).detail;
   return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 1)}…` : text;
 }
 
@@ -74,7 +73,7 @@ function callDetail(input: unknown): string {
  * "refused: execute_command `rm -rf build` — needs approval (category executeAll); rerun with …".
  */
 export function refusalLine(denied: DeniedCall): string {
-  const detail = oneLine(callDetail(denied.input));
+  const detail = oneLine(callDetail(denied.tool, denied.input));
   // The engine's reasons often start with the tool's name, which the line already gave.
   const reason = denied.reason.startsWith(`${denied.tool} `)
     ? denied.reason.slice(denied.tool.length + 1)

@@ -33,6 +33,7 @@ export const taskCreate = buildTool({
   availability: TASKS_AVAILABILITY,
   kind: 'execute',
   title: () => 'Start task',
+  detail: (input) => input.command ?? input.subject,
   async prepare(input) {
     await prepareCommand(input.command);
   },

@@ -1,3 +1,4 @@
+import { fileChangingTools, runsCommands } from '../render/tool_facts.js';
 import type { Prompt } from '../state/prompts.js';
 
 /** One choice of a prompt. `text` choices ask for words next (a reason, an answer, a change). */
@@ -8,8 +9,6 @@ export interface MenuOption {
   text?: { label: string };
 }
 
-const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'edit_file', 'apply_patch']);
-
 /**
  * What "don't ask again" will allow, in words: `npm test` commands, edits in src/app/**, or the
  * rules themselves for other tools (the exact rules show under the choice when it is selected).
@@ -18,11 +17,11 @@ export function summarizeRules(rules: string[]): string {
   const parsed = rules.map((rule) => /^(\w+)\((.*)\)$/.exec(rule));
   const of = (tools: (name: string) => boolean) =>
     parsed.every((m) => m && tools(m[1])) ? [...new Set(parsed.map((m) => m![2]))] : undefined;
-  const commands = of((name) => name === 'execute_command');
+  const commands = of(runsCommands);
   const listed = (items: string[]) =>
     items.length <= 2 ? items.join(', ') : `${items.slice(0, 2).join(', ')} +${items.length - 2} more`;
   if (commands) return `${listed(commands.map((c) => `\`${c}\``))} commands`;
-  const folders = of((name) => EDIT_TOOLS.has(name));
+  const folders = of((name) => fileChangingTools().includes(name));
   if (folders) return `edits in ${listed(folders)}`;
   return listed(rules);
 }

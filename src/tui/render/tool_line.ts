@@ -1,52 +1,13 @@
 import { isAbsolute, relative } from 'node:path';
+import { callLabel } from '../../tool/call_label.js';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
+import { declaredTool, resultView } from './tool_facts.js';
 import { sanitize, truncateLine } from './width.js';
 
-/** Tools whose calls show as their own entries (a question, a plan, a report), not as tool lines. */
-export const CONVERSATION_TOOLS = new Set([
-  'ask_followup_question',
-  'attempt_completion',
-  'qna_respond',
-  'make_plan',
-  'exit_plan_mode',
-  'enter_plan_mode',
-  'working_respond',
-  'act_mode_respond',
-  'phase_report',
-  'status_update',
-  'generate_report',
-  'change_todo_list',
-  'structured_output',
-]);
-
-const VERBS: Record<string, string> = {
-  read_file: 'Read',
-  list_files: 'List',
-  glob: 'Glob',
-  search_files: 'Search',
-  list_code_definition_names: 'Outline',
-  write_to_file: 'Write',
-  replace_in_file: 'Edit',
-  edit_file: 'Edit',
-  apply_patch: 'Patch',
-  replace_text: 'Replace',
-  notebook_edit: 'Notebook',
-  execute_command: 'Run',
-  kill_command: 'Stop',
-  new_rule: 'Rule',
-};
-
-const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'edit_file', 'apply_patch', 'new_rule']);
 const PREVIEW_LINES = 3;
 const DIFF_PREVIEW_LINES = 8;
-
-function field(input: unknown, key: string): string | undefined {
-  if (!input || typeof input !== 'object') return undefined;
-  const value = (input as Record<string, unknown>)[key];
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
 
 function firstLine(text: string): string {
   const lines = text.split('\n');
@@ -65,55 +26,12 @@ export function shownPath(path: string, cwd: string | undefined): string {
 }
 
 /**
- * What a call does, in a few words: `Read src/a.ts`, `Run npm test`, `Search /TODO/ in src`.
- * Paths inside `cwd` are shown relative to it.
+ * What a call does, in a few words, from its tool's declaration: `Read src/a.ts`, `Run npm test`,
+ * `Search /TODO/ in src`. Paths inside `cwd` are shown relative to it.
  */
 export function toolTitle(name: string, input: unknown, cwd?: string): { verb: string; detail: string } {
-  const verb = VERBS[name] ?? name;
-  const given = field(input, 'path');
-  const path = given === undefined ? undefined : shownPath(given, cwd);
-  switch (name) {
-    case 'execute_command': {
-      const background = (input as { run_in_background?: boolean })?.run_in_background ? ' (background)' : '';
-      const dir = field(input, 'cwd');
-      const where = dir && shownPath(dir, cwd) !== '.' ? ` (in ${shownPath(dir, cwd)})` : '';
-      return { verb, detail: firstLine(field(input, 'command') ?? '') + where + background };
-    }
-    case 'search_files':
-      return { verb, detail: `/${field(input, 'regex') ?? ''}/${path ? ` in ${path}` : ''}` };
-    case 'glob':
-      return { verb, detail: `${field(input, 'pattern') ?? ''}${path ? ` in ${path}` : ''}` };
-    case 'read_file': {
-      const offset = field(input, 'offset');
-      const limit = field(input, 'limit');
-      const range = offset || limit ? `:${offset ?? 1}${limit ? `+${limit}` : ''}` : '';
-      return { verb, detail: `${path ?? ''}${range}` };
-    }
-    case 'apply_patch': {
-      const files = [
-        ...(field(input, 'input') ?? '').matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm),
-      ];
-      return { verb, detail: files.map((m) => shownPath(m[1].trim(), cwd)).join(', ') };
-    }
-    case 'replace_text':
-      return {
-        verb,
-        detail: `${field(input, 'find') ?? ''} → ${field(input, 'replace') ?? ''} in ${field(input, 'glob') ?? ''}`,
-      };
-    case 'kill_command':
-      return { verb, detail: field(input, 'id') ?? '' };
-    case 'new_rule':
-      return { verb, detail: `.agents/rules/${field(input, 'name') ?? ''}.md` };
-    default:
-      if (path !== undefined) return { verb, detail: path };
-      return { verb, detail: compactJson(input) };
-  }
-}
-
-export function compactJson(input: unknown, max = 120): string {
-  if (input === undefined) return '';
-  const text = typeof input === 'string' ? input : JSON.stringify(input);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const { verb, detail } = callLabel(declaredTool(name), name, input, (path) => shownPath(path, cwd));
+  return { verb, detail };
 }
 
 export function formatElapsed(ms: number): string {
@@ -167,7 +85,8 @@ export function resultPreview(tool: ToolLine): Line[] {
   if (!text) return [];
   const all = text.split('\n').map(sanitize);
   const ended = /^(Exit code|Stopped after|Interrupted|Ended by signal|Started in the background)/;
-  if (tool.name === 'execute_command' && (tool.status === 'ok' || ended.test(all.at(-1) ?? ''))) {
+  const view = resultView(tool.name);
+  if (view === 'tail' && (tool.status === 'ok' || ended.test(all.at(-1) ?? ''))) {
     // The end of a command's output says most: its last lines, then how it ended.
     const lines = all.filter((line) => line.trim() !== '');
     const status = ended.test(lines.at(-1) ?? '') ? lines.pop() : undefined;
@@ -185,7 +104,7 @@ export function resultPreview(tool: ToolLine): Line[] {
       lines.length - PREVIEW_LINES,
     );
   }
-  if (EDIT_TOOLS.has(tool.name)) {
+  if (view === 'diff') {
     const start = all.findIndex((l) => l.startsWith('@@'));
     if (start >= 0) {
       // The diff was shown at the approval: the line says how much changed, not what again.
@@ -206,7 +125,7 @@ export function resultPreview(tool: ToolLine): Line[] {
     }
     return [[{ text: all[0] }]];
   }
-  if (tool.name === 'read_file')
+  if (view === 'lineCount')
     return [[{ text: `${all.length} line${all.length === 1 ? '' : 's'}`, style: { color: 'gray' } }]];
   return withMore(
     all.slice(0, PREVIEW_LINES).map((t) => [{ text: t }]),

@@ -1,17 +1,11 @@
+import { callLabel } from '../../tool/call_label.js';
 import type { ApprovalRequest } from '../../tool/run_call.js';
-import { shownPath, toolTitle } from '../render/tool_line.js';
+import { declaredTool } from '../render/tool_facts.js';
+import { shownPath } from '../render/tool_line.js';
 
 type Asked = Pick<ApprovalRequest, 'tool' | 'input' | 'reason' | 'category'>;
 
 const OUTSIDE = new Set(['readOutside', 'editOutside']);
-
-/** Where the tool line's short verb would not read as a question. */
-const QUESTION_VERBS: Record<string, string> = {
-  new_rule: 'Write the rule',
-  apply_patch: 'Apply a patch to',
-  notebook_edit: 'Edit the notebook',
-  kill_command: 'Stop the command',
-};
 
 /**
  * The question an approval asks, in the words of what the call does, derived from the call:
@@ -19,13 +13,18 @@ const QUESTION_VERBS: Record<string, string> = {
  */
 export function approvalQuestion(request: Asked, cwd: string): string {
   const name = request.tool.name;
-  const { verb, detail } = toolTitle(name, request.input, cwd);
+  const tool = declaredTool(name);
+  const described = callLabel(tool, name, request.input, (path) => shownPath(path, cwd));
   const outside = request.category && OUTSIDE.has(request.category) ? ' (outside the workspace)' : '';
-  if (name === 'execute_command') return `Run \`${detail}\`${outside}?`;
-  // A tool without a verb of its own (MCP tools and the like): its arguments are shown above.
-  if (verb === name) return `Use ${name}${outside}?`;
-  return `${QUESTION_VERBS[name] ?? verb} ${detail}${outside}?`;
+  const verb = tool?.askVerb ?? described.verb;
+  if (tool?.kind === 'execute') return `${verb} \`${described.detail}\`${outside}?`;
+  // A call that says nothing of itself but its arguments (MCP tools and the like): they are shown above.
+  if (!tool || (!described.declared && !hasPath(request.input))) return `Use ${name}${outside}?`;
+  return `${verb} ${described.detail}${outside}?`;
 }
+
+const hasPath = (input: unknown) =>
+  input !== null && typeof input === 'object' && typeof (input as { path?: unknown }).path === 'string';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 

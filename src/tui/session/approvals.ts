@@ -3,11 +3,11 @@ import type { Runtime } from '../../runtime/create_runtime.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import { diffLine } from '../render/highlight.js';
 import type { Line } from '../render/style.js';
+import { runsCommands } from '../render/tool_facts.js';
 import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
 import { approvalNote, approvalQuestion } from './approval_words.js';
-import { previewEdit } from './edit_preview.js';
 import { asksAlways, suggestRules } from './rule_suggestions.js';
 import { allowRules, saveAllowRules } from './save_rules.js';
 
@@ -39,7 +39,9 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
     : await suggestRules(request, runtime.cwd, runtime.workspace);
   const { verb, detail } = toolTitle(request.tool.name, request.input, runtime.cwd);
   const folders = { cwd: runtime.cwd, workspace: runtime.workspace };
-  const diff = await previewEdit(request.tool.name, request.input, folders);
+  // The change as the tool's own engine computes it; none when the call would fail (it says why).
+  const change = await request.tool.describeChange(request.input, folders).catch(() => undefined);
+  const diff = change?.diff;
   store.settleText();
   store.addBefore(request.call.id, {
     kind: 'proposal',
@@ -113,7 +115,7 @@ function proposalLines(
   const lines: Line[] = [];
   if (diff) {
     for (const text of diff.split('\n')) lines.push([{ text: '  ' }, ...diffLine(text)]);
-  } else if (request.tool.name === 'execute_command') {
+  } else if (runsCommands(request.tool.name)) {
     const input = request.input as { command?: string; cwd?: string };
     for (const text of (input.command ?? '').split('\n')) lines.push([{ text: `  $ ${text}` }]);
     if (input.cwd) lines.push([{ text: `  in ${shownPath(input.cwd, cwd)}`, style: gray }]);

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileTail } from '../../util/file_tail.js';
+import { resultView } from '../render/tool_facts.js';
 import type { UiStore } from '../state/store.js';
 
 const POLL_MS = 250;
@@ -34,7 +35,7 @@ export class CommandTail {
   }
 
   private poll(): void {
-    const running = this.store.runningTools().filter((t) => t.name === 'execute_command');
+    const running = this.store.runningTools().filter((t) => resultView(t.name) === 'tail');
     if (running.length === 0) {
       this.stop();
       return;

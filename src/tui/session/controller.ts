@@ -7,6 +7,7 @@ import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
+import { resultView } from '../render/tool_facts.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { TodoItem } from '../state/items.js';
 import { type StatusInfo, UiStore } from '../state/store.js';
@@ -397,7 +398,7 @@ export class InteractiveSession implements SessionControls {
     this.view.apply(event);
     this.results.observe(event);
     if (this.log && this.options.host.recorded(event)) this.log.append(event as never);
-    if (event.type === 'tool_start' && event.name === 'execute_command') this.tail.watch();
+    if (event.type === 'tool_start' && resultView(event.name) === 'tail') this.tail.watch();
   }
 
   private askUser(request: ApprovalRequest): Promise<ApprovalAnswer> {

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '../../session/log.js';
-import { CONVERSATION_TOOLS } from '../render/tool_line.js';
+import { showsOwnEntry } from '../render/tool_facts.js';
 import type { TranscriptEntry } from '../state/items.js';
 
 /** Entries shown when a session is resumed: the end of it (the rest is in `lathe sessions show`). */
@@ -30,7 +30,7 @@ export function replayEntries(
         const call = calls.get(str(event.id));
         const name = str(event.name);
         const result = (event.result ?? {}) as { isError?: boolean; text?: string };
-        if (CONVERSATION_TOOLS.has(name) && !result.isError) break;
+        if (showsOwnEntry(name) && !result.isError) break;
         entries.push({
           kind: 'tool',
           tool: {

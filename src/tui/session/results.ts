@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../../agent/events.js';
-import { CONVERSATION_TOOLS, toolTitle } from '../render/tool_line.js';
+import { showsOwnEntry } from '../render/tool_facts.js';
+import { toolTitle } from '../render/tool_line.js';
 import type { UiStore } from '../state/store.js';
 
 const KEPT_RESULTS = 20;
@@ -23,7 +24,7 @@ export class RecentResults {
     if (event.type !== 'tool_result') return;
     const input = this.inputs.get(event.id);
     this.inputs.delete(event.id);
-    if (CONVERSATION_TOOLS.has(event.name)) return;
+    if (showsOwnEntry(event.name)) return;
     const { text, savedPath } = event.result;
     const { verb, detail } = toolTitle(event.name, input, this.cwd());
     const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;

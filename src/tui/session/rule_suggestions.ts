@@ -2,9 +2,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { classifyShellCommand, writtenTargets } from '../../permission/shell/index.js';
 import type { ApprovalRequest } from '../../tool/run_call.js';
 import type { ToolContext } from '../../tool/types.js';
-
-/** The tools one "edits in this folder" rule covers: people think of edits, not of tool names. */
-const EDIT_TOOLS = ['write_to_file', 'replace_in_file', 'edit_file', 'apply_patch'];
+import { fileChangingTools, runsCommands } from '../render/tool_facts.js';
 
 export interface RuleSuggestion {
   /** Rules "don't ask again" adds (`execute_command(npm test*)`); empty when no rule can stop the asking. */
@@ -29,7 +27,7 @@ export async function suggestRules(
   workspace: string,
 ): Promise<RuleSuggestion> {
   const name = request.tool.name;
-  if (name === 'execute_command') return shellRules((request.input as { command?: string }).command ?? '');
+  if (runsCommands(name)) return shellRules(name, (request.input as { command?: string }).command ?? '');
   let subject: ReturnType<ApprovalRequest['tool']['permissionSubject']>;
   try {
     // The subject of the built-in tools depends on the input only; the context gives the folders.
@@ -38,7 +36,9 @@ export async function suggestRules(
     return { rules: [name], subcommands: [] };
   }
   if (subject.paths && subject.paths.length > 0) {
-    const tools = EDIT_TOOLS.includes(name) ? EDIT_TOOLS : [name];
+    // People think of edits, not of tool names: one "edits in this folder" covers every tool that changes files.
+    const editing = fileChangingTools();
+    const tools = editing.includes(name) ? editing : [name];
     const patterns = [...new Set(subject.paths.map((p) => folderPattern(p, cwd, workspace)))];
     return {
       rules: tools.flatMap((tool) => patterns.map((pattern) => `${tool}(${pattern})`)),
@@ -60,7 +60,7 @@ function folderPattern(path: string, cwd: string, workspace: string): string {
   return folder === '.' ? rel : `${folder}/**`;
 }
 
-async function shellRules(command: string): Promise<RuleSuggestion> {
+async function shellRules(tool: string, command: string): Promise<RuleSuggestion> {
   const classified = await classifyShellCommand(command);
   const subs = classified.subcommands;
   if (subs.length === 0) return { rules: [], subcommands: [] };
@@ -68,9 +68,9 @@ async function shellRules(command: string): Promise<RuleSuggestion> {
   for (const sub of subs) {
     if (sub.dynamic || sub.argv.length === 0) return { rules: [], subcommands: subs.map((s) => s.text) };
     // A command that writes through a redirection is covered only by a rule naming its target.
-    if (writtenTargets(sub).length > 0) rules.push(`execute_command(${sub.text.trim()})`);
+    if (writtenTargets(sub).length > 0) rules.push(`${tool}(${sub.text.trim()})`);
     // A plain pattern covers the command and anything after it: `npm test` covers `npm test -- -u`.
-    else rules.push(`execute_command(${prefixOf(sub.argv)})`);
+    else rules.push(`${tool}(${prefixOf(sub.argv)})`);
   }
   return { rules: [...new Set(rules)], subcommands: subs.map((s) => s.text.trim()) };
 }

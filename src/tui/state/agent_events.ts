@@ -1,5 +1,6 @@
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from '../../agent/events.js';
-import { CONVERSATION_TOOLS, formatElapsed } from '../render/tool_line.js';
+import { showsOwnEntry } from '../render/tool_facts.js';
+import { formatElapsed } from '../render/tool_line.js';
 import type { UiStore } from './store.js';
 
 /** Turns the agent's events into what the UI shows. */
@@ -40,7 +41,7 @@ export class AgentEventView {
         store.endText();
         return;
       case 'tool_call':
-        if (CONVERSATION_TOOLS.has(event.name)) this.quiet.set(event.id, event.name);
+        if (showsOwnEntry(event.name)) this.quiet.set(event.id, event.name);
         else
           store.addTool({
             id: event.id,
