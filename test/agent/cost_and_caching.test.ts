@@ -7,6 +7,7 @@ import { capabilitiesFor } from '../../src/provider/capabilities.js';
 import { createModel } from '../../src/provider/create_model.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { latheAsync } from '../support/cli.js';
+import type { WireJson } from '../support/fake_model/types.js';
 import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from '../support/fake_model_server.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -79,10 +80,10 @@ describe('Anthropic prompt caching', () => {
     const second = requests[1].body;
     const ephemeral = { type: 'ephemeral' };
     expect(second.tools.at(-1).cache_control).toEqual(ephemeral);
-    expect(second.tools.slice(0, -1).some((t: any) => t.cache_control)).toBe(false);
+    expect(second.tools.slice(0, -1).some((t: WireJson) => t.cache_control)).toBe(false);
     expect(second.system.at(-1).cache_control).toEqual(ephemeral);
     // messages: the prompt (the first request's tail), the model's glob call, its result (the tail).
-    expect(second.messages.map((m: any) => m.content.at(-1).cache_control ?? null)).toEqual([
+    expect(second.messages.map((m: WireJson) => m.content.at(-1).cache_control ?? null)).toEqual([
       ephemeral,
       null,
       ephemeral,

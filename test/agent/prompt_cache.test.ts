@@ -6,6 +6,7 @@ import {
   MAX_ANTHROPIC_BREAKPOINTS,
   withPromptCache,
 } from '../../src/agent/prompt_cache.js';
+import type { WireJson } from '../support/fake_model/types.js';
 
 const user = (text: string): LanguageModelV3Message => ({ role: 'user', content: [{ type: 'text', text }] });
 const reply = (id: string): LanguageModelV3Message => ({
@@ -32,7 +33,7 @@ function request(conversation: LanguageModelV3Message[]): CacheableRequest {
   };
 }
 
-const marked = (item: { providerOptions?: Record<string, any> }) =>
+const marked = (item: { providerOptions?: Record<string, WireJson> }) =>
   item.providerOptions?.anthropic?.cacheControl?.type === 'ephemeral';
 
 describe('Anthropic cache breakpoints', () => {

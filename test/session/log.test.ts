@@ -6,6 +6,7 @@ import { sessionsDir } from '../../src/config/paths.js';
 import { sessionFolder } from '../../src/session/ids.js';
 import { MAX_EVENT_BYTES, SessionLog } from '../../src/session/log.js';
 import { readSessionLog } from '../../src/session/read.js';
+import type { WireJson } from '../support/fake_model/types.js';
 
 const workspace = '/projects/alpha';
 let root: string;
@@ -121,7 +122,7 @@ describe('SessionLog.append', () => {
     const raw = lines(log.path)[1];
     expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
     const { events } = readSessionLog(log.path);
-    const event = events[1] as any;
+    const event = events[1] as WireJson;
     expect(event.small).toBe('kept');
     expect(event.truncatedFields).toEqual(['result.parts[0].text']);
     expect(event.result.parts[0].text).toMatch(

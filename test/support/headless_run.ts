@@ -1,4 +1,5 @@
 import { latheAsync } from './cli.js';
+import type { WireJson } from './fake_model/types.js';
 import { FakeModelServer, type ScriptedTurn } from './fake_model_server.js';
 import { tempDir } from './runtime_fixtures.js';
 
@@ -48,7 +49,7 @@ export async function runHeadless(
 }
 
 /** The stdout of a `--output-format stream-json` run, one parsed event per line. */
-export function streamEvents(stdout: string): Array<Record<string, any>> {
+export function streamEvents(stdout: string): Array<Record<string, WireJson>> {
   return stdout
     .trim()
     .split('\n')

@@ -14,6 +14,7 @@ import {
 } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { WireJson } from '../support/fake_model/types.js';
 import { FakeModelServer, type Protocol } from '../support/fake_model_server.js';
 
 /**
@@ -93,17 +94,17 @@ function run(options: Parameters<typeof streamText>[0]) {
 }
 
 /** Everything the SDK reported for one streamed call, read from its full stream. */
-async function collect(result: ReturnType<typeof streamText<any>>) {
+async function collect(result: ReturnType<typeof streamText<WireJson>>) {
   const seen = {
     text: '',
     textDeltas: 0,
     toolInputDeltas: 0,
-    toolCalls: [] as any[],
-    toolErrors: [] as any[],
+    toolCalls: [] as WireJson[],
+    toolErrors: [] as WireJson[],
     errors: [] as unknown[],
     aborted: false,
     finishReason: undefined as string | undefined,
-    usage: undefined as any,
+    usage: undefined as WireJson,
     thrown: undefined as unknown,
   };
   try {
@@ -402,14 +403,14 @@ describe('scripting and routes', () => {
       method: 'POST',
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
     });
-    const chunks = (await res.json()) as any[];
+    const chunks = (await res.json()) as WireJson[];
     expect(chunks.map((c) => c.candidates[0].content.parts[0].text).join('')).toBe('abcdef');
     expect(chunks.at(-1).candidates[0].finishReason).toBe('STOP');
   });
 
   it('serves model lists and token counts without consuming turns', async () => {
     server.enqueue({ text: 'kept' });
-    const list = (await (await fetch(`${server.url}/v1/models`)).json()) as any;
+    const list = (await (await fetch(`${server.url}/v1/models`)).json()) as WireJson;
     expect(list.data.length).toBeGreaterThan(0);
     expect(list.models.length).toBeGreaterThan(0);
     const count = await fetch(`${server.url}/v1/messages/count_tokens`, {

@@ -3,6 +3,7 @@ import { streamModel } from '../../src/agent/model_stream.js';
 import { createModel } from '../../src/provider/create_model.js';
 import type { ModelSpec } from '../../src/provider/model_spec.js';
 import { AnthropicPromptCache, estimateTokens } from '../support/fake_model/prompt_cache.js';
+import type { WireJson } from '../support/fake_model/types.js';
 import { FakeModelServer } from '../support/fake_model_server.js';
 
 const EPHEMERAL = { type: 'ephemeral' };
@@ -14,7 +15,11 @@ const text = (t: string, breakpoint = false) => ({
   ...(breakpoint ? { cache_control: EPHEMERAL } : {}),
 });
 
-function body(messages: Array<{ role: string; content: any[] }>, system = 'You are lathe.', marked = true) {
+function body(
+  messages: Array<{ role: string; content: WireJson[] }>,
+  system = 'You are lathe.',
+  marked = true,
+) {
   return {
     tools: [
       { name: 'glob', input_schema: { description: filler(600, 'glob') } },
@@ -100,9 +105,9 @@ describe('the fake server’s Anthropic prompt cache', () => {
     // Only the tail is marked now: the earlier entry is 20 blocks back, so it is found.
     const onlyTail = (n: number) => {
       const b = body(withTail(n));
-      delete (b.messages[0].content[0] as any).cache_control;
-      delete (b.tools[1] as any).cache_control;
-      delete (b.system[0] as any).cache_control;
+      delete (b.messages[0].content[0] as WireJson).cache_control;
+      delete (b.tools[1] as WireJson).cache_control;
+      delete (b.system[0] as WireJson).cache_control;
       return b;
     };
     expect(near.account(onlyTail(20)).cachedInputTokens).toBe(a.inputTokens);
@@ -138,7 +143,7 @@ describe('cached tokens on each wire format', () => {
       });
       try {
         const model = await createModel(spec, { apiKey: 'k', baseUrl: server.baseUrl(protocol) });
-        let finish: any;
+        let finish: WireJson;
         for await (const event of streamModel(model, {
           system: 's',
           messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],

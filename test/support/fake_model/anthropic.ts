@@ -1,4 +1,4 @@
-import type { RequestSummary, ScriptedError, ToolResultRecord } from './types.js';
+import type { RequestSummary, ScriptedError, ToolResultRecord, WireJson } from './types.js';
 import { type ProtocolHandler, parsedOrRaw, resultText, splitInPieces, textOf } from './wire.js';
 
 /** Anthropic Messages API: `POST /v1/messages`, streamed as named SSE events. */
@@ -15,13 +15,13 @@ const ERROR_TYPE: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-function read(body: any): RequestSummary {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+function read(body: WireJson): RequestSummary {
+  const messages: WireJson[] = Array.isArray(body?.messages) ? body.messages : [];
   const toolNameById = new Map<string, string>();
   let toolResults: ToolResultRecord[] = [];
   let lastUserText: string | undefined;
   for (const message of messages) {
-    const blocks: any[] = Array.isArray(message?.content) ? message.content : [];
+    const blocks: WireJson[] = Array.isArray(message?.content) ? message.content : [];
     if (message?.role === 'assistant') {
       // Results sent back are those after the last assistant turn; older ones were recorded before.
       toolResults = [];
@@ -44,7 +44,7 @@ function read(body: any): RequestSummary {
   return {
     model: body?.model,
     stream: body?.stream === true,
-    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: any) => t?.name) : [],
+    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: WireJson) => t?.name) : [],
     toolResults,
     lastUserText,
     systemText,

@@ -1,4 +1,4 @@
-import type { RequestSummary, ScriptedError, ToolResultRecord } from './types.js';
+import type { RequestSummary, ScriptedError, ToolResultRecord, WireJson } from './types.js';
 import { type ProtocolHandler, parsedOrRaw, splitInPieces, textOf } from './wire.js';
 
 /**
@@ -22,7 +22,7 @@ const ERROR_STATUS: Record<number, string> = {
 };
 
 /** A functionResponse's payload as text: the AI SDK sends `{name, content}`, Gemini CLI `{output}` or `{error}`. */
-function functionResponseResult(part: any): ToolResultRecord {
+function functionResponseResult(part: WireJson): ToolResultRecord {
   const response = part.response ?? {};
   const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const base = { ...(part.id ? { id: part.id } : {}), name: part.name };
@@ -32,12 +32,12 @@ function functionResponseResult(part: any): ToolResultRecord {
   return { ...base, content: JSON.stringify(response) };
 }
 
-function read(body: any): RequestSummary {
-  const contents: any[] = Array.isArray(body?.contents) ? body.contents : [];
+function read(body: WireJson): RequestSummary {
+  const contents: WireJson[] = Array.isArray(body?.contents) ? body.contents : [];
   let toolResults: ToolResultRecord[] = [];
   let lastUserText: string | undefined;
   for (const content of contents) {
-    const parts: any[] = Array.isArray(content?.parts) ? content.parts : [];
+    const parts: WireJson[] = Array.isArray(content?.parts) ? content.parts : [];
     if (content?.role === 'model') {
       toolResults = [];
       continue;
@@ -48,11 +48,11 @@ function read(body: any): RequestSummary {
       if (part?.functionResponse) toolResults.push(functionResponseResult(part.functionResponse));
   }
   const declarations = (Array.isArray(body?.tools) ? body.tools : []).flatMap(
-    (t: any) => t?.functionDeclarations ?? t?.function_declarations ?? [],
+    (t: WireJson) => t?.functionDeclarations ?? t?.function_declarations ?? [],
   );
   return {
     stream: false,
-    toolNames: declarations.map((d: any) => d?.name),
+    toolNames: declarations.map((d: WireJson) => d?.name),
     toolResults,
     lastUserText,
     systemText: textOf(body?.systemInstruction?.parts ?? body?.system_instruction?.parts) || undefined,

@@ -1,4 +1,4 @@
-import type { RequestSummary, ScriptedError, ToolResultRecord } from './types.js';
+import type { RequestSummary, ScriptedError, ToolResultRecord, WireJson } from './types.js';
 import { nowSeconds, type ProtocolHandler, resultText, splitInPieces, textOf } from './wire.js';
 
 /** OpenAI Chat Completions: `POST /v1/chat/completions`, streamed as unnamed `data:` chunks ending in [DONE]. */
@@ -12,8 +12,8 @@ export function openaiErrorBody(error: ScriptedError): unknown {
   };
 }
 
-function read(body: any): RequestSummary {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+function read(body: WireJson): RequestSummary {
+  const messages: WireJson[] = Array.isArray(body?.messages) ? body.messages : [];
   const toolNameById = new Map<string, string>();
   const system: string[] = [];
   let toolResults: ToolResultRecord[] = [];
@@ -46,7 +46,9 @@ function read(body: any): RequestSummary {
   return {
     model: body?.model,
     stream: body?.stream === true,
-    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: any) => t?.function?.name ?? t?.name) : [],
+    toolNames: Array.isArray(body?.tools)
+      ? body.tools.map((t: WireJson) => t?.function?.name ?? t?.name)
+      : [],
     toolResults,
     lastUserText,
     systemText: system.filter(Boolean).join('\n') || undefined,

@@ -1,5 +1,5 @@
 import { openaiErrorBody } from './openai_chat.js';
-import type { RequestSummary, ToolResultRecord } from './types.js';
+import type { RequestSummary, ToolResultRecord, WireJson } from './types.js';
 import { nowSeconds, type ProtocolHandler, resultText, splitInPieces, textOf } from './wire.js';
 
 /** OpenAI Responses API: `POST /v1/responses`, streamed as named, numbered `response.*` events. */
@@ -7,8 +7,8 @@ import { nowSeconds, type ProtocolHandler, resultText, splitInPieces, textOf } f
 /** Input items that are the model's own earlier output: tool results before them are old. */
 const MODEL_OUTPUT_ITEMS = new Set(['function_call', 'custom_tool_call', 'item_reference', 'reasoning']);
 
-function read(body: any): RequestSummary {
-  const items: any[] = Array.isArray(body?.input) ? body.input : [];
+function read(body: WireJson): RequestSummary {
+  const items: WireJson[] = Array.isArray(body?.input) ? body.input : [];
   const toolNameById = new Map<string, string>();
   const system: string[] = typeof body?.instructions === 'string' ? [body.instructions] : [];
   let toolResults: ToolResultRecord[] = [];
@@ -33,7 +33,7 @@ function read(body: any): RequestSummary {
   return {
     model: body?.model,
     stream: body?.stream === true,
-    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: any) => t?.name ?? t?.type) : [],
+    toolNames: Array.isArray(body?.tools) ? body.tools.map((t: WireJson) => t?.name ?? t?.type) : [],
     toolResults,
     lastUserText,
     systemText: system.filter(Boolean).join('\n') || undefined,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { WireJson } from './types.js';
 
 /** What a request's input comes to: every token, and those read from and written to the cache. */
 export interface InputAccount {
@@ -19,9 +20,9 @@ interface Block {
 }
 
 /** The request's cacheable blocks in Anthropic's order: tools, then system, then messages. */
-function blocksOf(body: any): Block[] {
+function blocksOf(body: WireJson): Block[] {
   const blocks: Block[] = [];
-  const add = (block: any, role?: string) => {
+  const add = (block: WireJson, role?: string) => {
     const { cache_control, ...rest } = typeof block === 'string' ? { type: 'text', text: block } : block;
     blocks.push({ text: JSON.stringify(role ? { role, ...rest } : rest), breakpoint: cache_control != null });
   };

@@ -5,7 +5,14 @@ import { gemini, geminiCountTokens } from './gemini.js';
 import { openaiChat } from './openai_chat.js';
 import { openaiResponses } from './openai_responses.js';
 import { AnthropicPromptCache, estimateTokens } from './prompt_cache.js';
-import type { PlannedReply, Protocol, RecordedRequest, ScriptedReply, ScriptedTurn } from './types.js';
+import type {
+  PlannedReply,
+  Protocol,
+  RecordedRequest,
+  ScriptedReply,
+  ScriptedTurn,
+  WireJson,
+} from './types.js';
 import { type ProtocolHandler, ReplyWriter } from './wire.js';
 
 const DEFAULT_USAGE = { inputTokens: 100, outputTokens: 20 };
@@ -84,7 +91,7 @@ function flatHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<{ raw: string; body: any }> {
+async function readBody(req: IncomingMessage): Promise<{ raw: string; body: WireJson }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks).toString('utf8');

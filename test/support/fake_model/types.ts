@@ -70,7 +70,7 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   /** Parsed JSON, or the raw text when the body is not JSON. */
-  body: any;
+  body: WireJson;
   stream: boolean;
   model?: string;
   toolNames: string[];
@@ -97,3 +97,10 @@ export interface PlannedReply {
   finish: 'stop' | 'tool_calls' | 'length';
   thinking?: { text: string; signature: string };
 }
+
+/**
+ * A request or response body as a provider's wire format has it: JSON of four formats, read field
+ * by field and defensively, as the real servers read it.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: untyped wire JSON, checked field by field where it is read
+export type WireJson = any;

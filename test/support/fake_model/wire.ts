@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { PlannedReply, Protocol, RequestSummary, ScriptedError } from './types.js';
+import type { PlannedReply, Protocol, RequestSummary, ScriptedError, WireJson } from './types.js';
 
 /**
  * Writes one HTTP reply: either a JSON body or a stream of server-sent events.
@@ -117,7 +117,7 @@ export interface WriteContext {
   reply: PlannedReply;
   model?: string;
   stream: boolean;
-  body: any;
+  body: WireJson;
   query: URLSearchParams;
   /** Server-wide ids: `nextId('msg_')` gives msg_1, msg_2, ... */
   nextId: (prefix: string) => string;
@@ -128,7 +128,7 @@ export interface ProtocolHandler {
   readonly protocol: Protocol;
   /** The prefix of default tool call ids in this provider's style. */
   readonly toolCallIdPrefix: string;
-  read(body: any): RequestSummary;
+  read(body: WireJson): RequestSummary;
   write(out: ReplyWriter, ctx: WriteContext): Promise<void>;
   errorBody(error: ScriptedError): unknown;
 }
