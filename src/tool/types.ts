@@ -356,6 +356,12 @@ export interface ToolDefinition<I = unknown> {
   /** The change a call would make, by the tool's own engine; undefined when it would fail (the call says why). */
   describeChange?(input: I, ctx: ChangeContext): Promise<ChangePreview | undefined>;
   /**
+   * A call that works in a fresh workspace holding `files` (each read first, as a model would):
+   * the declaration test runs it to check the kind and `touchedPaths` against what the call does.
+   * Tools that read, search or change files give one.
+   */
+  example?: { files?: Record<string, string>; input: I };
+  /**
    * Work the synchronous contract methods depend on (parsing a shell command to know whether it
    * is read-only); the executor awaits it before deciding how to schedule the call.
    */
@@ -385,8 +391,10 @@ export interface Tool<I = unknown>
       | 'describeChange'
       | 'askVerb'
       | 'detail'
+      | 'example'
     >
   > {
+  example?: { files?: Record<string, string>; input: I };
   askVerb?: string;
   detail?(input: I, show: (path: string) => string): string;
   liteDescription: string;

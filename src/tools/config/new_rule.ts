@@ -32,6 +32,7 @@ export const newRule = buildTool({
   // Lite offers only the tools seed 000 marks Lite; this one is not among them.
   availability: { profiles: ['standard'], notFor: ['subagent'] },
   kind: 'edit',
+  example: { input: { name: 'style', content: 'Use tabs.' } },
   refusedInStrictPlan: true,
   askVerb: 'Write the rule',
   detail: (input) => `.agents/rules/${input.name}.md`,

@@ -88,6 +88,12 @@ export const applyPatch = buildTool({
   description: DESCRIPTION,
   availability: { profiles: ['standard'] },
   kind: 'edit',
+  example: {
+    files: { 'old.txt': 'gone\n' },
+    input: {
+      input: '*** Begin Patch\n*** Add File: new.txt\n+hello\n*** Delete File: old.txt\n*** End Patch',
+    },
+  },
   refusedInStrictPlan: true,
   // A patch with a Delete File hunk removes a file.
   isDestructive: (input) => {

@@ -22,6 +22,7 @@ export const editFile = buildTool({
     'read_file first in this session, and not changed since. An empty old_string creates a new file.',
   availability: { profiles: ['standard', 'simple'] },
   kind: 'edit',
+  example: { files: { 'a.ts': 'let a = 1;\n' }, input: { path: 'a.ts', old_string: '1', new_string: '2' } },
   refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   title: () => 'Edit',

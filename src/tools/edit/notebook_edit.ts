@@ -74,6 +74,13 @@ export const notebookEdit = buildTool({
     'code cell clears its outputs. The notebook stays valid nbformat JSON.',
   availability: { profiles: ['standard'] },
   kind: 'edit',
+  example: {
+    files: {
+      'n.ipynb':
+        '{"cells":[{"cell_type":"code","source":["1"],"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":4}\n',
+    },
+    input: { path: 'n.ipynb', edit_mode: 'replace', cell_number: 1, new_source: '2' },
+  },
   refusedInStrictPlan: true,
   title: () => 'Notebook',
   askVerb: 'Edit the notebook',

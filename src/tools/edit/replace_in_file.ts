@@ -26,6 +26,10 @@ export const replaceInFile = buildTool({
     'Edit a file with blocks: "------- SEARCH" lines from the file, "=======", new lines, "+++++++ REPLACE". Each SEARCH must match one place.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'edit',
+  example: {
+    files: { 'a.ts': 'let a = 1;\n' },
+    input: { path: 'a.ts', diff: '------- SEARCH\nlet a = 1;\n=======\nlet a = 2;\n+++++++ REPLACE' },
+  },
   refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   title: () => 'Edit',

@@ -75,6 +75,7 @@ export const replaceText = buildTool({
     'or not at all. Files over 8 MB are streamed: there a regex matches within one line.',
   availability: { profiles: ['standard'] },
   kind: 'edit',
+  example: { files: { 'src/a.ts': 'let a = 1;\n' }, input: { glob: 'src/**/*.ts', find: 'a', replace: 'b' } },
   refusedInStrictPlan: true,
   title: () => 'Replace',
   detail: (input) => `${input.find} → ${input.replace} in ${input.glob}`,

@@ -18,6 +18,7 @@ export const writeToFile = buildTool({
   liteDescription: 'Create or overwrite a file with the full content.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'edit',
+  example: { input: { path: 'notes.md', content: 'hello\n' } },
   refusedInStrictPlan: true,
   // Overwrites the whole file: what it held is gone.
   isDestructive: () => true,

@@ -51,6 +51,7 @@ export const listFiles = buildTool({
   liteDescription: 'List a folder (recursive optional).',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'read',
+  example: { files: { 'src/a.ts': 'export {};\n' }, input: { path: 'src' } },
   title: () => 'List',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -76,6 +76,7 @@ export const readFileTool = buildTool({
   liteDescription: 'Read a file (numbered lines; offset/limit for long files).',
   availability: { profiles: ['standard', 'lite', 'simple'] },
   kind: 'read',
+  example: { files: { 'notes.md': 'hello\n' }, input: { path: 'notes.md' } },
   title: () => 'Read',
   resultView: 'lineCount',
   detail: (input, show) => {

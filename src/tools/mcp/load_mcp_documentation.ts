@@ -10,6 +10,7 @@ export const loadMcpDocumentation = buildTool({
     'Use it when the user asks to create or install an MCP server.',
   availability: { profiles: ['standard'] },
   kind: 'read',
+  example: { input: {} },
   title: () => 'MCP guide',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

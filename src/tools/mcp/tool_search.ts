@@ -78,6 +78,7 @@ export const toolSearch = buildTool({
     'them directly from your next message. Their names are listed below when there are any.',
   availability: { profiles: ['standard'], feature: 'tool_search', requires: ['mcp'] },
   kind: 'search',
+  example: { input: { query: 'issues' } },
   title: () => 'Tool search',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -45,7 +45,7 @@ export const useMcpTool = buildTool({
       strictPlanRefused: false,
     });
   },
-  title: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'use_mcp_tool'),
+  title: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'MCP tool'),
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const args = parseArguments(input.arguments) as Record<string, unknown>;

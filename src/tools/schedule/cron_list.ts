@@ -19,6 +19,7 @@ export const cronList = buildTool({
   description: 'List the scheduled prompts: schedule, prompt, next and last run, runs missed.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'read',
+  example: { input: {} },
   title: () => 'Schedules',
   // Listing changes nothing (seed 001: CronList is read-only and concurrency-safe).
   isReadOnly: () => true,

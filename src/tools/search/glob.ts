@@ -36,6 +36,7 @@ export const glob = buildTool({
     `.gitignore. A pattern without "/" matches file names at any depth. At most ${MAX_RESULTS} results.`,
   availability: { profiles: ['standard'] },
   kind: 'search',
+  example: { files: { 'src/a.ts': 'export {};\n' }, input: { pattern: '**/*.ts' } },
   title: () => 'Glob',
   detail: (input, show) => `${input.pattern}${input.path ? ` in ${show(input.path)}` : ''}`,
   isReadOnly: () => true,

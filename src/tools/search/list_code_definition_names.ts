@@ -34,6 +34,7 @@ export const listCodeDefinitionNames = buildTool({
   liteDescription: 'Outline definitions (classes, functions) of a file or folder.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'read',
+  example: { files: { 'a.ts': 'export function f() {}\n' }, input: { path: 'a.ts' } },
   title: () => 'Outline',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

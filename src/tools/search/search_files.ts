@@ -102,6 +102,7 @@ export const searchFiles = buildTool({
   liteDescription: 'Regex search in files (ripgrep). Shows path:line:text.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'search',
+  example: { files: { 'src/a.ts': '// TODO\n' }, input: { regex: 'TODO' } },
   title: () => 'Search',
   detail: (input, show) => `/${input.regex}/${input.path ? ` in ${show(input.path)}` : ''}`,
   maxResultChars: SEARCH_RESULT_CHARS,

@@ -11,6 +11,7 @@ export const taskGet = buildTool({
     'Show one task: subject, description, status, command, how it ended, and how much output is unread.',
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  example: { input: { id: 'task_1' } },
   title: () => 'Task',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -12,6 +12,7 @@ export const taskList = buildTool({
   description: "List this session's tasks with their status, oldest first.",
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  example: { input: {} },
   title: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

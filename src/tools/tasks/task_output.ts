@@ -64,6 +64,7 @@ export const taskOutput = buildTool({
     'wait: N first waits up to N seconds for the task to end. Long output comes in parts; call again for the rest.',
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  example: { input: { id: 'task_1' } },
   title: () => 'Task output',
   maxResultChars: SHELL_RESULT_CHARS,
   // Reading changes nothing but this tool's own read position; reads that move it must not race.

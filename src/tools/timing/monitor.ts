@@ -83,6 +83,10 @@ export const monitor = buildTool({
     'the timeout; returns the last lines seen. Use it to wait for a server to start or a job to finish.',
   availability: { profiles: ['standard'], feature: 'monitor' },
   kind: 'read',
+  example: {
+    files: { 'build.log': 'done\n' },
+    input: { path: 'build.log', until: 'done', from_start: true },
+  },
   title: () => 'Monitor',
   maxResultChars: SHELL_RESULT_CHARS,
   dynamic: { readOnly: true, concurrencySafe: false },

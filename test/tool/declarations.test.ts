@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { externalTool } from '../../src/mcp/external_tool.js';
+import { servedTools } from '../../src/mcp/server.js';
+import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { changesFiles, looksOnly } from '../../src/tool/kinds.js';
+import type { Tool, ToolKind } from '../../src/tool/types.js';
+import { readFileTool } from '../../src/tools/files/read_file.js';
+import { builtinTools } from '../../src/tools/index.js';
+import { tempDir, testContext, writeTree } from '../support/runtime_fixtures.js';
+
+const KINDS: readonly ToolKind[] = [
+  'read',
+  'search',
+  'edit',
+  'delete',
+  'move',
+  'execute',
+  'fetch',
+  'think',
+  'conversation',
+  'agent',
+  'other',
+];
+
+/** Every tool lathe has: the built-ins of every profile and feature, and a tool an MCP server offers. */
+const mcpTool = externalTool({
+  name: 'docs__search',
+  server: 'docs',
+  remote: { name: 'search', description: 'Search the docs.', inputSchema: { type: 'object' } },
+  call: async () => ({ text: '' }),
+});
+const everyTool: Tool[] = [...builtinTools(), mcpTool];
+
+/** Every file under `dir` with its content, by path relative to it. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(relative(dir, path), readFileSync(path, 'utf8'));
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
+
+/** Runs a tool's example in a fresh workspace holding its files, each read first as a model would. */
+async function runExample(tool: Tool) {
+  const example = tool.example!;
+  const workspace = Object.keys(example.files ?? {}).length > 0 ? writeTree(example.files!) : tempDir();
+  const ctx = { ...testContext({ workspace }), tasks: new Map(), signal: new AbortController().signal };
+  for (const path of Object.keys(example.files ?? {})) await readFileTool.call({ path }, ctx);
+  const input = (tool.inputSchema as z.ZodType).parse(example.input);
+  const before = snapshot(workspace);
+  const preview = await tool.describeChange(input, ctx);
+  const output = await tool.call(input, ctx);
+  return { workspace, input, preview, output, changed: changedFiles(before, snapshot(workspace)) };
+}
+
+describe('every tool declares what it is', () => {
+  it.each(everyTool.map((t) => [t.name, t] as const))('%s has a kind and a title', (_, tool) => {
+    expect(KINDS).toContain(tool.kind);
+    const title = tool.title(undefined);
+    expect(title.trim()).not.toBe('');
+    // A title is for people: not the snake_case name the model calls it by.
+    expect(title).not.toBe(tool.name);
+  });
+
+  it.each(everyTool.map((t) => [t.name, t] as const))('%s: kind and declarations agree', (_, tool) => {
+    // The tools that change files say which; edit tools all do.
+    if (tool.kind === 'edit') expect(changesFiles(tool), 'an edit tool declares touchedPaths').toBe(true);
+    if (changesFiles(tool)) expect(['edit', 'delete', 'move']).toContain(tool.kind);
+    // Only a tool that changes files can be refused for changing them.
+    if (tool.refusedInStrictPlan) expect(changesFiles(tool)).toBe(true);
+    if (tool.needsAgent) expect(['conversation', 'think']).toContain(tool.kind);
+    if (looksOnly(tool)) expect(changesFiles(tool)).toBe(false);
+  });
+
+  const needingExamples = everyTool.filter((t) => looksOnly(t) || changesFiles(t));
+  it.each(needingExamples.map((t) => [t.name, t] as const))('%s gives an example call', (_, tool) => {
+    expect(tool.example, `${tool.name} reads or changes files: declare an example call`).toBeDefined();
+  });
+});
+
+describe('declarations match what the calls do', () => {
+  const readers = builtinTools().filter((t) => looksOnly(t) && t.example);
+  it.each(readers.map((t) => [t.name, t] as const))('%s (reads) changes no file', async (_, tool) => {
+    const run = await runExample(tool);
+    expect(run.changed).toEqual([]);
+    expect(tool.isReadOnly(run.input)).toBe(true);
+  });
+
+  const changers = builtinTools().filter((t) => changesFiles(t));
+  it.each(changers.map((t) => [t.name, t] as const))(
+    '%s changes exactly the files it declares',
+    async (_, tool) => {
+      const run = await runExample(tool);
+      expect(run.output.isError ?? false, run.output.text).toBe(false);
+      expect(run.changed.length).toBeGreaterThan(0);
+      const touched = tool.touchedPaths!(run.input, { cwd: run.workspace, workspace: run.workspace });
+      const covers = (file: string) =>
+        touched.some((t) =>
+          picomatch.scan(t).isGlob
+            ? picomatch(t)(file)
+            : resolve(run.workspace, t) === resolve(run.workspace, file),
+        );
+      for (const file of run.changed) expect(covers(file), `${file} is not in ${touched}`).toBe(true);
+      if (run.preview) {
+        // The change shown before the call names the same files and has a diff.
+        expect(run.preview.diff).not.toBe('');
+        expect(run.preview.paths.map((p) => resolve(run.workspace, p)).sort()).toEqual(
+          run.changed.map((p) => resolve(run.workspace, p)),
+        );
+      }
+    },
+  );
+});
+
+describe('lathe mcp serve offers the tools that need no agent', () => {
+  const profiles = ['standard', 'lite', 'simple'] as const;
+  it.each(profiles)('in the %s profile: served exactly when needsAgent is false', (profile) => {
+    const workspace = tempDir();
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      profile,
+      features: ['focus_chain', 'tasks', 'triggers', 'remote_triggers', 'monitor', 'proactive'],
+    });
+    const served = new Set(servedTools(runtime).map((t) => t.name));
+    for (const tool of runtime.pool) expect(served.has(tool.name), tool.name).toBe(!tool.needsAgent);
+    if (profile === 'standard') expect(runtime.pool.map((t) => t.name)).toContain('change_todo_list');
+  });
+});
+
+describe('destructive', () => {
+  const named = (name: string) => builtinTools().find((t) => t.name === name)!;
+  it('is said of the calls that delete or overwrite', () => {
+    expect(named('write_to_file').isDestructive({ path: 'a', content: '' })).toBe(true);
+    const patch = (body: string) => ({ input: `*** Begin Patch\n${body}\n*** End Patch` });
+    expect(named('apply_patch').isDestructive(patch('*** Delete File: a.txt'))).toBe(true);
+    expect(named('apply_patch').isDestructive(patch('*** Add File: a.txt\n+x'))).toBe(false);
+    expect(named('kill_command').isDestructive({ id: 'x' })).toBe(true);
+    expect(named('task_stop').isDestructive({ id: 'x' })).toBe(true);
+    expect(named('cron_delete').isDestructive({ id: 'x' })).toBe(true);
+    expect(named('notebook_edit').isDestructive({ path: 'n.ipynb', edit_mode: 'delete' })).toBe(true);
+    expect(named('edit_file').isDestructive({ path: 'a', old_string: 'x', new_string: 'y' })).toBe(false);
+    expect(named('read_file').isDestructive({ path: 'a' })).toBe(false);
+  });
+});
