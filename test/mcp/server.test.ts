@@ -34,6 +34,31 @@ async function stdioClient(workspace: string, extra: string[] = []): Promise<Cli
   return client;
 }
 
+describe('lathe mcp serve: the tools offered and their hints come from the declarations', () => {
+  let client: Client;
+  beforeAll(async () => {
+    const features = ['focus_chain', 'tasks', 'triggers'].flatMap((f) => ['--feature', f]);
+    client = await stdioClient(tempDir(), features);
+  });
+  afterAll(() => client.close());
+
+  it('does not offer change_todo_list, which needs a running agent', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('task_create');
+    expect(names).not.toContain('change_todo_list');
+  });
+
+  it('marks the tools that delete or overwrite destructive, and edits that only change not', async () => {
+    const hints = Object.fromEntries(
+      (await client.listTools()).tools.map((t) => [t.name, t.annotations?.destructiveHint]),
+    );
+    for (const name of ['write_to_file', 'apply_patch', 'kill_command', 'task_stop', 'cron_delete'])
+      expect(hints[name], name).toBe(true);
+    expect(hints.replace_in_file).toBe(false);
+    expect(hints.read_file).toBeUndefined();
+  });
+});
+
 describe('lathe mcp serve (stdio), driven by the SDK client', () => {
   const workspace = writeTree({ 'a.txt': 'hello\n', 'src/b.ts': 'export const b = 1;\n' });
   let client: Client;
