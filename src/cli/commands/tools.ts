@@ -7,7 +7,7 @@ interface ToolRow {
   name: string;
   aliases: string[];
   readOnly: boolean | 'dynamic';
-  destructive: boolean;
+  destructive: boolean | 'dynamic';
   concurrencySafe: boolean | 'dynamic';
   profiles: string[];
   tokens: number;
@@ -28,7 +28,7 @@ function row(tool: Tool, tokens: number): ToolRow {
     name: tool.name,
     aliases: [...tool.aliases],
     readOnly: staticFact(tool.dynamic.readOnly, tool.isReadOnly),
-    destructive: staticFact(false, tool.isDestructive) as boolean,
+    destructive: staticFact(tool.dynamic.destructive, tool.isDestructive),
     concurrencySafe: staticFact(tool.dynamic.concurrencySafe, tool.isConcurrencySafe),
     profiles: [...tool.availability.profiles],
     tokens,
