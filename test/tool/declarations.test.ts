@@ -126,6 +126,38 @@ describe('declarations match what the calls do', () => {
   );
 });
 
+describe('Strict Plan Mode', () => {
+  const strictRuntime = (files: Record<string, string>) => {
+    const workspace = Object.keys(files).length > 0 ? writeTree(files) : tempDir();
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      mode: 'plan',
+      strictPlanMode: true,
+      env: {},
+    });
+    return { workspace, runtime };
+  };
+  const refused = builtinTools().filter((t) => t.refusedInStrictPlan);
+  it.each(refused.map((t) => [t.name, t] as const))('refuses %s, which changes files', async (_, tool) => {
+    const { workspace, runtime } = strictRuntime(tool.example?.files ?? {});
+    const before = snapshot(workspace);
+    const result = await runtime.runTool(tool.name, tool.example!.input);
+    expect(result.text).toMatch(/Strict Plan Mode/);
+    expect(snapshot(workspace)).toEqual(before);
+  });
+  it('lets a read-only call of such a tool run (replace_text with preview)', async () => {
+    const { runtime } = strictRuntime({ 'src/a.ts': 'let a = 1;\n' });
+    const result = await runtime.runTool('replace_text', {
+      glob: 'src/**/*.ts',
+      find: 'a',
+      replace: 'b',
+      preview: true,
+    });
+    expect(result).toMatchObject({ isError: false, text: expect.stringMatching(/^Preview/) });
+  });
+});
+
 describe('lathe mcp serve offers the tools that need no agent', () => {
   const profiles = ['standard', 'lite', 'simple'] as const;
   it.each(profiles)('in the %s profile: served exactly when needsAgent is false', (profile) => {
