@@ -3,6 +3,7 @@ import { highlightCode } from '../../src/tui/render/highlight.js';
 import { renderMarkdown } from '../../src/tui/render/markdown.js';
 import { colorsEnabled, type Line, lineToAnsi, plainText } from '../../src/tui/render/style.js';
 import { renderToolLine } from '../../src/tui/render/tool_line.js';
+import '../../src/tui/session/tool_catalogue.js';
 import { lineWidth, textWidth, wrapLine } from '../../src/tui/render/width.js';
 
 const text = (lines: Line[]) => lines.map(plainText);

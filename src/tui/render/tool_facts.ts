@@ -1,13 +1,35 @@
-import { changesFiles } from '../../tool/kinds.js';
+import type { CallLabel } from '../../tool/call_label.js';
 import type { Tool } from '../../tool/types.js';
-import { builtinTool, builtinTools } from '../../tools/index.js';
 
 /**
- * What the UI shows of a tool comes from its declaration, looked up by name: a call of any
- * session (resumed, or of another profile) is shown the same way. Tools it does not know (an MCP
- * server's) are shown by their name and arguments.
+ * What the UI knows of the tools: their declarations by name (a call of any session, resumed or
+ * of another profile, is shown the same way), and how a call reads. Tools it does not know (an
+ * MCP server's) are shown by their name and arguments.
  */
-export const declaredTool = (name: string): Tool | undefined => builtinTool(name);
+export interface ToolCatalogue {
+  find(name: string): Tool | undefined;
+  all(): readonly Tool[];
+  label(tool: Tool | undefined, name: string, input: unknown, show: (path: string) => string): CallLabel;
+}
+
+/**
+ * Installed when the tools load, with the session: the first frame is drawn before them and shows
+ * no tool call, so it does not wait for them.
+ */
+let catalogue: ToolCatalogue | undefined;
+
+export function installToolCatalogue(tools: ToolCatalogue): void {
+  catalogue = tools;
+}
+
+export const declaredTool = (name: string): Tool | undefined => catalogue?.find(name);
+
+/** The call's label from its tool's declaration: `{verb: 'Read', detail: 'src/a.ts:10+20'}`. */
+export function callLabelOf(name: string, input: unknown, show: (path: string) => string): CallLabel {
+  return (
+    catalogue?.label(declaredTool(name), name, input, show) ?? { verb: name, detail: '', declared: false }
+  );
+}
 
 /** Calls of the tools that talk to the user show as their own entries (a question, a plan), not as tool lines. */
 export const showsOwnEntry = (name: string): boolean => declaredTool(name)?.needsAgent ?? false;
@@ -18,9 +40,7 @@ export const resultView = (name: string): Tool['resultView'] => declaredTool(nam
 /** Whether the tool runs shell commands (its rules name commands, its approval shows the command). */
 export const runsCommands = (name: string): boolean => declaredTool(name)?.kind === 'execute';
 
-/** The tools that change files: one "edits in this folder" rule covers them all. */
+/** The tools that change files (they say which): one "edits in this folder" rule covers them all. */
 export function fileChangingTools(): string[] {
-  return builtinTools()
-    .filter(changesFiles)
-    .map((t) => t.name);
+  return (catalogue?.all() ?? []).filter((t) => t.touchedPaths !== undefined).map((t) => t.name);
 }

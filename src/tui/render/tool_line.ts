@@ -1,9 +1,8 @@
 import { isAbsolute, relative } from 'node:path';
-import { callLabel } from '../../tool/call_label.js';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
-import { declaredTool, resultView } from './tool_facts.js';
+import { callLabelOf, resultView } from './tool_facts.js';
 import { sanitize, truncateLine } from './width.js';
 
 const PREVIEW_LINES = 3;
@@ -30,7 +29,7 @@ export function shownPath(path: string, cwd: string | undefined): string {
  * `Search /TODO/ in src`. Paths inside `cwd` are shown relative to it.
  */
 export function toolTitle(name: string, input: unknown, cwd?: string): { verb: string; detail: string } {
-  const { verb, detail } = callLabel(declaredTool(name), name, input, (path) => shownPath(path, cwd));
+  const { verb, detail } = callLabelOf(name, input, (path) => shownPath(path, cwd));
   return { verb, detail };
 }
 

@@ -1,6 +1,6 @@
-import { callLabel } from '../../tool/call_label.js';
 import type { ApprovalRequest } from '../../tool/run_call.js';
-import { declaredTool } from '../render/tool_facts.js';
+import { callLabelOf, declaredTool } from '../render/tool_facts.js';
+import './tool_catalogue.js';
 import { shownPath } from '../render/tool_line.js';
 
 type Asked = Pick<ApprovalRequest, 'tool' | 'input' | 'reason' | 'category'>;
@@ -14,7 +14,7 @@ const OUTSIDE = new Set(['readOutside', 'editOutside']);
 export function approvalQuestion(request: Asked, cwd: string): string {
   const name = request.tool.name;
   const tool = declaredTool(name);
-  const described = callLabel(tool, name, request.input, (path) => shownPath(path, cwd));
+  const described = callLabelOf(name, request.input, (path) => shownPath(path, cwd));
   const outside = request.category && OUTSIDE.has(request.category) ? ' (outside the workspace)' : '';
   const verb = tool?.askVerb ?? described.verb;
   if (tool?.kind === 'execute') return `${verb} \`${described.detail}\`${outside}?`;

@@ -10,6 +10,7 @@ import type { UiStore } from '../state/store.js';
 import { approvalNote, approvalQuestion } from './approval_words.js';
 import { asksAlways, suggestRules } from './rule_suggestions.js';
 import { allowRules, saveAllowRules } from './save_rules.js';
+import './tool_catalogue.js';
 
 /** Lines of arguments shown for tools that are not edits or commands. */
 const ARGUMENT_LINES = 30;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readFileTail } from '../../util/file_tail.js';
 import { resultView } from '../render/tool_facts.js';
 import type { UiStore } from '../state/store.js';
+import './tool_catalogue.js';
 
 const POLL_MS = 250;
 const TAIL_BYTES = 4096;

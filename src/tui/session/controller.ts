@@ -25,6 +25,7 @@ import { settleTrust } from './trust_question.js';
 import { runShellInUi, type ShellRun } from './user_shell.js';
 import { terminalUserSide } from './user_side.js';
 import { showResumed, showWelcome } from './welcome.js';
+import './tool_catalogue.js';
 
 export interface SessionOptions {
   host: ConversationHost;

@@ -1,6 +1,7 @@
 import type { SessionEvent } from '../../session/log.js';
 import { showsOwnEntry } from '../render/tool_facts.js';
 import type { TranscriptEntry } from '../state/items.js';
+import './tool_catalogue.js';
 
 /** Entries shown when a session is resumed: the end of it (the rest is in `lathe sessions show`). */
 export const REPLAYED_ENTRIES = 120;

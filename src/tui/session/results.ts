@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../agent/events.js';
 import { showsOwnEntry } from '../render/tool_facts.js';
 import { toolTitle } from '../render/tool_line.js';
 import type { UiStore } from '../state/store.js';
+import './tool_catalogue.js';
 
 const KEPT_RESULTS = 20;
 const KEPT_RESULT_CHARS = 200_000;

@@ -3,6 +3,7 @@ import { classifyShellCommand, writtenTargets } from '../../permission/shell/ind
 import type { ApprovalRequest } from '../../tool/run_call.js';
 import type { ToolContext } from '../../tool/types.js';
 import { fileChangingTools, runsCommands } from '../render/tool_facts.js';
+import './tool_catalogue.js';
 
 export interface RuleSuggestion {
   /** Rules "don't ask again" adds (`execute_command(npm test*)`); empty when no rule can stop the asking. */
