@@ -92,7 +92,15 @@ function checkPlacement(program: Command, command: Command): void {
   }
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+/** Thrown by a parse-only run once the command line is known to parse. */
+class ParsedOnly extends Error {}
+
+/**
+ * Runs lathe's command line. `parseOnly` stops once commander has parsed it (before arguments
+ * are checked against the disk and before anything starts): documentation tests use it to prove
+ * each documented command is one lathe understands.
+ */
+export async function runCli(argv: string[], options: { parseOnly?: boolean } = {}): Promise<number> {
   const disabled = disabledFeatures(argv);
   let exitCode = 0;
   const program = new Command('lathe')
@@ -109,6 +117,7 @@ export async function runCli(argv: string[]): Promise<number> {
     // Every command's arguments are checked before it starts anything.
     .hook('preAction', (program, command) => {
       if (command !== program) checkPlacement(program, command);
+      if (options.parseOnly) throw new ParsedOnly();
       return checkArguments(command.opts());
     });
 
@@ -298,6 +307,7 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });
   } catch (error) {
+    if (error instanceof ParsedOnly) return 0;
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     process.stderr.write(`lathe: ${errorLine(error)}\n`);
     // A settings file lathe cannot use (config/settings_file.ts) is the user's to fix: exit 2.
