@@ -143,6 +143,8 @@ describe('lathe (the interactive UI) in a terminal', () => {
     term.type('think hard');
     term.press('Enter');
     await term.waitFor('Thinking…');
+    // Esc once the request is out: pressed before it, the hanging turn would go to the next prompt.
+    await lathe.server.untilModelRequests(1);
     term.press('Escape');
     await term.waitFor('Interrupted.');
     term.type('try again');
