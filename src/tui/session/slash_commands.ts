@@ -1,6 +1,7 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/catalog.js';
+import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
 import type { CommandHost } from './command_host.js';
 import { exportConversation } from './export_session.js';
@@ -235,12 +236,9 @@ export const SLASH_COMMANDS: SlashCommand[] = [
 ];
 
 function readOnlyNote(tool: Tool): string {
-  if (tool.dynamic.readOnly) return 'read-only when the input only reads';
-  try {
-    return tool.isReadOnly({}) ? 'read-only' : '';
-  } catch {
-    return '';
-  }
+  const { readOnly } = staticFacts(tool);
+  if (readOnly === 'dynamic') return 'read-only when the input only reads';
+  return readOnly === true ? 'read-only' : '';
 }
 
 /** The session named, or one picked from this folder's sessions. */
