@@ -4,25 +4,55 @@ import type { Line, Span, Style } from './style.js';
 /** Printable ASCII only: one column a character, measured without segmenting. */
 const PLAIN = /^[\x20-\x7e]*$/;
 const graphemes = new Intl.Segmenter();
+/** Widths of the grapheme clusters seen so far: measuring one is costly, and text repeats them. */
+const clusterWidths = new Map<string, number>();
+const MAX_REMEMBERED = 4096;
+
+/** Columns one grapheme cluster takes. */
+function clusterWidth(cluster: string): number {
+  if (cluster.length === 1) {
+    const code = cluster.charCodeAt(0);
+    if (code >= 0x20 && code < 0x7f) return 1;
+  }
+  let width = clusterWidths.get(cluster);
+  if (width === undefined) {
+    width = stringWidth(cluster);
+    if (clusterWidths.size >= MAX_REMEMBERED) clusterWidths.clear();
+    clusterWidths.set(cluster, width);
+  }
+  return width;
+}
+
+/**
+ * Code points that join the one before into a single drawn character (marks, joiners, variation
+ * selectors, skin tones, flags, tags, Hangul jamo). Text without any is measured code point by
+ * code point, which is much cheaper than segmenting it and gives the same widths.
+ */
+const JOINING =
+  /[\p{Grapheme_Extend}\p{Mc}\u200d\p{Regional_Indicator}\p{Emoji_Modifier}\u{E0020}-\u{E007F}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
+
+/** The text's grapheme clusters: what a terminal draws as one character each. */
+function clustersOf(text: string): Iterable<string> {
+  if (!JOINING.test(text)) return text;
+  return Array.from(graphemes.segment(text), (part) => part.segment);
+}
 
 /** Columns a code point takes in a terminal: 0 for combining marks, 2 for wide (CJK, emoji). */
 export function charWidth(cp: number): number {
-  if (cp >= 0x20 && cp < 0x7f) return 1;
-  return stringWidth(String.fromCodePoint(cp));
+  return clusterWidth(String.fromCodePoint(cp));
 }
 
-/** Columns a text takes in a terminal, measured as Ink measures it (by grapheme: ✅, 🚀, 中 take 2). */
+/** Columns a text takes in a terminal, measured as Ink measures it (✅, 🚀, 中 take 2). */
 export function textWidth(text: string): number {
-  return PLAIN.test(text) ? text.length : stringWidth(text);
+  if (PLAIN.test(text)) return text.length;
+  let width = 0;
+  for (const cluster of clustersOf(text)) width += clusterWidth(cluster);
+  return width;
 }
 
-/** The text's grapheme clusters (what a terminal draws as one character), with their widths. */
+/** The text's grapheme clusters with their widths. */
 function* charactersOf(text: string): Generator<{ text: string; width: number }> {
-  if (PLAIN.test(text)) {
-    for (const ch of text) yield { text: ch, width: 1 };
-    return;
-  }
-  for (const { segment } of graphemes.segment(text)) yield { text: segment, width: stringWidth(segment) };
+  for (const cluster of clustersOf(text)) yield { text: cluster, width: clusterWidth(cluster) };
 }
 
 export function lineWidth(line: Line): number {
