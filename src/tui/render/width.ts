@@ -29,7 +29,7 @@ function clusterWidth(cluster: string): number {
  * code point, which is much cheaper than segmenting it and gives the same widths.
  */
 const JOINING =
-  /[\p{Grapheme_Extend}\p{Mc}\u200d\p{Regional_Indicator}\p{Emoji_Modifier}\u{E0020}-\u{E007F}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
+  /\u200d|[\p{Grapheme_Extend}\p{Mc}\p{Regional_Indicator}\p{Emoji_Modifier}\u{E0020}-\u{E007F}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
 
 /** The text's grapheme clusters: what a terminal draws as one character each. */
 function clustersOf(text: string): Iterable<string> {
