@@ -4,7 +4,7 @@ import type { UiStore } from '../state/store.js';
 import { AgentRunner } from './agent_runner.js';
 import type { CommandHost } from './command_host.js';
 import { CommandTail } from './command_tail.js';
-import type { ConversationHost, ResumedSession } from './host.js';
+import type { ResumedSession } from './host.js';
 import { InputRouter } from './input_router.js';
 import { MessageQueue } from './message_queue.js';
 import { RecentResults } from './results.js';
@@ -22,8 +22,8 @@ export type { SessionOptions } from './session_lifecycle.js';
  */
 export class InteractiveSession implements SessionControls, CommandHost {
   readonly store: UiStore;
-  readonly queue: MessageQueue;
-  readonly results: RecentResults;
+  private readonly queue: MessageQueue;
+  private readonly results: RecentResults;
   private readonly lifecycle: SessionLifecycle;
   private readonly runner: AgentRunner;
   private readonly input: InputRouter;
@@ -58,10 +58,6 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   get runtime(): Runtime {
     return this.lifecycle.runtime;
-  }
-
-  get host(): ConversationHost {
-    return this.options.host;
   }
 
   get modelName(): string | undefined {
@@ -113,10 +109,6 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   run(prompt: string, shown: string): Promise<void> {
     return this.runner.run(prompt, shown);
-  }
-
-  runShell(command: string): Promise<void> {
-    return this.input.runShell(command);
   }
 
   interrupt(): boolean {
