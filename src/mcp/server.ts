@@ -3,6 +3,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { definitionForModel } from '../tool/definition.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { findTool } from '../tool/pool.js';
+import { staticFacts } from '../tool/static_facts.js';
 import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
 
 /** What serving needs of a runtime (structurally: this layer does not import the runtime). */
@@ -31,18 +32,12 @@ export function servedTools(runtime: ServedRuntime): Tool[] {
   return runtime.pool.filter((t) => !AGENT_ONLY.has(t.name));
 }
 
-function staticFact(dynamic: boolean, fact: (input: never) => boolean): boolean | undefined {
-  if (dynamic) return undefined;
-  try {
-    return fact({} as never);
-  } catch {
-    return undefined;
-  }
-}
-
 function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
   const definition = definitionForModel(tool, runtime.conditions.profile);
-  const readOnly = staticFact(tool.dynamic.readOnly, tool.isReadOnly);
+  const facts = staticFacts(tool);
+  // A hint is given only for what holds whatever the input.
+  const readOnly = typeof facts.readOnly === 'boolean' ? facts.readOnly : undefined;
+  const destructive = typeof facts.destructive === 'boolean' ? facts.destructive : undefined;
   return {
     name: tool.name,
     description: definition.description,
@@ -50,7 +45,7 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
     annotations: {
       title: tool.userFacingName(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
-      ...(readOnly === false ? { destructiveHint: staticFact(false, tool.isDestructive) ?? true } : {}),
+      ...(readOnly === false ? { destructiveHint: destructive ?? true } : {}),
     },
   };
 }

@@ -24,6 +24,7 @@ import { newSessionId, sessionFolder } from '../session/ids.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
 import { assemblePool, findTool } from '../tool/pool.js';
+import { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type {
   AgentInteraction,
@@ -254,7 +255,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
-  const readFiles = new Map<string, string>();
+  const readFiles = new ReadTracker();
   const backgroundCommands = new Map<string, BackgroundCommand>();
   const background = new BackgroundServices({ documentsRoot, workspace, env, features });
   const sandbox = new Sandbox(

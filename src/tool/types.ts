@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
+import type { ReadTracker } from './read_tracker.js';
 
 export type { AgentKind, Mode, PermissionDecision, PermissionSubject, Profile };
 
@@ -203,8 +204,8 @@ export interface ToolContext {
   signal: AbortSignal;
   conditions: PoolConditions;
   permissions: PermissionEngine;
-  /** Per-runtime memory of files read: path → content hash (edit_file's read-before-edit check). */
-  readFiles: Map<string, string>;
+  /** Per-runtime memory of what the model saw of each file (the read-before-edit check). */
+  readFiles: ReadTracker;
   /** Commands running in the background, by id (execute_command, kill_command). */
   backgroundCommands: Map<string, BackgroundCommand>;
   /**

@@ -5,6 +5,7 @@ import { mergeSettings } from '../../src/config/settings.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { RulePermissionEngine } from '../../src/permission/engine.js';
 import { defaultConditions } from '../../src/tool/conditions.js';
+import { ReadTracker } from '../../src/tool/read_tracker.js';
 import type { ToolContext } from '../../src/tool/types.js';
 
 /** A fresh temp folder (mode 0700), real path. */
@@ -42,7 +43,7 @@ export function testContext(
       cwd: workspace,
       yolo: options.yolo,
     }),
-    readFiles: new Map(),
+    readFiles: new ReadTracker(),
     backgroundCommands: new Map(),
   };
 }
