@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { definitionForModel } from '../tool/definition.js';
 import type { ToolExecution } from '../tool/executor.js';
+import { type CallFacts, NO_FACTS } from '../tool/facts.js';
 import { findTool } from '../tool/pool.js';
 import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
 
@@ -31,10 +32,13 @@ export function servedTools(runtime: ServedRuntime): Tool[] {
   return runtime.pool.filter((t) => !AGENT_ONLY.has(t.name));
 }
 
-function staticFact(dynamic: boolean, fact: (input: never) => boolean): boolean | undefined {
+function staticFact(
+  dynamic: boolean,
+  fact: (input: never, facts: CallFacts) => boolean,
+): boolean | undefined {
   if (dynamic) return undefined;
   try {
-    return fact({} as never);
+    return fact({} as never, NO_FACTS);
   } catch {
     return undefined;
   }

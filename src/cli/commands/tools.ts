@@ -1,4 +1,5 @@
 import { definitionForModel } from '../../tool/definition.js';
+import { type CallFacts, NO_FACTS } from '../../tool/facts.js';
 import { countTokens } from '../../tool/token_count.js';
 import type { Tool } from '../../tool/types.js';
 import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
@@ -16,10 +17,10 @@ interface ToolRow {
 /** Static facts of a tool for listings; a fact that depends on the input is "dynamic". */
 function row(tool: Tool, tokens: number): ToolRow {
   const probe = {} as never;
-  const staticFact = (dynamic: boolean, fn: (input: never) => boolean) => {
+  const staticFact = (dynamic: boolean, fn: (input: never, facts: CallFacts) => boolean) => {
     if (dynamic) return 'dynamic' as const;
     try {
-      return fn(probe);
+      return fn(probe, NO_FACTS);
     } catch {
       return false;
     }

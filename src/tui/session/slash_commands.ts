@@ -1,6 +1,7 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/catalog.js';
+import { NO_FACTS } from '../../tool/facts.js';
 import type { Tool } from '../../tool/types.js';
 import type { InteractiveSession } from './controller.js';
 import { exportConversation } from './export_session.js';
@@ -238,7 +239,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
 function readOnlyNote(tool: Tool): string {
   if (tool.dynamic.readOnly) return 'read-only when the input only reads';
   try {
-    return tool.isReadOnly({}) ? 'read-only' : '';
+    return tool.isReadOnly({}, NO_FACTS) ? 'read-only' : '';
   } catch {
     return '';
   }
