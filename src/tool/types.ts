@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
+import type { ToolEvent } from './events.js';
 import type { CallFacts } from './facts.js';
 
 export type { AgentKind, CallFacts, Mode, PermissionDecision, PermissionSubject, Profile };
@@ -95,7 +96,7 @@ export interface AgentInteraction {
     feedback?: string;
   }>;
   /** Shows the user something: a report, a status line, a plan. */
-  emit(event: { type: string; [key: string]: unknown }): void;
+  emit(event: ToolEvent): void;
   /** Ends the run after this batch of calls; `structured` is an accepted structured_output object. */
   finish(outcome: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown }): void;
   setMode(mode: Mode): void;

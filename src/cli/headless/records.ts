@@ -83,9 +83,9 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       // Fields already one word or snake_case; renaming keeps any later field in style.
       return withSnakeCaseKeys(event) as JsonRecord;
     default: {
-      // Tools may emit events this union does not list yet: printed, in the same style.
-      const unknown: { type: string } = event;
-      return withSnakeCaseKeys(unknown) as JsonRecord;
+      // The union is closed: a new kind of event fails to compile here until it has a record.
+      const unlisted: never = event;
+      return unlisted;
     }
   }
 }

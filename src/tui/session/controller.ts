@@ -2,13 +2,13 @@ import { Agent } from '../../agent/agent.js';
 import { compactMessages } from '../../agent/compaction.js';
 import { type AgentEvent, emptyUsage } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
+import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
 import { AgentEventView } from '../state/agent_events.js';
-import type { TodoItem } from '../state/items.js';
 import { type StatusInfo, UiStore } from '../state/store.js';
 import { askApproval } from './approvals.js';
 import { attachFiles } from './attachments.js';
@@ -381,10 +381,10 @@ export class InteractiveSession implements SessionControls {
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
       onEvent: (event) => this.onEvent(event),
       onMessage: (message) => {
-        this.log?.append({ type: 'model_message', message });
+        recordMessage(this.log, message);
         this.queue.deliverAfter(message, agent.messages);
       },
-      onCompacted: (messages) => this.log?.append({ type: 'compacted_messages', messages }),
+      onCompacted: (messages) => recordCompaction(this.log, messages),
     });
     this.agent = agent;
     return agent;
@@ -392,11 +392,10 @@ export class InteractiveSession implements SessionControls {
 
   private onEvent(event: AgentEvent): void {
     // change_todo_list announces the approved list with an event of its own.
-    const todo = event as unknown as { type: string; items?: TodoItem[] };
-    if (todo.type === 'todo' && todo.items) this.store.setTodo(todo.items);
+    if (event.type === 'todo') this.store.setTodo(event.items);
     this.view.apply(event);
     this.results.observe(event);
-    if (this.log && this.options.host.recorded(event)) this.log.append(event as never);
+    recordAgentEvent(this.log, event);
     if (event.type === 'tool_start' && event.name === 'execute_command') this.tail.watch();
   }
 
@@ -464,7 +463,7 @@ export class InteractiveSession implements SessionControls {
     await this.step('Compacting', async (signal) => {
       const summary = await compactMessages(model.model, messages, signal);
       messages.splice(0, messages.length, ...summary.messages);
-      this.log?.append({ type: 'compacted_messages', messages: summary.messages });
+      recordCompaction(this.log, summary.messages);
       this.store.add(notice('The conversation was compacted into a summary.'));
       this.store.setStatus({ contextTokens: 0 });
     });
