@@ -209,7 +209,7 @@ export class Agent {
         return answer;
       },
       confirm: (request) => user.confirm(request),
-      emit: (event) => this.emit(event as AgentEvent),
+      emit: (event) => this.emit(event),
       finish: (outcome) => {
         this.finished = outcome;
       },

@@ -134,9 +134,11 @@ export class RulePermissionEngine implements PermissionEngine {
         }
       }
       if (plan && !subject.planFile) {
-        const why = facts?.notReadOnly.length
-          ? ` is not read-only (${facts.notReadOnly.join('; ')}) and`
-          : ' changes the workspace and';
+        const why = subject.unparsed
+          ? ` runs a command that could not be parsed (${subject.unparsed}) and`
+          : facts?.notReadOnly.length
+            ? ` is not read-only (${facts.notReadOnly.join('; ')}) and`
+            : ' changes the workspace and';
         return {
           behavior: 'ask',
           reason: `${query.tool}${why} lathe is in Plan mode`,
@@ -157,7 +159,8 @@ export class RulePermissionEngine implements PermissionEngine {
       reason += `: ${outsideRead.path.text} ${outsideRead.path.unknown ? 'may lie' : 'lies'} outside the workspace`;
       return this.answerAsk(reason, category, 'rerun with --approve readOutside or --yolo');
     }
-    if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
+    if (subject.unparsed) reason += `: the command could not be parsed (${subject.unparsed})`;
+    else if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
     return this.answerAsk(reason, category);
   }
 

@@ -22,6 +22,8 @@ export interface PermissionSubject {
    * protected paths, reads outside the workspace), the repository git would use and the network.
    */
   commands?: Subcommand[];
+  /** Why a shell command could not be parsed: it asks, and the ask says so. */
+  unparsed?: string;
   /** The folder a shell command runs in, when not the working folder. */
   cwd?: string;
   /** The plan file: writable in Plan mode. */

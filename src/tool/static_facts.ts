@@ -1,3 +1,4 @@
+import { type CallFacts, NO_FACTS } from './facts.js';
 import type { Tool } from './types.js';
 
 /**
@@ -21,9 +22,9 @@ export function staticFacts(tool: Tool): StaticFacts {
   };
 }
 
-function probe(fact: (input: never) => boolean): boolean | 'unknown' {
+function probe(fact: (input: never, facts: CallFacts) => boolean): boolean | 'unknown' {
   try {
-    return fact({} as never);
+    return fact({} as never, NO_FACTS);
   } catch {
     return 'unknown';
   }

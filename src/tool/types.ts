@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
+import type { ToolEvent } from './events.js';
+import type { CallFacts } from './facts.js';
 import type { ReadTracker } from './read_tracker.js';
 
-export type { AgentKind, Mode, PermissionDecision, PermissionSubject, Profile };
+export type { AgentKind, CallFacts, Mode, PermissionDecision, PermissionSubject, Profile };
 
 /** What the model provider can do; tools that need a capability are left out without it. */
 export interface ProviderCapabilities {
@@ -95,7 +97,7 @@ export interface AgentInteraction {
     feedback?: string;
   }>;
   /** Shows the user something: a report, a status line, a plan. */
-  emit(event: { type: string; [key: string]: unknown }): void;
+  emit(event: ToolEvent): void;
   /** Ends the run after this batch of calls; `structured` is an accepted structured_output object. */
   finish(outcome: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown }): void;
   setMode(mode: Mode): void;
@@ -293,19 +295,19 @@ export interface ToolDefinition<I = any> {
   /** A failing call cancels the other calls of its parallel batch (shell commands). */
   cancelsSiblingsOnError?: boolean;
   /** What the permission engine looks at; default: nothing to check. */
-  permissionSubject?(input: I, ctx: ToolContext): PermissionSubject;
+  permissionSubject?(input: I, ctx: ToolContext, facts: CallFacts): PermissionSubject;
   isEnabled?(ctx: PoolConditions): boolean;
-  isReadOnly?(input: I): boolean;
-  isConcurrencySafe?(input: I): boolean;
+  isReadOnly?(input: I, facts: CallFacts): boolean;
+  isConcurrencySafe?(input: I, facts: CallFacts): boolean;
   isDestructive?(input: I): boolean;
   checkPermissions?(input: I, ctx: ToolContext): PermissionDecision | Promise<PermissionDecision>;
   toAutoClassifierInput?(input: I): string;
   userFacingName?(input: I | undefined): string;
   /**
-   * Work the synchronous contract methods depend on (parsing a shell command to know whether it
-   * is read-only); the executor awaits it before deciding how to schedule the call.
+   * The parse step's facts beyond the schema (the parsed shell command) that the contract methods
+   * answer from; a failure is a fact ("not parsed"), never thrown. Default: none.
    */
-  prepare?(input: I): Promise<void>;
+  parseFacts?(input: I): Promise<CallFacts>;
   /** Tool-specific checks after the schema, before permissions; returns an error message or nothing. */
   validateInput?(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   call(input: I, ctx: ToolContext): Promise<ToolOutput>;
@@ -323,15 +325,15 @@ export interface Tool<I = any>
       | 'validateInput'
       | 'dynamic'
       | 'cancelsSiblingsOnError'
-      | 'prepare'
+      | 'parseFacts'
     >
   > {
   liteDescription: string;
   cancelsSiblingsOnError: boolean;
   dynamic: { readOnly: boolean; concurrencySafe: boolean };
-  permissionSubject(input: I, ctx: ToolContext): PermissionSubject;
+  permissionSubject(input: I, ctx: ToolContext, facts: CallFacts): PermissionSubject;
   validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
-  prepare?(input: I): Promise<void>;
+  parseFacts?(input: I): Promise<CallFacts>;
   /** Built-in or from an MCP server (external tools come after built-ins in the pool). */
   source: 'builtin' | 'external';
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import type { ApprovalRequest } from '../../src/tool/run_call.js';
 import { editFile } from '../../src/tools/edit/edit_file.js';
 import { executeCommand } from '../../src/tools/exec/execute_command.js';
@@ -21,6 +22,7 @@ const request = (tool: ApprovalRequest['tool'], input: unknown): ApprovalRequest
   call: { id: 'c1', name: tool.name, input },
   tool,
   input,
+  facts: NO_FACTS,
   reason: 'needs approval',
 });
 

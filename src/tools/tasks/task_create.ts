@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/types.js';
 import { displayPath } from '../shared/paths.js';
-import { commandSubject, cwdProblem, prepareCommand, startShellCommand } from './shell_run.js';
+import { commandCallFacts, commandSubject, cwdProblem, startShellCommand } from './shell_run.js';
 import {
   attachProcess,
   newTaskId,
@@ -31,10 +31,9 @@ export const taskCreate = buildTool({
     'servers) and you carry on: check it with task_get or task_list, read its output with task_output, ' +
     'stop it with task_stop. Without a command, the task is a tracked item whose status you set with task_update.',
   availability: TASKS_AVAILABILITY,
-  async prepare(input) {
-    await prepareCommand(input.command);
-  },
-  permissionSubject: (input) => (input.command ? commandSubject(input.command, input.cwd) : { kind: 'none' }),
+  parseFacts: (input) => commandCallFacts(input.command),
+  permissionSubject: (input, _ctx, facts) =>
+    input.command ? commandSubject(facts, input.command, input.cwd) : { kind: 'none' },
   async validateInput(input, ctx) {
     if (input.cwd !== undefined && input.command === undefined) return 'cwd needs a command to run there.';
     return cwdProblem(ctx, input.cwd);

@@ -2,12 +2,12 @@ import { Agent } from '../../agent/agent.js';
 import { compactMessages } from '../../agent/compaction.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
+import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import type { Effort } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ImageBlock } from '../../tool/types.js';
 import { AgentEventView } from '../state/agent_events.js';
-import type { TodoItem } from '../state/items.js';
 import type { UiStore } from '../state/store.js';
 import { attachFiles } from './attachments.js';
 import type { CommandTail } from './command_tail.js';
@@ -190,24 +190,22 @@ export class AgentRunner {
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
       onEvent: (event) => this.onEvent(event),
       onMessage: (message) => {
-        this.parts.log()?.append({ type: 'model_message', message });
+        recordMessage(this.parts.log(), message);
         queue.deliverAfter(message, agent.messages);
       },
-      onCompacted: (messages) => this.parts.log()?.append({ type: 'compacted_messages', messages }),
+      onCompacted: (messages) => recordCompaction(this.parts.log(), messages),
     });
     this.agent = agent;
     return agent;
   }
 
   private onEvent(event: AgentEvent): void {
-    const { store, results, host, tail } = this.parts;
+    const { store, results, tail } = this.parts;
     // change_todo_list announces the approved list with an event of its own.
-    const todo = event as unknown as { type: string; items?: TodoItem[] };
-    if (todo.type === 'todo' && todo.items) store.setTodo(todo.items);
+    if (event.type === 'todo') store.setTodo(event.items);
     this.view.apply(event);
     results.observe(event);
-    const log = this.parts.log();
-    if (log && host.recorded(event)) log.append(event as never);
+    recordAgentEvent(this.parts.log(), event);
     if (event.type === 'tool_start' && event.name === 'execute_command') tail.watch();
   }
 
@@ -223,7 +221,7 @@ export class AgentRunner {
     await this.step('Compacting', async (signal) => {
       const summary = await compactMessages(model.model, messages, signal);
       messages.splice(0, messages.length, ...summary.messages);
-      this.parts.log()?.append({ type: 'compacted_messages', messages: summary.messages });
+      recordCompaction(this.parts.log(), summary.messages);
       store.add(notice('The conversation was compacted into a summary.'));
       store.setStatus({ contextTokens: 0 });
     });

@@ -33,7 +33,7 @@ export async function suggestRules(
   let subject: ReturnType<ApprovalRequest['tool']['permissionSubject']>;
   try {
     // The subject of the built-in tools depends on the input only; the context gives the folders.
-    subject = request.tool.permissionSubject(request.input, { cwd, workspace } as ToolContext);
+    subject = request.tool.permissionSubject(request.input, { cwd, workspace } as ToolContext, request.facts);
   } catch {
     return { rules: [name], subcommands: [] };
   }
