@@ -1,4 +1,9 @@
+export type * from './agent/types.js';
+export type * from './mcp/types.js';
 export { createRuntime, type Runtime, RuntimeError, type RuntimeOptions } from './runtime/create_runtime.js';
+export type * from './runtime/types.js';
+export type * from './schedule/types.js';
+export type * from './tasks/types.js';
 export { buildTool } from './tool/build_tool.js';
 export { executeToolCalls, ToolExecution } from './tool/executor.js';
 export { assemblePool, findTool } from './tool/pool.js';

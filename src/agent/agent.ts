@@ -6,7 +6,7 @@ import { requestCost } from '../provider/prices.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
-import type { AgentInteraction, ImageBlock, ToolResult } from '../tool/types.js';
+import type { ImageBlock, ToolResult } from '../tool/types.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
@@ -16,6 +16,7 @@ import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
+import type { AgentInteraction } from './types.js';
 
 /** What the user side answers: the terminal UI asks a person, a headless run reads --answers. */
 export interface UserSide {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { AgentInteraction } from '../agent/types.js';
 import { resolveFeatures, unknownFeatures } from '../config/features.js';
 import { loadSettings } from '../config/load.js';
 import { documentsRoot as defaultDocumentsRoot, workspaceSettingsPath } from '../config/paths.js';
@@ -14,6 +15,7 @@ import {
   type SettingsLayer,
 } from '../config/types.js';
 import { describeServer, loadMcpConfig } from '../mcp/config.js';
+import type { McpAccess } from '../mcp/types.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import { realPathOf } from '../permission/paths.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
@@ -25,18 +27,11 @@ import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import { ToolExecution } from '../tool/executor.js';
 import { assemblePool, findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
-import type {
-  AgentInteraction,
-  BackgroundCommand,
-  McpAccess,
-  PoolConditions,
-  ProviderCapabilities,
-  Tool,
-  ToolResult,
-} from '../tool/types.js';
+import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
 import { SandboxGate } from './sandbox_gate.js';
+import type { BackgroundCommand } from './types.js';
 
 export interface RuntimeOptions {
   /** The working folder; the workspace is its real path. Default: process.cwd(). */

@@ -1,4 +1,3 @@
-import type { RemoteTriggerInfo, ScheduledPrompt, ScheduleServices } from '../tool/types.js';
 import { nextRun, scheduleProblem } from './cron_pattern.js';
 import { CronStore, type StoredPrompt } from './cron_store.js';
 import { type HeadlessRun, startHeadlessRun } from './headless_run.js';
@@ -6,6 +5,7 @@ import { claimsDir } from './paths.js';
 import { CronScheduler } from './scheduler.js';
 import { DEFAULT_TRIGGER_PORT, type EndpointState, TriggerServer } from './trigger_server.js';
 import { type StoredTrigger, TriggerStore } from './trigger_store.js';
+import type { RemoteTriggerInfo, ScheduleAccess, ScheduledPrompt } from './types.js';
 
 /** What a client installed with `onScheduledPrompt` is told. */
 export type ScheduledPromptEvent =
@@ -39,7 +39,7 @@ export function describeMissed(
  * its HTTP endpoint, and the headless runs they start. Due prompts go to the installed handler
  * (an interactive client queues them as user messages); with none, each starts a headless run.
  */
-export class ScheduleHost implements ScheduleServices {
+export class ScheduleHost implements ScheduleAccess {
   private handler?: ScheduledPromptHandler;
   private readonly notices: string[] = [];
   private readonly cronStore: CronStore;

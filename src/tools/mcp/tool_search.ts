@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { McpToolSummary } from '../../mcp/types.js';
 import { buildTool } from '../../tool/build_tool.js';
-import type { McpToolSummary, Tool } from '../../tool/types.js';
+import type { Tool } from '../../tool/types.js';
 import { withMcp } from './shared.js';
 
 const DEFAULT_RESULTS = 5;
