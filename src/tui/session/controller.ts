@@ -16,6 +16,7 @@ import { CommandTail } from './command_tail.js';
 import type { ConversationHost, ResumedSession } from './host.js';
 import { MessageQueue } from './message_queue.js';
 import { ModelSlot } from './model_slot.js';
+import { carrySessionRules } from './permissions_panel.js';
 import { RecentResults } from './results.js';
 import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
@@ -185,10 +186,7 @@ export class InteractiveSession implements SessionControls {
 
   /** Another runtime (a profile, a resumed or a fresh session); "this session" rules carry over when kept. */
   replaceRuntime(runtime: Runtime, keepSessionRules: boolean): void {
-    if (keepSessionRules)
-      runtime.permissions.rules.push(
-        ...this.runtime.permissions.rules.filter((r) => r.source === 'this session'),
-      );
+    if (keepSessionRules) carrySessionRules(this.runtime.permissions, runtime.permissions);
     // The old runtime's servers, tasks and commands end; the new one's start.
     void this.detach?.();
     this.runtime = runtime;

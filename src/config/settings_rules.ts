@@ -1,7 +1,5 @@
-import { readSettingsObject } from '../../config/settings_file.js';
-import { atomicWriteFile } from '../../edit/atomic_write.js';
-import { parseRule } from '../../permission/rules.js';
-import type { PermissionRule } from '../../permission/types.js';
+import { atomicWriteFile } from '../edit/atomic_write.js';
+import { readSettingsObject } from './settings_file.js';
 
 /**
  * Adds allow rules to a settings file's `permissions.allow`, keeping everything else in it. The
@@ -52,14 +50,4 @@ function permissionsOf(settings: Record<string, unknown>): Record<string, unknow
   return (
     settings.permissions && typeof settings.permissions === 'object' ? settings.permissions : {}
   ) as Record<string, unknown>;
-}
-
-/** The rules as the permission engine holds them, to add to a running session. */
-export function allowRules(rules: string[], source: string): PermissionRule[] {
-  const parsed: PermissionRule[] = [];
-  for (const rule of rules) {
-    const result = parseRule({ rule, action: 'allow', source });
-    if (typeof result !== 'string') parsed.push(result);
-  }
-  return parsed;
 }
