@@ -92,7 +92,8 @@ function checkPlacement(program: Command, command: Command): void {
   }
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+/** `latheBin`: the lathe command's own script, which scheduled and triggered runs start. */
+export async function runCli(argv: string[], where: { latheBin?: string } = {}): Promise<number> {
   const disabled = disabledFeatures(argv);
   let exitCode = 0;
   const program = new Command('lathe')
@@ -126,7 +127,7 @@ export async function runCli(argv: string[]): Promise<number> {
     program.command('tools').description('list the tool pool under the current settings'),
   ).action(async (opts) => {
     const { toolsCommand } = await import('./commands/tools.js');
-    exitCode = await toolsCommand({ ...opts, noFeature: disabled });
+    exitCode = await toolsCommand({ ...opts, noFeature: disabled, latheBin: where.latheBin });
   });
 
   runtimeOptions(program.command('tool <name>').description('run one tool directly and print its result'))
@@ -140,7 +141,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
     .action(async (name: string, opts) => {
       const { toolCommand } = await import('./commands/tool.js');
-      exitCode = await toolCommand(name, { ...opts, noFeature: disabled });
+      exitCode = await toolCommand(name, { ...opts, noFeature: disabled, latheBin: where.latheBin });
     });
 
   const sessions = program
@@ -173,7 +174,11 @@ export async function runCli(argv: string[]): Promise<number> {
     (sub: 'serve' | 'list' | 'add' | 'remove' | 'test') =>
     async (name: string | undefined, command: string[] | undefined, opts: Record<string, unknown>) => {
       const { mcpCommand } = await import('./commands/mcp.js');
-      exitCode = await mcpCommand(sub, { name, command }, { ...opts, noFeature: disabled });
+      exitCode = await mcpCommand(
+        sub,
+        { name, command },
+        { ...opts, noFeature: disabled, latheBin: where.latheBin },
+      );
     };
   runtimeOptions(
     mcp.command('serve').description('serve lathe’s tool pool over MCP (stdio, or HTTP with --http)'),
@@ -282,7 +287,12 @@ export async function runCli(argv: string[]): Promise<number> {
         if (opts.image.length > 0)
           throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
         const { runInteractive } = await import('./interactive.js');
-        exitCode = await runInteractive({ ...opts, noFeature: disabled, prompt: positional });
+        exitCode = await runInteractive({
+          ...opts,
+          noFeature: disabled,
+          latheBin: where.latheBin,
+          prompt: positional,
+        });
         return;
       }
       const prompt = headlessPrompt(opts.print, positional);
@@ -292,7 +302,7 @@ export async function runCli(argv: string[]): Promise<number> {
         return;
       }
       const { runHeadless } = await import('./headless/run.js');
-      exitCode = await runHeadless({ ...opts, noFeature: disabled, prompt });
+      exitCode = await runHeadless({ ...opts, noFeature: disabled, latheBin: where.latheBin, prompt });
     });
 
   try {

@@ -66,6 +66,8 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** Where the tools save files (results, command output) instead of the session's folder. */
   sessionDir?: string;
+  /** The lathe command (its JS file) that schedules and triggers start headless runs with; the CLI passes its own. */
+  latheBin?: string;
 }
 
 export interface Runtime {
@@ -251,7 +253,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
   const readFiles = new Map<string, string>();
   const backgroundCommands = new Map<string, BackgroundCommand>();
-  const background = new BackgroundServices({ documentsRoot, workspace, env, features });
+  const background = new BackgroundServices({
+    documentsRoot,
+    workspace,
+    env,
+    features,
+    latheBin: options.latheBin,
+  });
   const sandbox = new Sandbox(
     {
       mode: settings.sandbox.mode,

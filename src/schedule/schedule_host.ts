@@ -20,7 +20,7 @@ export interface ScheduleHostOptions {
   workspace: string;
   /** Passed on to headless runs; LATHE_TRIGGER_PORT picks the endpoint's port. */
   env: NodeJS.ProcessEnv;
-  /** The lathe command headless runs use (default: found next to this module). */
+  /** The lathe command headless runs use (the CLI passes its own); without it, runs are refused. */
   latheBin?: string;
   pollMs?: number;
 }
