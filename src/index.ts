@@ -1,10 +1,10 @@
-export type * from './agent/types.js';
-export type * from './mcp/types.js';
 export { createRuntime, type Runtime, RuntimeError, type RuntimeOptions } from './runtime/create_runtime.js';
-export type * from './runtime/types.js';
-export type * from './schedule/types.js';
-export type * from './tasks/types.js';
 export { buildTool } from './tool/build_tool.js';
+export type * from './tool/context/agent.js';
+export type * from './tool/context/background_commands.js';
+export type * from './tool/context/mcp.js';
+export type * from './tool/context/schedules.js';
+export type * from './tool/context/tasks.js';
 export { executeToolCalls, ToolExecution } from './tool/executor.js';
 export { assemblePool, findTool } from './tool/pool.js';
 export type { ApprovalAnswer, ApprovalRequest, ToolCall } from './tool/run_call.js';

@@ -3,6 +3,7 @@ import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
 import { requestCost } from '../provider/prices.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
@@ -16,7 +17,6 @@ import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
-import type { AgentInteraction } from './types.js';
 
 /** What the user side answers: the terminal UI asks a person, a headless run reads --answers. */
 export interface UserSide {

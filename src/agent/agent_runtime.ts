@@ -1,8 +1,8 @@
 import type { Mode } from '../config/types.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
 import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
-import type { AgentInteraction } from './types.js';
 
 /** What the agent needs of a runtime (structurally: this layer does not import the runtime). */
 export interface AgentRuntime {

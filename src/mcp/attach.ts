@@ -1,9 +1,9 @@
 import type { RuleLists } from '../permission/types.js';
+import type { McpAccess } from '../tool/context/mcp.js';
 import type { Tool } from '../tool/types.js';
 import { loadMcpConfig, type McpServerConfig } from './config.js';
 import type { McpHub } from './hub.js';
 import { mcpToolName, sanitizeName } from './names.js';
-import type { McpAccess } from './types.js';
 
 /** What attaching needs of a runtime (structurally: this layer does not import the runtime). */
 export interface McpHost {

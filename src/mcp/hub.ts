@@ -1,10 +1,10 @@
+import type { McpAccess, McpServerSummary, McpToolSummary } from '../tool/context/mcp.js';
 import type { Tool, ToolOutput } from '../tool/types.js';
 import type { McpServerConfig } from './config.js';
 import { type ConnectionOptions, McpConnection, type RemoteTool } from './connection.js';
 import { externalTool, isReadOnlyTool } from './external_tool.js';
 import { formatResourceListing, type ResourceListing } from './listing.js';
 import { uniqueToolNames } from './names.js';
-import type { McpAccess, McpServerSummary, McpToolSummary } from './types.js';
 
 export interface HubOptions extends ConnectionOptions {
   /** The tools or a server's state changed; the runtime rebuilds its pool. */

@@ -1,12 +1,12 @@
-import type { AgentInteraction } from '../agent/types.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
-import type { McpAccess } from '../mcp/types.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
+import type { McpAccess } from '../tool/context/mcp.js';
 import { ToolExecution } from '../tool/executor.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';

@@ -1,6 +1,6 @@
 import type { AgentKind, Mode, Profile } from '../config/types.js';
-import type { McpAccess } from '../mcp/types.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
+import type { McpAccess } from '../tool/context/mcp.js';
 import { assemblePool, findTool } from '../tool/pool.js';
 import type { PoolConditions, ProviderCapabilities, Tool } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';

@@ -2,9 +2,9 @@ import { workspaceSettingsPath } from '../config/paths.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
 import type { PermissionEngine } from '../permission/types.js';
 import { BackgroundServices } from '../schedule/background_services.js';
+import type { BackgroundCommand } from '../tool/context/background_commands.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import { SandboxGate } from './sandbox_gate.js';
-import type { BackgroundCommand } from './types.js';
 
 /** A command or task still running, to say what ends when a client exits. */
 export interface BackgroundWork {

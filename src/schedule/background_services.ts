@@ -1,4 +1,4 @@
-import type { BackgroundTask } from '../tasks/types.js';
+import type { BackgroundTask } from '../tool/context/tasks.js';
 import { type ScheduledPromptHandler, ScheduleHost } from './schedule_host.js';
 
 export interface BackgroundServicesOptions {

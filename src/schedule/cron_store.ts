@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { ScheduledPrompt } from '../tool/context/schedules.js';
 import { JsonListStore } from './json_list_store.js';
 import { cronStorePath } from './paths.js';
-import type { ScheduledPrompt } from './types.js';
 
 export type StoredPrompt = Omit<ScheduledPrompt, 'nextRunAt'>;
 

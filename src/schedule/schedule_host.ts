@@ -1,3 +1,4 @@
+import type { RemoteTriggerInfo, ScheduleAccess, ScheduledPrompt } from '../tool/context/schedules.js';
 import { nextRun, scheduleProblem } from './cron_pattern.js';
 import { CronStore, type StoredPrompt } from './cron_store.js';
 import { type HeadlessRun, startHeadlessRun } from './headless_run.js';
@@ -5,7 +6,6 @@ import { claimsDir } from './paths.js';
 import { CronScheduler } from './scheduler.js';
 import { DEFAULT_TRIGGER_PORT, type EndpointState, TriggerServer } from './trigger_server.js';
 import { type StoredTrigger, TriggerStore } from './trigger_store.js';
-import type { RemoteTriggerInfo, ScheduleAccess, ScheduledPrompt } from './types.js';
 
 /** What a client installed with `onScheduledPrompt` is told. */
 export type ScheduledPromptEvent =

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { RemoteTriggerInfo } from '../tool/context/schedules.js';
 import { JsonListStore } from './json_list_store.js';
 import { triggerStorePath } from './paths.js';
-import type { RemoteTriggerInfo } from './types.js';
 
 /** A trigger as stored: the token only as its SHA-256, so the file never holds a usable secret. */
 export interface StoredTrigger extends Omit<RemoteTriggerInfo, 'url'> {

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { AgentInteraction } from '../agent/types.js';
 import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
-import type { McpAccess } from '../mcp/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
-import type { BackgroundCommand } from '../runtime/types.js';
-import type { ScheduleAccess } from '../schedule/types.js';
-import type { BackgroundTask } from '../tasks/types.js';
+import type { AgentInteraction } from './context/agent.js';
+import type { BackgroundCommand } from './context/background_commands.js';
+import type { McpAccess } from './context/mcp.js';
+import type { ScheduleAccess } from './context/schedules.js';
+import type { BackgroundTask } from './context/tasks.js';
 import type { ImageBlock, ToolOutput } from './output.js';
 
 export type { AgentKind, ImageBlock, Mode, PermissionDecision, PermissionSubject, Profile, ToolOutput };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AgentInteraction } from '../../agent/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { AgentInteraction } from '../../tool/context/agent.js';
 import type { ToolOutput } from '../../tool/types.js';
 import { withInteraction } from './no_agent.js';
 

@@ -1,4 +1,4 @@
-import type { McpAccess } from '../../mcp/types.js';
+import type { McpAccess } from '../../tool/context/mcp.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 export const NO_MCP =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { McpToolSummary } from '../../mcp/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { McpToolSummary } from '../../tool/context/mcp.js';
 import type { Tool } from '../../tool/types.js';
 import { withMcp } from './shared.js';
 

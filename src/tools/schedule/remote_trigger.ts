@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RemoteTriggerInfo } from '../../schedule/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { RemoteTriggerInfo } from '../../tool/context/schedules.js';
 import { scheduleServices } from './schedule_context.js';
 
 const inputSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { ScheduleAccess } from '../../schedule/types.js';
+import type { ScheduleAccess } from '../../tool/context/schedules.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 /** The runtime's schedule services, or the error a tool returns without them. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { BackgroundTask } from '../../tasks/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { BackgroundTask } from '../../tool/context/tasks.js';
 import { displayPath } from '../shared/paths.js';
 import { commandSubject, cwdProblem, prepareCommand, startShellCommand } from './shell_run.js';
 import {

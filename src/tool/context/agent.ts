@@ -1,4 +1,4 @@
-import type { Mode } from '../config/types.js';
+import type { Mode } from '../../config/types.js';
 
 /** What the conversation tools need from the agent running them; absent when a tool runs alone. */
 export interface AgentInteraction {

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../tool/output.js';
+import type { ToolOutput } from '../output.js';
 
 /** An MCP server's tool as the MCP tools see it. */
 export interface McpToolSummary {
