@@ -7,11 +7,6 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SRC = join(ROOT, 'src');
 
-/**
- * Imports that break the rule of arrows today, each to be removed with the change that ends it
- * (`from -> to`, paths under src/). The agent is to see its runtime through a narrow interface.
- */
-const KNOWN_UPWARD_IMPORTS = new Set(['agent/agent.ts -> runtime/create_runtime.ts']);
 
 /** Every TypeScript file under src/, as a path relative to it. */
 function sourceFiles(dir = SRC): string[] {
@@ -115,18 +110,10 @@ describe('imports in src/', () => {
         const to = placeOf(target);
         if (from === to) continue;
         const arrow = `${file} -> ${target}`;
-        if (layers.get(to)! >= layers.get(from)! && !KNOWN_UPWARD_IMPORTS.has(arrow))
+        if (layers.get(to)! >= layers.get(from)!)
           wrong.push(`${arrow} (layer ${layers.get(from)} to ${layers.get(to)})`);
       }
     }
     expect(wrong).toEqual([]);
-  });
-
-  it('still need each import on the list of known exceptions (remove the ones that are gone)', () => {
-    const present = [...KNOWN_UPWARD_IMPORTS].filter((arrow) => {
-      const [file, target] = arrow.split(' -> ');
-      return graph.get(file)?.includes(target);
-    });
-    expect(present).toEqual([...KNOWN_UPWARD_IMPORTS]);
   });
 });

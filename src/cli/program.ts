@@ -96,11 +96,15 @@ function checkPlacement(program: Command, command: Command): void {
 class ParsedOnly extends Error {}
 
 /**
- * Runs lathe's command line. `parseOnly` stops once commander has parsed it (before arguments
+ * Runs lathe's command line. `latheBin`: the lathe command's own script, which scheduled and
+ * triggered runs start. `parseOnly` stops once commander has parsed the line (before arguments
  * are checked against the disk and before anything starts): documentation tests use it to prove
  * each documented command is one lathe understands.
  */
-export async function runCli(argv: string[], options: { parseOnly?: boolean } = {}): Promise<number> {
+export async function runCli(
+  argv: string[],
+  options: { latheBin?: string; parseOnly?: boolean } = {},
+): Promise<number> {
   const disabled = disabledFeatures(argv);
   let exitCode = 0;
   const program = new Command('lathe')
@@ -135,7 +139,7 @@ export async function runCli(argv: string[], options: { parseOnly?: boolean } = 
     program.command('tools').description('list the tool pool under the current settings'),
   ).action(async (opts) => {
     const { toolsCommand } = await import('./commands/tools.js');
-    exitCode = await toolsCommand({ ...opts, noFeature: disabled });
+    exitCode = await toolsCommand({ ...opts, noFeature: disabled, latheBin: options.latheBin });
   });
 
   runtimeOptions(program.command('tool <name>').description('run one tool directly and print its result'))
@@ -149,7 +153,7 @@ export async function runCli(argv: string[], options: { parseOnly?: boolean } = 
     .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
     .action(async (name: string, opts) => {
       const { toolCommand } = await import('./commands/tool.js');
-      exitCode = await toolCommand(name, { ...opts, noFeature: disabled });
+      exitCode = await toolCommand(name, { ...opts, noFeature: disabled, latheBin: options.latheBin });
     });
 
   const sessions = program
@@ -182,7 +186,11 @@ export async function runCli(argv: string[], options: { parseOnly?: boolean } = 
     (sub: 'serve' | 'list' | 'add' | 'remove' | 'test') =>
     async (name: string | undefined, command: string[] | undefined, opts: Record<string, unknown>) => {
       const { mcpCommand } = await import('./commands/mcp.js');
-      exitCode = await mcpCommand(sub, { name, command }, { ...opts, noFeature: disabled });
+      exitCode = await mcpCommand(
+        sub,
+        { name, command },
+        { ...opts, noFeature: disabled, latheBin: options.latheBin },
+      );
     };
   runtimeOptions(
     mcp.command('serve').description('serve lathe’s tool pool over MCP (stdio, or HTTP with --http)'),
@@ -291,7 +299,12 @@ export async function runCli(argv: string[], options: { parseOnly?: boolean } = 
         if (opts.image.length > 0)
           throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
         const { runInteractive } = await import('./interactive.js');
-        exitCode = await runInteractive({ ...opts, noFeature: disabled, prompt: positional });
+        exitCode = await runInteractive({
+          ...opts,
+          noFeature: disabled,
+          latheBin: options.latheBin,
+          prompt: positional,
+        });
         return;
       }
       const prompt = headlessPrompt(opts.print, positional);
@@ -301,7 +314,7 @@ export async function runCli(argv: string[], options: { parseOnly?: boolean } = 
         return;
       }
       const { runHeadless } = await import('./headless/run.js');
-      exitCode = await runHeadless({ ...opts, noFeature: disabled, prompt });
+      exitCode = await runHeadless({ ...opts, noFeature: disabled, latheBin: options.latheBin, prompt });
     });
 
   try {

@@ -30,6 +30,12 @@ export interface PermissionSubject {
   planFile?: boolean;
 }
 
+/**
+ * Why an ask is one no rule, --approve or --yolo can silence: a protected path, Plan mode, or a
+ * command that would run without the sandbox it should have.
+ */
+export type StickyAsk = 'protected' | 'plan' | 'sandbox';
+
 export type PermissionDecision =
   | { behavior: 'allow' }
   | {
@@ -38,6 +44,8 @@ export type PermissionDecision =
       category?: ApprovalCategory;
       /** How it could be approved with no one to ask, when --approve / --yolo cannot (protected paths, Plan mode). */
       hint?: string;
+      /** Set when only a person's yes, each time, lets the call run: "don't ask again" cannot apply. */
+      sticky?: StickyAsk;
     }
   | { behavior: 'deny'; reason: string };
 
@@ -49,6 +57,9 @@ export interface PermissionRule {
   /** Where the rule was written (for messages). */
   source: string;
 }
+
+/** Rules as settings files write them, by action: `{ allow: ['execute_command(npm test)'] }`. */
+export type RuleLists = Partial<Record<RuleAction, readonly string[]>>;
 
 /** What the engine is asked about one call. */
 export interface PermissionQuery {

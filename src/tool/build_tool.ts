@@ -4,6 +4,8 @@ import type { Tool, ToolDefinition } from './types.js';
 export const DEFAULT_RESULT_CHARS = 50_000;
 export const SHELL_RESULT_CHARS = 30_000;
 export const SEARCH_RESULT_CHARS = 20_000;
+/** About 25,000 tokens: MCP results, of the MCP tools and of each server's own tools. */
+export const MCP_RESULT_CHARS = 100_000;
 
 /**
  * Makes a tool from a definition, filling what it leaves out with the safe defaults:

@@ -10,6 +10,7 @@ import {
 } from './run_call.js';
 import type { Tool, ToolResult } from './types.js';
 
+/** How many concurrency-safe calls run at once when the caller names no bound. */
 export const DEFAULT_CONCURRENCY = 10;
 
 export interface ExecutorOptions extends CallEnvironment {
@@ -48,7 +49,7 @@ export class ToolExecution {
   private wake: () => void = () => {};
 
   constructor(private readonly options: ExecutorOptions) {
-    this.bound = Math.max(1, options.concurrency ?? 10);
+    this.bound = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     options.signal?.addEventListener('abort', () => this.cancelAll('the run was interrupted'), {
       once: true,
     });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ApprovalCategory } from '../config/types.js';
-import type { PermissionDecision } from '../permission/types.js';
+import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   facts: CallFacts;
   reason: string;
   category?: ApprovalCategory;
+  /** Set when the ask is one no rule can silence (protected path, Plan mode, no sandbox). */
+  sticky?: StickyAsk;
 }
 
 export interface ApprovalAnswer {
@@ -168,13 +170,14 @@ async function decidePermission(
 /** Carries out a decision: undefined when the call may run, else the refusal to return. */
 async function refusal(
   decision: PermissionDecision,
-  request: Omit<ApprovalRequest, 'reason' | 'category'>,
+  request: Omit<ApprovalRequest, 'reason' | 'category' | 'sticky'>,
   env: CallEnvironment,
 ): Promise<ToolResult | undefined> {
   if (decision.behavior === 'allow') return undefined;
   if (decision.behavior === 'deny') return refusedByPermissions(decision);
   if (!env.askUser) return refusedByPermissions(decision);
-  const answer = await env.askUser({ ...request, reason: decision.reason, category: decision.category });
+  const { reason, category, sticky } = decision;
+  const answer = await env.askUser({ ...request, reason, category, ...(sticky ? { sticky } : {}) });
   if (answer.approved) return undefined;
   if (answer.interrupted)
     return error(

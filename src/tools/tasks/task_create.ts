@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { BackgroundTask } from '../../tool/types.js';
+import type { BackgroundTask } from '../../tool/context/tasks.js';
 import { displayPath } from '../shared/paths.js';
 import { commandCallFacts, commandSubject, cwdProblem, startShellCommand } from './shell_run.js';
 import {

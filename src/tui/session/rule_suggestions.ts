@@ -13,11 +13,6 @@ export interface RuleSuggestion {
   subcommands: string[];
 }
 
-/** The asks that no rule can silence: Plan mode, protected paths, commands without the sandbox. */
-export function asksAlways(reason: string): boolean {
-  return /protected: always asks|is in Plan mode|no sandbox: always asks/.test(reason);
-}
-
 /**
  * The allow rules that would let this call (and calls like it) run without asking: for a shell
  * command, one prefix rule per parsed subcommand (`git commit`); for file tools, the folder of

@@ -8,6 +8,7 @@ import { askApproval } from './approvals.js';
 import type { ConversationHost, ResumedSession } from './host.js';
 import { ModelSlot } from './model_slot.js';
 import { notice } from './notice.js';
+import { carrySessionRules } from './permissions_panel.js';
 import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
 import { settleTrust } from './trust_question.js';
@@ -115,10 +116,7 @@ export class SessionLifecycle {
 
   /** Another runtime (a profile, a resumed or a fresh session); "this session" rules carry over when kept. */
   replaceRuntime(runtime: Runtime, keepSessionRules: boolean): void {
-    if (keepSessionRules)
-      runtime.permissions.rules.push(
-        ...this.runtime.permissions.rules.filter((r) => r.source === 'this session'),
-      );
+    if (keepSessionRules) carrySessionRules(this.runtime.permissions, runtime.permissions);
     // The old runtime's servers, tasks and commands end; the new one's start.
     void this.detach?.();
     this.runtime = runtime;
