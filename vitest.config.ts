@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { SLOW_TESTS } from './test/slow_tests.js';
+
+/** `npm test` runs everything but the scale tests; `LATHE_SLOW_TESTS=1` (`npm run test:slow`) runs those alone. */
+const slow = process.env.LATHE_SLOW_TESTS === '1';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: slow ? SLOW_TESTS : ['test/**/*.test.ts'],
+    exclude: slow ? [] : ['**/node_modules/**', ...SLOW_TESTS],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,

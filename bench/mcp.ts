@@ -43,7 +43,7 @@ async function roundTrips(): Promise<Record<string, number>> {
     documentsRoot: mkdtempSync(join(tmpdir(), 'lathe-bench-home-')),
   });
   runtime.setExternalTools(hub.tools(), { access: hub });
-  runtime.permissions.rules.push({ tool: 'everything__echo', action: 'allow', source: 'bench' });
+  runtime.permissions.addRules({ allow: ['everything__echo'] }, 'bench');
   const signal = new AbortController().signal;
   const args = { message: 'ping' };
   try {

@@ -1,5 +1,10 @@
 export { createRuntime, type Runtime, RuntimeError, type RuntimeOptions } from './runtime/create_runtime.js';
 export { buildTool } from './tool/build_tool.js';
+export type * from './tool/context/agent.js';
+export type * from './tool/context/background_commands.js';
+export type * from './tool/context/mcp.js';
+export type * from './tool/context/schedules.js';
+export type * from './tool/context/tasks.js';
 export { executeToolCalls, ToolExecution } from './tool/executor.js';
 export { assemblePool, findTool } from './tool/pool.js';
 export type { ApprovalAnswer, ApprovalRequest, ToolCall } from './tool/run_call.js';

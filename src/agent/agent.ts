@@ -3,12 +3,13 @@ import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
 import type { ModelCapabilities } from '../provider/capabilities.js';
 import { requestCost } from '../provider/prices.js';
-import type { Runtime } from '../runtime/create_runtime.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import { announcesOnly } from '../tool/kinds.js';
 import { findTool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
-import type { AgentInteraction, ImageBlock, ToolResult } from '../tool/types.js';
+import type { ImageBlock, ToolResult } from '../tool/types.js';
+import type { AgentRuntime } from './agent_runtime.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
@@ -29,7 +30,7 @@ export interface UserSide {
 }
 
 export interface AgentOptions {
-  runtime: Runtime;
+  runtime: AgentRuntime;
   model: LanguageModelV3;
   modelName: string;
   capabilities: ModelCapabilities;
@@ -213,7 +214,7 @@ export class Agent {
         return answer;
       },
       confirm: (request) => user.confirm(request),
-      emit: (event) => this.emit(event as AgentEvent),
+      emit: (event) => this.emit(event),
       finish: (outcome) => {
         this.finished = outcome;
       },

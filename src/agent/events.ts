@@ -1,6 +1,9 @@
 import type { Mode } from '../config/types.js';
 import type { TokenUsage } from '../provider/prices.js';
+import type { ToolEvent } from '../tool/events.js';
 import type { ToolResult } from '../tool/types.js';
+
+export type { ToolEvent };
 
 /** Tokens spent: every input token, output, and the input read from and written to the cache. */
 export type Usage = TokenUsage;
@@ -28,6 +31,7 @@ export interface AgentOutcome {
 
 /** Everything a client (terminal UI, headless printer, session log, tests) may render. */
 export type AgentEvent =
+  | ToolEvent
   | { type: 'user_message'; text: string }
   | { type: 'request_start'; turn: number }
   | { type: 'text_delta'; text: string }
@@ -38,11 +42,6 @@ export type AgentEvent =
   | { type: 'usage'; usage: Usage; contextTokens: number; costUsd?: number }
   | { type: 'retry'; attempt: number; delayMs: number; message: string }
   | { type: 'mode_change'; mode: Mode }
-  | { type: 'working'; message: string }
-  | { type: 'phase_report'; phase: string; markdown: string }
-  | { type: 'report'; title: string; markdown: string; path: string }
-  | { type: 'plan'; markdown: string }
-  | { type: 'todo'; items: Array<{ text: string; status: string }> }
   | { type: 'question'; question: string; options?: string[]; answer: string }
   | { type: 'compaction'; summary: string; before: number }
   | { type: 'notice'; message: string }

@@ -28,6 +28,16 @@ function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The messages of an error and its causes, innermost last. */
+function causeMessages(error: unknown): string[] {
+  const messages: string[] = [];
+  for (let e = error as ApiCallErrorLike | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.message === 'string') messages.push(e.message);
+    e = e.cause as ApiCallErrorLike | undefined;
+  }
+  return messages;
+}
+
 function bodyMessage(body: string | undefined): string | undefined {
   if (!body) return undefined;
   try {
@@ -88,6 +98,13 @@ export function describeModelFailure(error: unknown, model: string): ModelFailur
     return {
       retryable: false,
       message: `cannot reach the model endpoint${where} (${code}): check the base URL`,
+    };
+  }
+  if (causeMessages(e).includes('bad port')) {
+    const where = err.url ? ` ${new URL(err.url).origin}` : '';
+    return {
+      retryable: false,
+      message: `cannot reach the model endpoint${where}: fetch never connects to that port (a port such as 1, 9 or 6000 that browsers block too); use another port`,
     };
   }
   if (code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'UND_ERR_SOCKET') {

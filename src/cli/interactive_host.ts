@@ -13,7 +13,6 @@ import {
   loadResumePoint,
   modelNameFor,
   openSessionLog,
-  RECORDED,
   setUpModel,
   withSessionSettings,
 } from './run_setup.js';
@@ -56,7 +55,6 @@ export function interactiveSession(opts: InteractiveOptions): SessionOptions {
       const found = findSession(runtime.documentsRoot, runtime.workspace, id);
       return found && loadResumePoint(found, runtime.workspace);
     },
-    recorded: RECORDED,
     attach: attachRuntimeServices,
     systemPrompt: systemPromptFrom(opts),
     readImage: readImageFile,

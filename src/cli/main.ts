@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The entry point answers --version before loading anything else: start-up time is a feature.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { routeThroughEnvironmentProxy } from '../provider/proxy.js';
 import { errorLine } from './errors.js';
 
@@ -33,5 +34,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--wasm-tiering-budget=1000000000');
   const { runCli } = await import('./program.js');
-  process.exitCode = await runCli(args);
+  // This file is the command (dist/bin/lathe.js): runs that schedules and triggers start run it.
+  process.exitCode = await runCli(args, { latheBin: fileURLToPath(import.meta.url) });
 }

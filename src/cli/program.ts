@@ -92,7 +92,19 @@ function checkPlacement(program: Command, command: Command): void {
   }
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+/** Thrown by a parse-only run once the command line is known to parse. */
+class ParsedOnly extends Error {}
+
+/**
+ * Runs lathe's command line. `latheBin`: the lathe command's own script, which scheduled and
+ * triggered runs start. `parseOnly` stops once commander has parsed the line (before arguments
+ * are checked against the disk and before anything starts): documentation tests use it to prove
+ * each documented command is one lathe understands.
+ */
+export async function runCli(
+  argv: string[],
+  options: { latheBin?: string; parseOnly?: boolean } = {},
+): Promise<number> {
   const disabled = disabledFeatures(argv);
   let exitCode = 0;
   const program = new Command('lathe')
@@ -109,6 +121,7 @@ export async function runCli(argv: string[]): Promise<number> {
     // Every command's arguments are checked before it starts anything.
     .hook('preAction', (program, command) => {
       if (command !== program) checkPlacement(program, command);
+      if (options.parseOnly) throw new ParsedOnly();
       return checkArguments(command.opts());
     });
 
@@ -126,7 +139,7 @@ export async function runCli(argv: string[]): Promise<number> {
     program.command('tools').description('list the tool pool under the current settings'),
   ).action(async (opts) => {
     const { toolsCommand } = await import('./commands/tools.js');
-    exitCode = await toolsCommand({ ...opts, noFeature: disabled });
+    exitCode = await toolsCommand({ ...opts, noFeature: disabled, latheBin: options.latheBin });
   });
 
   runtimeOptions(program.command('tool <name>').description('run one tool directly and print its result'))
@@ -140,7 +153,7 @@ export async function runCli(argv: string[]): Promise<number> {
     .option('--yolo', 'answer every approval with yes (deny rules and protected paths still hold)')
     .action(async (name: string, opts) => {
       const { toolCommand } = await import('./commands/tool.js');
-      exitCode = await toolCommand(name, { ...opts, noFeature: disabled });
+      exitCode = await toolCommand(name, { ...opts, noFeature: disabled, latheBin: options.latheBin });
     });
 
   const sessions = program
@@ -173,7 +186,11 @@ export async function runCli(argv: string[]): Promise<number> {
     (sub: 'serve' | 'list' | 'add' | 'remove' | 'test') =>
     async (name: string | undefined, command: string[] | undefined, opts: Record<string, unknown>) => {
       const { mcpCommand } = await import('./commands/mcp.js');
-      exitCode = await mcpCommand(sub, { name, command }, { ...opts, noFeature: disabled });
+      exitCode = await mcpCommand(
+        sub,
+        { name, command },
+        { ...opts, noFeature: disabled, latheBin: options.latheBin },
+      );
     };
   runtimeOptions(
     mcp.command('serve').description('serve lathe’s tool pool over MCP (stdio, or HTTP with --http)'),
@@ -282,7 +299,12 @@ export async function runCli(argv: string[]): Promise<number> {
         if (opts.image.length > 0)
           throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
         const { runInteractive } = await import('./interactive.js');
-        exitCode = await runInteractive({ ...opts, noFeature: disabled, prompt: positional });
+        exitCode = await runInteractive({
+          ...opts,
+          noFeature: disabled,
+          latheBin: options.latheBin,
+          prompt: positional,
+        });
         return;
       }
       const prompt = headlessPrompt(opts.print, positional);
@@ -292,12 +314,13 @@ export async function runCli(argv: string[]): Promise<number> {
         return;
       }
       const { runHeadless } = await import('./headless/run.js');
-      exitCode = await runHeadless({ ...opts, noFeature: disabled, prompt });
+      exitCode = await runHeadless({ ...opts, noFeature: disabled, latheBin: options.latheBin, prompt });
     });
 
   try {
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });
   } catch (error) {
+    if (error instanceof ParsedOnly) return 0;
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     process.stderr.write(`lathe: ${errorLine(error)}\n`);
     // A settings file lathe cannot use (config/settings_file.ts) is the user's to fix: exit 2.

@@ -1,6 +1,5 @@
 import { dirname } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import type { AgentEvent } from '../agent/events.js';
 import type { ConversationMessage } from '../agent/model_stream.js';
 import { historyFromEvents } from '../agent/session_history.js';
 import type { Effort } from '../config/types.js';
@@ -23,9 +22,6 @@ import { readSessionTail, type SessionSettings } from '../session/tail.js';
 import { UsageError } from './errors.js';
 
 export { UsageError };
-
-/** Events written to the session log: everything but the per-token deltas. */
-export const RECORDED = (event: AgentEvent) => event.type !== 'text_delta' && event.type !== 'usage';
 
 export interface ResumePoint {
   history: ConversationMessage[];

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseJsonc } from './jsonc.js';
 
@@ -37,10 +37,22 @@ export function readSettingsObject(file: string): Record<string, unknown> | unde
   return value as Record<string, unknown>;
 }
 
-/** Writes JSON through a temporary file and a rename, so a crash never leaves half a file. */
-export function writeJsonFile(file: string, value: unknown): void {
+/**
+ * Writes JSON through a temporary file and a rename, so a crash never leaves half a file. A
+ * symlinked file (settings kept with one's dotfiles) is written at its target, the link kept.
+ */
+export function writeJsonFile(path: string, value: unknown): void {
+  const file = linkTarget(path);
   mkdirSync(dirname(file), { recursive: true });
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
+}
+
+function linkTarget(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
+  }
 }

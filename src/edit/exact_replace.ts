@@ -1,6 +1,6 @@
+import { describeNearMiss } from './closest_region.js';
 import { detectEol } from './codec.js';
 import { lfView, toLf } from './lf_view.js';
-import { describeNearMiss } from './near_miss.js';
 
 export type ExactReplaceResult = { ok: true; content: string; count: number } | { ok: false; error: string };
 

@@ -1,5 +1,6 @@
-import type { PermissionRule } from '../permission/types.js';
-import type { McpAccess, Tool } from '../tool/types.js';
+import type { RuleLists } from '../permission/types.js';
+import type { McpAccess } from '../tool/context/mcp.js';
+import type { Tool } from '../tool/types.js';
 import { loadMcpConfig, type McpServerConfig } from './config.js';
 import type { McpHub } from './hub.js';
 import { mcpToolName, sanitizeName } from './names.js';
@@ -11,20 +12,21 @@ export interface McpHost {
   /** Workspace servers start only in a folder the user trusts. */
   readonly trust: { readonly trusted: boolean };
   readonly pool: readonly Tool[];
-  readonly permissions: { readonly rules: PermissionRule[] };
+  readonly permissions: { addRules(rules: RuleLists, source: string): string[] };
   readonly settings: { readonly mcp: { readonly startupTimeoutMs: number } };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
 }
 
-/** The rule a server's `autoApprove` entry stands for: `server__tool` (or `server__*`). */
-export function autoApproveRules(servers: readonly McpServerConfig[]): PermissionRule[] {
-  return servers.flatMap((server) =>
-    server.autoApprove.map((tool) => ({
-      tool: tool.includes('*') ? `${sanitizeName(server.name)}__${tool}` : mcpToolName(server.name, tool),
-      action: 'allow' as const,
+/** The allow rules a server's `autoApprove` entries stand for: `server__tool` (or `server__*`), by server. */
+export function autoApproveRules(servers: readonly McpServerConfig[]): { source: string; allow: string[] }[] {
+  return servers
+    .filter((server) => server.autoApprove.length > 0)
+    .map((server) => ({
       source: `autoApprove of "${server.name}" in ${server.source}`,
-    })),
-  );
+      allow: server.autoApprove.map((tool) =>
+        tool.includes('*') ? `${sanitizeName(server.name)}__${tool}` : mcpToolName(server.name, tool),
+      ),
+    }));
 }
 
 /**
@@ -46,7 +48,8 @@ export async function attachMcp(
   if (!config.servers.some((s) => !s.disabled)) return undefined;
 
   // autoApprove lives in the MCP files, not in settings: its allow rules join the engine's rules.
-  host.permissions.rules.push(...autoApproveRules(config.servers));
+  for (const { source, allow } of autoApproveRules(config.servers))
+    for (const problem of host.permissions.addRules({ allow }, source)) options.report(`warning: ${problem}`);
   const { McpHub } = await import('./hub.js');
   const hub: McpHub = new McpHub(config.servers, {
     workspace: host.workspace,

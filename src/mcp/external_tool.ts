@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { buildTool } from '../tool/build_tool.js';
+import { buildTool, MCP_RESULT_CHARS } from '../tool/build_tool.js';
 import type { Tool, ToolOutput } from '../tool/types.js';
 import type { RemoteTool } from './connection.js';
 
-/** About 25,000 tokens: over it, an MCP result is saved to a file and previewed. */
-export const MCP_RESULT_CHARS = 100_000;
 /** Descriptions past this are cut: some servers ship whole manuals in them. */
 const MAX_DESCRIPTION = 4_000;
 

@@ -1,4 +1,5 @@
-import type { McpAccess, McpServerSummary, McpToolSummary, Tool, ToolOutput } from '../tool/types.js';
+import type { McpAccess, McpServerSummary, McpToolSummary } from '../tool/context/mcp.js';
+import type { Tool, ToolOutput } from '../tool/types.js';
 import type { McpServerConfig } from './config.js';
 import { type ConnectionOptions, McpConnection, type RemoteTool } from './connection.js';
 import { externalTool, isReadOnlyTool } from './external_tool.js';

@@ -3,6 +3,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { definitionForModel } from '../tool/definition.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { findTool } from '../tool/pool.js';
+import { staticFacts } from '../tool/static_facts.js';
 import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
 
 /** What serving needs of a runtime (structurally: this layer does not import the runtime). */
@@ -20,23 +21,11 @@ export function servedTools(runtime: ServedRuntime): Tool[] {
   return runtime.pool.filter((t) => !t.needsAgent);
 }
 
-function staticFact(dynamic: boolean, fact: (input: never) => boolean): boolean | undefined {
-  if (dynamic) return undefined;
-  try {
-    return fact({} as never);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether some call of the tool may delete or overwrite what it cannot restore (MCP's destructiveHint). */
-function mayDestroy(tool: Tool): boolean {
-  return tool.dynamic.destructive || (staticFact(false, tool.isDestructive) ?? true);
-}
-
 function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
   const definition = definitionForModel(tool, runtime.conditions.profile);
-  const readOnly = staticFact(tool.dynamic.readOnly, tool.isReadOnly);
+  const facts = staticFacts(tool);
+  // A hint is given only for what holds whatever the input.
+  const readOnly = typeof facts.readOnly === 'boolean' ? facts.readOnly : undefined;
   return {
     name: tool.name,
     description: definition.description,
@@ -45,7 +34,8 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
       title: tool.title(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
       // MCP reads destructiveHint only of tools that are not read-only.
-      ...(readOnly !== true ? { destructiveHint: mayDestroy(tool) } : {}),
+      // A tool that destroys on some calls (or cannot tell) is hinted as destructive.
+      ...(readOnly !== true ? { destructiveHint: facts.destructive !== false } : {}),
     },
   };
 }

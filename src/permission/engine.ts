@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { ResolvedSettings } from '../config/settings.js';
+import type { ResolvedSettings, RuleText } from '../config/settings.js';
 import type { ApprovalCategory, Mode } from '../config/types.js';
 import { type CommandFacts, commandFacts } from './command_facts.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
@@ -20,6 +20,7 @@ import type {
   PermissionRule,
   PermissionSubject,
   RuleAction,
+  RuleLists,
 } from './types.js';
 
 export interface PermissionEngineOptions {
@@ -58,7 +59,7 @@ interface NamedTarget {
 
 /** The declarative permission engine: categories, rules (deny > ask > allow), protected paths, modes. */
 export class RulePermissionEngine implements PermissionEngine {
-  readonly rules: PermissionRule[] = [];
+  private readonly ruleList: PermissionRule[] = [];
   readonly warnings: string[] = [];
   private currentMode: Mode;
   private readonly workspaceReal: string;
@@ -69,10 +70,46 @@ export class RulePermissionEngine implements PermissionEngine {
     this.workspaceReal = realPathOf(options.workspace);
     this.extraRootsReal = (options.extraRoots ?? []).map((root) => realPathOf(root));
     for (const text of options.settings.rules) {
-      const rule = parseRule(text);
-      if (typeof rule === 'string') this.warnings.push(rule);
-      else this.rules.push({ ...rule, tool: this.canonical(rule.tool) });
+      const problem = this.addParsed(text);
+      if (problem) this.warnings.push(problem);
     }
+  }
+
+  /** The rules in effect, in the order they were added: settings first, then the session's. */
+  get rules(): readonly PermissionRule[] {
+    return this.ruleList;
+  }
+
+  /**
+   * Adds rules to the running engine (an answer's "don't ask again", an MCP server's
+   * autoApprove, rules carried over from another runtime); `source` says where they come from
+   * in messages and in /permissions. Returns the problems of rules that do not parse, which are
+   * left out.
+   */
+  addRules(rules: RuleLists, source: string): string[] {
+    const problems: string[] = [];
+    for (const action of ['allow', 'ask', 'deny'] as const) {
+      for (const rule of rules[action] ?? []) {
+        const problem = this.addParsed({ rule, action, source });
+        if (problem) problems.push(problem);
+      }
+    }
+    return problems;
+  }
+
+  /** Takes a rule (one of `rules`) out of the running engine; false when it is not there. */
+  removeRule(rule: PermissionRule): boolean {
+    const index = this.ruleList.indexOf(rule);
+    if (index < 0) return false;
+    this.ruleList.splice(index, 1);
+    return true;
+  }
+
+  private addParsed(text: RuleText): string | undefined {
+    const rule = parseRule(text);
+    if (typeof rule === 'string') return rule;
+    this.ruleList.push({ ...rule, tool: this.canonical(rule.tool) });
+    return undefined;
   }
 
   get mode(): Mode {
@@ -133,18 +170,22 @@ export class RulePermissionEngine implements PermissionEngine {
             reason: `${t.absolute} is ${reason} (protected: always asks)`,
             category,
             hint: 'protected paths ask even under --yolo; only a person can approve this change',
+            sticky: 'protected',
           };
         }
       }
       if (plan && !subject.planFile) {
-        const why = facts?.notReadOnly.length
-          ? ` is not read-only (${facts.notReadOnly.join('; ')}) and`
-          : ' changes the workspace and';
+        const why = subject.unparsed
+          ? ` runs a command that could not be parsed (${subject.unparsed}) and`
+          : facts?.notReadOnly.length
+            ? ` is not read-only (${facts.notReadOnly.join('; ')}) and`
+            : ' changes the workspace and';
         return {
           behavior: 'ask',
           reason: `${query.tool}${why} lathe is in Plan mode`,
           category,
           hint: "in Plan mode each change needs a person's yes, even under --yolo; leave Plan mode (--mode act) to run it",
+          sticky: 'plan',
         };
       }
     }
@@ -160,7 +201,8 @@ export class RulePermissionEngine implements PermissionEngine {
       reason += `: ${outsideRead.path.text} ${outsideRead.path.unknown ? 'may lie' : 'lies'} outside the workspace`;
       return this.answerAsk(reason, category, 'rerun with --approve readOutside or --yolo');
     }
-    if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
+    if (subject.unparsed) reason += `: the command could not be parsed (${subject.unparsed})`;
+    else if (facts?.notReadOnly.length) reason += `: ${facts.notReadOnly.join('; ')}`;
     return this.answerAsk(reason, category);
   }
 

@@ -22,11 +22,19 @@ export interface PermissionSubject {
    * protected paths, reads outside the workspace), the repository git would use and the network.
    */
   commands?: Subcommand[];
+  /** Why a shell command could not be parsed: it asks, and the ask says so. */
+  unparsed?: string;
   /** The folder a shell command runs in, when not the working folder. */
   cwd?: string;
   /** The plan file: writable in Plan mode. */
   planFile?: boolean;
 }
+
+/**
+ * Why an ask is one no rule, --approve or --yolo can silence: a protected path, Plan mode, or a
+ * command that would run without the sandbox it should have.
+ */
+export type StickyAsk = 'protected' | 'plan' | 'sandbox';
 
 export type PermissionDecision =
   | { behavior: 'allow' }
@@ -36,6 +44,8 @@ export type PermissionDecision =
       category?: ApprovalCategory;
       /** How it could be approved with no one to ask, when --approve / --yolo cannot (protected paths, Plan mode). */
       hint?: string;
+      /** Set when only a person's yes, each time, lets the call run: "don't ask again" cannot apply. */
+      sticky?: StickyAsk;
     }
   | { behavior: 'deny'; reason: string };
 
@@ -57,6 +67,9 @@ export interface PermissionRule {
   /** Where the rule was written (for messages). */
   source: string;
 }
+
+/** Rules as settings files write them, by action: `{ allow: ['execute_command(npm test)'] }`. */
+export type RuleLists = Partial<Record<RuleAction, readonly string[]>>;
 
 /** What the engine is asked about one call. */
 export interface PermissionQuery {

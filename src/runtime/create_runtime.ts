@@ -1,61 +1,26 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { resolveFeatures, unknownFeatures } from '../config/features.js';
-import { loadSettings } from '../config/load.js';
-import { documentsRoot as defaultDocumentsRoot, workspaceSettingsPath } from '../config/paths.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { isFolderTrusted, type WorkspaceTrust } from '../config/trust.js';
-import {
-  type AgentKind,
-  APPROVAL_CATEGORIES,
-  type ApprovalCategory,
-  type Mode,
-  type Profile,
-  type SettingsLayer,
-} from '../config/types.js';
-import { describeServer, loadMcpConfig } from '../mcp/config.js';
+import type { WorkspaceTrust } from '../config/trust.js';
+import type { AgentKind, Mode } from '../config/types.js';
 import { RulePermissionEngine } from '../permission/engine.js';
-import { realPathOf } from '../permission/paths.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
-import { Sandbox } from '../permission/sandbox/runner.js';
-import { BackgroundServices } from '../schedule/background_services.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
-import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
+import type { McpAccess } from '../tool/context/mcp.js';
 import { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
-import { assemblePool, findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
-import type {
-  AgentInteraction,
-  BackgroundCommand,
-  McpAccess,
-  PoolConditions,
-  ProviderCapabilities,
-  Tool,
-  ToolResult,
-} from '../tool/types.js';
-import { builtinTools } from '../tools/index.js';
-import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
-import { SandboxGate } from './sandbox_gate.js';
+import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
+import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
+import { PoolState } from './pool_state.js';
+import { type BackgroundWork, RuntimeServices } from './services.js';
 
-export interface RuntimeOptions {
-  /** The working folder; the workspace is its real path. Default: process.cwd(). */
-  cwd?: string;
-  profile?: Profile;
-  mode?: Mode;
-  strictPlanMode?: boolean;
-  /** Feature switches on top of settings and LATHE_FEATURES: `name` turns on, `-name` off. */
-  features?: string[];
-  /** Approval categories whose asks are answered yes, or "all". */
-  approve?: readonly ApprovalCategory[] | 'all';
+export { RuntimeError, runtimePlaces } from './configuration.js';
+export type { BackgroundWork } from './services.js';
+
+/** What a runtime is made with; where it works and its settings come from `ConfigurationOptions`. */
+export interface RuntimeOptions extends ConfigurationOptions {
   yolo?: boolean;
-  /** A settings layer applied last, as the command line is. */
-  settings?: SettingsLayer;
-  /** The user trusts this folder for this run (`--trust`), whatever the trusted-folders list says. */
-  trust?: boolean;
-  documentsRoot?: string;
-  env?: NodeJS.ProcessEnv;
   capabilities?: Partial<ProviderCapabilities>;
   agentKind?: AgentKind;
   /** Tools from MCP servers; they come after the built-ins and never replace one. */
@@ -72,6 +37,8 @@ export interface RuntimeOptions {
   addDirs?: string[];
   /** Where the tools save files (results, command output) instead of the session's folder. */
   sessionDir?: string;
+  /** The lathe command (its JS file) that schedules and triggers start headless runs with; the CLI passes its own. */
+  latheBin?: string;
 }
 
 export interface Runtime {
@@ -135,13 +102,6 @@ export interface Runtime {
   readonly mcp: McpAccess | undefined;
 }
 
-export interface BackgroundWork {
-  kind: 'command' | 'task';
-  id: string;
-  command: string;
-  outputPath?: string;
-}
-
 export interface ExecutionOptions {
   interaction?: AgentInteraction;
   signal?: AbortSignal;
@@ -150,154 +110,66 @@ export interface ExecutionOptions {
   progress?: (message: string) => void;
 }
 
-export class RuntimeError extends Error {}
-
-function checkFolder(cwd: string): string {
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(cwd).isDirectory();
-  } catch {
-    throw new RuntimeError(`The working folder ${cwd} does not exist.`);
-  }
-  if (!isDirectory) throw new RuntimeError(`The working folder ${cwd} is not a folder.`);
-  return realPathOf(cwd);
-}
-
-/**
- * Where a runtime with these options works: the workspace (the working folder's real path) and
- * documents-root; throws RuntimeError for a working folder that is not there.
- */
-export function runtimePlaces(options: Pick<RuntimeOptions, 'cwd' | 'documentsRoot' | 'env'> = {}): {
-  workspace: string;
-  documentsRoot: string;
-} {
-  return {
-    workspace: checkFolder(resolve(options.cwd ?? process.cwd())),
-    documentsRoot: resolve(options.documentsRoot ?? defaultDocumentsRoot(options.env ?? process.env)),
-  };
-}
-
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  const env = options.env ?? process.env;
-  const { workspace, documentsRoot } = runtimePlaces(options);
+  const configuration = resolveConfiguration(options);
+  const { env, workspace, documentsRoot, settings, trust, features, warnings } = configuration;
   const cwd = workspace;
-  const commandLine: SettingsLayer = { ...options.settings };
-  if (options.profile) commandLine.profile = options.profile;
-  if (options.mode) commandLine.mode = options.mode;
-  if (options.strictPlanMode !== undefined) commandLine.strictPlanMode = options.strictPlanMode;
-  const workspaceTrusted = options.trust === true || isFolderTrusted(documentsRoot, workspace);
-  const settings = loadSettings({ documentsRoot, workspace, commandLine, workspaceTrusted });
-  const warnings = [...settings.warnings];
-  const trust: WorkspaceTrust = {
-    trusted: workspaceTrusted,
-    settings: settings.ignoredUntrusted,
-    mcpServers: workspaceTrusted
-      ? []
-      : loadMcpConfig({ documentsRoot, workspace, workspaceTrusted, env }).untrusted.map((server) =>
-          describeServer(server, workspace),
-        ),
-  };
-
-  const enable = (options.features ?? []).filter((f) => !f.startsWith('-'));
-  const disable = (options.features ?? []).filter((f) => f.startsWith('-')).map((f) => f.slice(1));
-  const features = resolveFeatures({
-    settingsLayers: settings.featureLayers,
-    env: env.LATHE_FEATURES,
-    enable,
-    disable,
+  const tools = new PoolState({
+    profile: settings.profile,
+    strictPlanMode: settings.strictPlanMode,
+    features,
+    agentKind: options.agentKind ?? 'main',
+    jsonSchema: options.jsonSchema ?? false,
+    nodeEnv: env.NODE_ENV,
+    capabilities: options.capabilities ?? {},
+    external: options.externalTools ?? [],
+    mcp: options.mcp,
+    // Called once the engine below exists: the first pool is assembled by `setMode` after it.
+    isDenied: (name): boolean => permissions.isToolDenied(name),
   });
-  for (const name of unknownFeatures(features))
-    warnings.push(`unknown feature "${name}" (see docs/tools.md)`);
-  if (Array.isArray(options.approve)) {
-    for (const c of options.approve) {
-      if (!(APPROVAL_CATEGORIES as readonly string[]).includes(c)) {
-        warnings.push(`unknown approval category "${c}" (use ${APPROVAL_CATEGORIES.join(', ')} or all)`);
-      }
-    }
-  }
-
-  const builtins = builtinTools();
-  let external = options.externalTools ?? [];
-  let mcp = options.mcp;
-  let deferred: readonly string[] = [];
-  const canonicalName = (name: string) => findTool([...builtins, ...external], name)?.name ?? name;
-  const permissions = new RulePermissionEngine({
+  const permissions: RulePermissionEngine = new RulePermissionEngine({
     settings,
     workspace,
     documentsRoot,
     cwd,
     yolo: options.yolo,
     approve: options.approve,
-    canonicalName,
+    canonicalName: tools.canonicalName,
     extraRoots: options.addDirs,
-    pathRuleTools: pathRuleTools(builtins),
+    pathRuleTools: pathRuleTools(tools.builtins),
   });
   warnings.push(...permissions.warnings);
-
-  let capabilities: Partial<ProviderCapabilities> = { ...options.capabilities };
-  const conditionsFor = (mode: Mode): PoolConditions =>
-    defaultConditions({
-      profile: settings.profile,
-      mode,
-      strictPlanMode: settings.strictPlanMode,
-      features,
-      capabilities: { ...FULL_CAPABILITIES, ...capabilities },
-      agentKind: options.agentKind ?? 'main',
-      mcpConnected: external.length > 0 || mcp !== undefined,
-      jsonSchema: options.jsonSchema ?? false,
-      nodeEnv: env.NODE_ENV,
-    });
-  const poolFor = (conditions: PoolConditions) =>
-    withDeferredToolNames(
-      assemblePool({ builtins, external, conditions, isDenied: (name) => permissions.isToolDenied(name) }),
-      deferred,
-    );
+  tools.setMode(permissions.mode);
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
-  const readFiles = new Map<string, string>();
-  const backgroundCommands = new Map<string, BackgroundCommand>();
-  const background = new BackgroundServices({ documentsRoot, workspace, env, features });
-  const sandbox = new Sandbox(
-    {
-      mode: settings.sandbox.mode,
-      network: settings.sandbox.network,
-      workspace,
-      documentsRoot,
-      readDenied: () => permissions.readDenyPatterns(),
-    },
-    { agentMode: () => permissions.mode },
-  );
-  const sandboxGate = new SandboxGate({
-    sandbox,
-    modeSource: settings.sandbox.modeSource,
-    workspaceSettingsPath: workspaceSettingsPath(workspace),
-    workspaceTrusted,
+  const services = new RuntimeServices({
+    configuration,
+    permissions,
     canAsk: options.askUser !== undefined && !options.yolo,
+    latheBin: options.latheBin,
   });
-  let conditions = conditionsFor(permissions.mode);
-  let pool = poolFor(conditions);
   let callCounter = 0;
 
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     new ToolExecution({
-      pool,
+      pool: tools.pool,
       context: {
         cwd,
         workspace,
         documentsRoot,
         sessionDir,
-        conditions,
+        conditions: tools.conditions,
         permissions,
-        readFiles,
-        backgroundCommands,
-        sandbox,
-        sandboxGate: () => sandboxGate.decide(),
+        readFiles: services.readFiles,
+        backgroundCommands: services.backgroundCommands,
+        sandbox: services.sandbox,
+        sandboxGate: () => services.sandboxGate.decide(),
         maxOutputBytes: settings.commands.maxOutputBytes,
-        tasks: background.tasks,
-        schedules: background.schedules,
-        mcp,
+        tasks: services.background.tasks,
+        schedules: services.background.schedules,
+        mcp: tools.mcp,
         interaction: extra.interaction,
         progress: extra.progress,
       },
@@ -317,10 +189,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     return results;
   };
 
-  const stopBackgroundCommands = () => {
-    for (const command of backgroundCommands.values()) if (!command.finished) command.kill();
-  };
-
   return {
     cwd,
     workspace,
@@ -332,13 +200,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     permissions,
     warnings,
     get conditions() {
-      return conditions;
+      return tools.conditions;
     },
     get pool() {
-      return pool;
+      return tools.pool;
     },
     get mcp() {
-      return mcp;
+      return tools.mcp;
     },
     async runTool(name, input) {
       const [result] = await runTools([{ id: `call_${++callCounter}`, name, input }]);
@@ -348,52 +216,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     createExecution,
     setMode(mode) {
       permissions.setMode(mode);
-      conditions = conditionsFor(mode);
-      pool = poolFor(conditions);
+      tools.setMode(mode);
     },
-    checkSandbox: () => sandbox.check(),
-    describeSandbox: () => sandbox.describe(),
-    sandboxNotice: () => sandboxGate.notice(),
+    checkSandbox: () => services.sandbox.check(),
+    describeSandbox: () => services.sandbox.describe(),
+    sandboxNotice: () => services.sandboxGate.notice(),
     get sandboxRefusals() {
-      return sandboxGate.refused;
+      return services.sandboxGate.refused;
     },
-    runningBackgroundWork() {
-      const commands = [...backgroundCommands.values()]
-        .filter((c) => !c.finished)
-        .map((c) => ({ kind: 'command' as const, id: c.id, command: c.command, outputPath: c.outputPath }));
-      const tasks = [...background.tasks.values()]
-        .filter((t) => t.status === 'running' && t.command !== undefined)
-        .map((t) => ({ kind: 'task' as const, id: t.id, command: t.command!, outputPath: t.outputPath }));
-      return [...commands, ...tasks];
-    },
-    setExternalTools(tools, next) {
-      external = tools;
-      mcp = next?.access ?? mcp;
-      deferred = next?.deferred ?? [];
-      conditions = conditionsFor(permissions.mode);
-      pool = poolFor(conditions);
-    },
-    detachForegroundCommands() {
-      let count = 0;
-      for (const command of backgroundCommands.values()) {
-        if (command.foreground && !command.finished && command.detach) {
-          command.detach();
-          count++;
-        }
-      }
-      return count;
-    },
-    stopBackgroundCommands,
-    onScheduledPrompt: (handler) => background.onScheduledPrompt(handler),
-    async dispose() {
-      stopBackgroundCommands();
-      await Promise.all([...[...backgroundCommands.values()].map((c) => c.done), background.dispose()]);
-      sandbox.dispose();
-    },
-    setCapabilities(next) {
-      capabilities = { ...capabilities, ...next };
-      conditions = conditionsFor(permissions.mode);
-      pool = poolFor(conditions);
-    },
+    runningBackgroundWork: () => services.runningBackgroundWork(),
+    setExternalTools: (external, mcp) => tools.setExternalTools(external, mcp),
+    detachForegroundCommands: () => services.detachForegroundCommands(),
+    stopBackgroundCommands: () => services.stopBackgroundCommands(),
+    onScheduledPrompt: (handler) => services.background.onScheduledPrompt(handler),
+    dispose: () => services.dispose(),
+    setCapabilities: (next) => tools.setCapabilities(next),
   };
 }

@@ -52,6 +52,7 @@ export class SandboxGate {
       return {
         behavior: 'ask',
         reason: `the sandbox is unavailable (${problem}): this command would run without it (no sandbox: always asks)`,
+        sticky: 'sandbox',
       };
     this.refused++;
     return { behavior: 'deny', reason: refusalText(problem) };

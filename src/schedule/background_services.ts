@@ -1,4 +1,4 @@
-import type { BackgroundTask } from '../tool/types.js';
+import type { BackgroundTask } from '../tool/context/tasks.js';
 import { type ScheduledPromptHandler, ScheduleHost } from './schedule_host.js';
 
 export interface BackgroundServicesOptions {
@@ -6,6 +6,8 @@ export interface BackgroundServicesOptions {
   workspace: string;
   env: NodeJS.ProcessEnv;
   features: ReadonlySet<string>;
+  /** The lathe command the headless runs of schedules and triggers use. */
+  latheBin?: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export class BackgroundServices {
       workspace: this.options.workspace,
       // Runs started from here need a usable environment whatever the runtime was given.
       env: { ...process.env, ...this.options.env },
+      latheBin: this.options.latheBin,
     });
     return this.host;
   };

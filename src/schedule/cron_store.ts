@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ScheduledPrompt } from '../tool/types.js';
+import type { ScheduledPrompt } from '../tool/context/schedules.js';
 import { JsonListStore } from './json_list_store.js';
 import { cronStorePath } from './paths.js';
 

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { runsDir } from './paths.js';
 
 /** A `lathe -p` run started by a schedule or a trigger. */
@@ -24,28 +23,11 @@ export interface HeadlessRunRequest {
   env: NodeJS.ProcessEnv;
   /** What started it, for the log's first line: "cron job cron_1a2b", "trigger trg_…". */
   origin: string;
-  /** The lathe command (a JS file run with this Node); default: see `latheBinPath`. */
-  bin?: string;
+  /** The lathe command (a JS file run with this Node), as the CLI passed it down; none: the run is refused. */
+  bin: string | undefined;
 }
 
 const GRACE_MS = 3_000;
-
-/**
- * The lathe command: the running CLI's own script, else the package's built `dist/bin/lathe.js`
- * found by walking up from this module (it may be bundled into `dist/bin/chunks/` or run from
- * `src/` under a test runner).
- */
-export function latheBinPath(): string | undefined {
-  const script = process.argv[1];
-  if (script && /^lathe(\.js)?$/.test(basename(script))) return script;
-  let folder = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 5; depth++) {
-    for (const candidate of [join(folder, 'dist', 'bin', 'lathe.js'), join(folder, 'bin', 'lathe.js')])
-      if (existsSync(candidate)) return candidate;
-    folder = dirname(folder);
-  }
-  return undefined;
-}
 
 /**
  * Starts `lathe -p <prompt> --cwd <workspace>` in its own process group, its output appended to
@@ -53,8 +35,11 @@ export function latheBinPath(): string | undefined {
  * does: from settings, asks becoming denials.
  */
 export function startHeadlessRun(request: HeadlessRunRequest): HeadlessRun {
-  const bin = request.bin ?? latheBinPath();
-  if (!bin) throw new Error('cannot find the lathe command (dist/bin/lathe.js); build lathe first.');
+  const bin = request.bin;
+  if (!bin)
+    throw new Error(
+      'cannot start a headless run: this lathe was started without the path of its command (createRuntime option latheBin).',
+    );
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const id = `run_${stamp}_${randomBytes(3).toString('hex')}`;
   const folder = runsDir(request.documentsRoot);

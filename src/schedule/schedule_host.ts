@@ -1,4 +1,4 @@
-import type { RemoteTriggerInfo, ScheduledPrompt, ScheduleServices } from '../tool/types.js';
+import type { RemoteTriggerInfo, ScheduleAccess, ScheduledPrompt } from '../tool/context/schedules.js';
 import { nextRun, scheduleProblem } from './cron_pattern.js';
 import { CronStore, type StoredPrompt } from './cron_store.js';
 import { type HeadlessRun, startHeadlessRun } from './headless_run.js';
@@ -20,7 +20,7 @@ export interface ScheduleHostOptions {
   workspace: string;
   /** Passed on to headless runs; LATHE_TRIGGER_PORT picks the endpoint's port. */
   env: NodeJS.ProcessEnv;
-  /** The lathe command headless runs use (default: found next to this module). */
+  /** The lathe command headless runs use (the CLI passes its own); without it, runs are refused. */
   latheBin?: string;
   pollMs?: number;
 }
@@ -39,7 +39,7 @@ export function describeMissed(
  * its HTTP endpoint, and the headless runs they start. Due prompts go to the installed handler
  * (an interactive client queues them as user messages); with none, each starts a headless run.
  */
-export class ScheduleHost implements ScheduleServices {
+export class ScheduleHost implements ScheduleAccess {
   private handler?: ScheduledPromptHandler;
   private readonly notices: string[] = [];
   private readonly cronStore: CronStore;

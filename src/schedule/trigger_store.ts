@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RemoteTriggerInfo } from '../tool/types.js';
+import type { RemoteTriggerInfo } from '../tool/context/schedules.js';
 import { JsonListStore } from './json_list_store.js';
 import { triggerStorePath } from './paths.js';
 

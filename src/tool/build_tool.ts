@@ -4,6 +4,8 @@ import type { Tool, ToolDefinition } from './types.js';
 export const DEFAULT_RESULT_CHARS = 50_000;
 export const SHELL_RESULT_CHARS = 30_000;
 export const SEARCH_RESULT_CHARS = 20_000;
+/** About 25,000 tokens: MCP results, of the MCP tools and of each server's own tools. */
+export const MCP_RESULT_CHARS = 100_000;
 
 /** A call's arguments as the UI shows them when the tool says nothing better: compact JSON. */
 export function compactJson(input: unknown, max = 120): string {

@@ -1,7 +1,16 @@
+import { NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
-import { type CallEnvironment, parseInput, runToolCall, type ToolCall } from './run_call.js';
+import {
+  type CallEnvironment,
+  type ParsedCall,
+  parseInput,
+  runToolCall,
+  type ToolCall,
+  withFacts,
+} from './run_call.js';
 import type { Tool, ToolResult } from './types.js';
 
+/** How many concurrency-safe calls run at once when the caller names no bound. */
 export const DEFAULT_CONCURRENCY = 10;
 
 export interface ExecutorOptions extends CallEnvironment {
@@ -17,9 +26,9 @@ interface Entry {
   safe: boolean;
   cancelsSiblings: boolean;
   state: 'queued' | 'running' | 'done';
-  /** The tool and parsed input, found once when the call is added. */
-  found?: { tool: Tool; parsed: ReturnType<typeof parseInput> };
-  /** False while the tool's `prepare` runs: the call (and every later one) waits. */
+  /** The tool and parsed call, found once when the call is added. */
+  found?: { tool: Tool; parsed: ParsedCall };
+  /** False while the tool's facts are being found: the call (and every later one) waits. */
   ready: boolean;
   controller: AbortController;
   result?: ToolResult;
@@ -40,7 +49,7 @@ export class ToolExecution {
   private wake: () => void = () => {};
 
   constructor(private readonly options: ExecutorOptions) {
-    this.bound = Math.max(1, options.concurrency ?? 10);
+    this.bound = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     options.signal?.addEventListener('abort', () => this.cancelAll('the run was interrupted'), {
       once: true,
     });
@@ -53,9 +62,16 @@ export class ToolExecution {
   add(call: ToolCall, preset?: ToolResult): void {
     if (this.closed) throw new Error('no calls may be added after close()');
     const tool = findTool(this.options.pool, call.name);
-    const parsed = tool ? parseInput(tool, call.input) : undefined;
-    // A call that cannot even be parsed touches nothing, so it may run alongside others.
-    const safe = !tool || !parsed?.ok || tool.isConcurrencySafe(parsed.input);
+    const valid = tool ? parseInput(tool, call.input) : undefined;
+    // Without facts to find, the call is parsed here and now; else once they are found.
+    const parsed: ParsedCall | undefined = !valid?.ok
+      ? valid
+      : tool?.parseFacts
+        ? undefined
+        : { ok: true, input: valid.input, facts: NO_FACTS };
+    // A call that cannot even be parsed touches nothing, so it may run alongside others; one
+    // whose facts are still being found is not known to be safe.
+    const safe = !tool || (parsed ? !parsed.ok || tool.isConcurrencySafe(parsed.input, parsed.facts) : false);
     let settle!: (result: ToolResult) => void;
     const done = new Promise<ToolResult>((resolve) => {
       settle = resolve;
@@ -73,17 +89,14 @@ export class ToolExecution {
     };
     this.entries.push(entry);
     if (preset) this.finish(entry, preset);
-    else if (tool?.prepare && parsed?.ok) {
+    else if (tool?.parseFacts && valid?.ok) {
       entry.ready = false;
-      const input = parsed.input;
-      tool
-        .prepare(input)
-        .catch(() => undefined)
-        .then(() => {
-          entry.safe = tool.isConcurrencySafe(input);
-          entry.ready = true;
-          this.schedule();
-        });
+      void withFacts(tool, valid.input).then((found) => {
+        entry.found = { tool, parsed: found };
+        entry.safe = !found.ok || tool.isConcurrencySafe(found.input, found.facts);
+        entry.ready = true;
+        this.schedule();
+      });
     }
     this.schedule();
     this.wake();

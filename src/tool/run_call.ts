@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ApprovalCategory } from '../config/types.js';
-import type { PermissionDecision } from '../permission/types.js';
+import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
+import { type CallFacts, NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
 import type { Tool, ToolContext, ToolResult } from './types.js';
 
@@ -16,8 +17,12 @@ export interface ApprovalRequest {
   call: ToolCall;
   tool: Tool;
   input: unknown;
+  /** What the parse step found (the parsed shell command), for the contract methods. */
+  facts: CallFacts;
   reason: string;
   category?: ApprovalCategory;
+  /** Set when the ask is one no rule can silence (protected path, Plan mode, no sandbox). */
+  sticky?: StickyAsk;
 }
 
 export interface ApprovalAnswer {
@@ -69,6 +74,32 @@ export function parseInput(
   return { ok: false, message: `Invalid arguments for ${tool.name}:\n${problems.join('\n')}` };
 }
 
+/** A call through the parse step: its input and the facts the contract methods answer from. */
+export type ParsedCall = { ok: true; input: unknown; facts: CallFacts } | { ok: false; message: string };
+
+/**
+ * The parse step: the input against the schema, then what the tool learns from it (a shell
+ * command parsed and classified). Facts a tool cannot establish are facts too ("not parsed").
+ */
+export async function parseCall(tool: Tool, raw: unknown): Promise<ParsedCall> {
+  const parsed = parseInput(tool, raw);
+  if (!parsed.ok) return parsed;
+  return withFacts(tool, parsed.input);
+}
+
+/** The facts of valid input; a tool whose fact-finding throws gets an error the model can read. */
+export async function withFacts(tool: Tool, input: unknown): Promise<ParsedCall> {
+  if (!tool.parseFacts) return { ok: true, input, facts: NO_FACTS };
+  try {
+    return { ok: true, input, facts: await tool.parseFacts(input) };
+  } catch (e) {
+    return {
+      ok: false,
+      message: `The input of ${tool.name} could not be read: ${(e as Error)?.message ?? e}`,
+    };
+  }
+}
+
 function strictest(a: PermissionDecision, b: PermissionDecision): PermissionDecision {
   const rank = { allow: 0, ask: 1, deny: 2 } as const;
   return rank[b.behavior] > rank[a.behavior] ? b : a;
@@ -109,9 +140,14 @@ function refusedByPermissions(decision: Exclude<PermissionDecision, { behavior: 
 }
 
 /** The tool's own verdict and the engine's; the stricter wins. */
-async function decidePermission(tool: Tool, input: unknown, ctx: ToolContext): Promise<PermissionDecision> {
-  const subject = tool.permissionSubject(input, ctx);
-  const readOnly = tool.isReadOnly(input);
+async function decidePermission(
+  tool: Tool,
+  input: unknown,
+  facts: CallFacts,
+  ctx: ToolContext,
+): Promise<PermissionDecision> {
+  const subject = tool.permissionSubject(input, ctx, facts);
+  const readOnly = tool.isReadOnly(input, facts);
   const decision = strictest(
     await tool.checkPermissions(input, ctx),
     ctx.permissions.decide({
@@ -132,13 +168,14 @@ async function decidePermission(tool: Tool, input: unknown, ctx: ToolContext): P
 /** Carries out a decision: undefined when the call may run, else the refusal to return. */
 async function refusal(
   decision: PermissionDecision,
-  request: Omit<ApprovalRequest, 'reason' | 'category'>,
+  request: Omit<ApprovalRequest, 'reason' | 'category' | 'sticky'>,
   env: CallEnvironment,
 ): Promise<ToolResult | undefined> {
   if (decision.behavior === 'allow') return undefined;
   if (decision.behavior === 'deny') return refusedByPermissions(decision);
   if (!env.askUser) return refusedByPermissions(decision);
-  const answer = await env.askUser({ ...request, reason: decision.reason, category: decision.category });
+  const { reason, category, sticky } = decision;
+  const answer = await env.askUser({ ...request, reason, category, ...(sticky ? { sticky } : {}) });
   if (answer.approved) return undefined;
   if (answer.interrupted)
     return error(
@@ -157,8 +194,8 @@ export async function runToolCall(
   call: ToolCall,
   env: CallEnvironment,
   signal: AbortSignal,
-  /** The tool and parsed input, when the caller (the executor, to schedule the call) has them already. */
-  found?: { tool: Tool; parsed: ReturnType<typeof parseInput> },
+  /** The tool and parsed call, when the caller (the executor, to schedule the call) has them already. */
+  found?: { tool: Tool; parsed: ParsedCall },
 ): Promise<ToolResult> {
   // 1. Find the tool, by name or alias.
   const tool = found?.tool ?? findTool(env.pool, call.name);
@@ -168,10 +205,10 @@ export async function runToolCall(
   }
   const ctx: ToolContext = { ...env.context, signal };
   try {
-    // 2. Parse and validate the input against the schema.
-    const parsed = found?.parsed ?? parseInput(tool, call.input);
+    // 2. Parse: the input against the schema, and the facts the contract methods answer from.
+    const parsed = found?.parsed ?? (await parseCall(tool, call.input));
     if (!parsed.ok) return error(parsed.message);
-    const input = parsed.input;
+    const { input, facts } = parsed;
 
     // 3. The tool's own checks. What they find (a path that does not exist) must not answer
     // before permission does: a denied call, or one outside the workspace that was not approved,
@@ -180,13 +217,13 @@ export async function runToolCall(
     if (invalid) {
       // A tool's own permission check may need valid input (an MCP tool that exists): then the
       // validation error is all there is to say.
-      const decision = await decidePermission(tool, input, ctx).catch(() => undefined);
+      const decision = await decidePermission(tool, input, facts, ctx).catch(() => undefined);
       if (!decision) return error(invalid);
       const first =
         decision.behavior === 'deny' ||
         (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
       if (first) {
-        const refused = await refusal(decision, { call, tool, input }, env);
+        const refused = await refusal(decision, { call, tool, input, facts }, env);
         if (refused) return refused;
       }
       return error(invalid);
@@ -197,7 +234,11 @@ export async function runToolCall(
     if (blocked) return error(`Blocked by a hook: ${blocked}`);
 
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
-    const refused = await refusal(await decidePermission(tool, input, ctx), { call, tool, input }, env);
+    const refused = await refusal(
+      await decidePermission(tool, input, facts, ctx),
+      { call, tool, input, facts },
+      env,
+    );
     if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 

@@ -9,6 +9,7 @@ import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { latheAsync } from '../support/cli.js';
 import type { WireJson } from '../support/fake_model/types.js';
 import { FakeModelServer, type RecordedRequest, type ScriptedTurn } from '../support/fake_model_server.js';
+import { fakeModelEnv } from '../support/headless_run.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
@@ -17,15 +18,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const env = (s: FakeModelServer, home: string) => ({
-  LATHE_HOME: home,
-  ANTHROPIC_BASE_URL: s.url,
-  ANTHROPIC_API_KEY: 'k',
-  OPENAI_API_KEY: 'k',
-  OPENAI_BASE_URL: s.baseUrl('openai-chat'),
-  GEMINI_API_KEY: 'k',
-  GOOGLE_GEMINI_BASE_URL: s.url,
-});
+const env = fakeModelEnv;
 
 async function run(
   model: string,

@@ -180,6 +180,17 @@ describe('lathe -p (headless) against the fake model server', () => {
     );
   });
 
+  it('says what is wrong with a base URL on a port fetch refuses', async () => {
+    const r = await latheAsync(
+      ['-p', 'hi', '--model', 'openai-compatible/some-model', '--base-url', 'http://127.0.0.1:6000/v1'],
+      { cwd: repo(), env: { LATHE_HOME: tempDir() } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'lathe: cannot reach the model endpoint http://127.0.0.1:6000: fetch never connects to that port (a port such as 1, 9 or 6000 that browsers block too); use another port',
+    );
+  });
+
   it('answers a question headless with "no user is present" unless --answers supplies one', async () => {
     const dir = repo();
     const answers = join(dir, 'answers.json');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type Protocol } from '../support/fake_model_server.js';
+import { fakeModelEnv } from '../support/headless_run.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
@@ -13,17 +14,7 @@ function repo(files: Record<string, string> = {}): string {
   return writeTree(files, 'lathe-repo-');
 }
 
-const env = (s: FakeModelServer, home: string) => ({
-  LATHE_HOME: home,
-  ANTHROPIC_BASE_URL: s.url,
-  ANTHROPIC_API_KEY: 'k',
-  OPENAI_API_KEY: 'k',
-  OPENAI_BASE_URL: s.baseUrl('openai-chat'),
-  GEMINI_API_KEY: 'k',
-  GOOGLE_GEMINI_BASE_URL: s.url,
-  OPENAI_COMPATIBLE_API_KEY: 'k',
-  NODE_ENV: 'test',
-});
+const env = fakeModelEnv;
 
 describe('each provider’s wire format', () => {
   const cases: Array<[string, Protocol, string[]]> = [

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CronStore } from '../../src/schedule/cron_store.js';
 import { type ScheduledPromptEvent, ScheduleHost } from '../../src/schedule/schedule_host.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { tempDir } from '../support/runtime_fixtures.js';
@@ -29,7 +30,7 @@ describe('cron_create / cron_list / cron_delete', () => {
     expect(runtimeWith(['triggers']).pool.map((t) => t.name)).toEqual(
       expect.arrayContaining(['cron_create', 'cron_delete', 'cron_list']),
     );
-    const readOnly = (name: string) => findTool(builtinTools(), name)!.isReadOnly({});
+    const readOnly = (name: string) => findTool(builtinTools(), name)!.isReadOnly({}, NO_FACTS);
     expect([readOnly('cron_create'), readOnly('cron_delete'), readOnly('cron_list')]).toEqual([
       false,
       false,

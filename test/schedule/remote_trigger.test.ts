@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { FakeModelServer } from '../support/fake_model_server.js';
@@ -40,7 +41,7 @@ describe('remote_trigger', () => {
     expect(runtimeWith([]).pool.map((t) => t.name)).not.toContain('remote_trigger');
     expect(triggersRuntime().pool.map((t) => t.name)).toContain('remote_trigger');
     const tool = findTool(builtinTools(), 'remote_trigger')!;
-    expect(['list', 'create', 'revoke'].map((action) => tool.isReadOnly({ action }))).toEqual([
+    expect(['list', 'create', 'revoke'].map((action) => tool.isReadOnly({ action }, NO_FACTS))).toEqual([
       true,
       false,
       false,

@@ -10,6 +10,22 @@ export async function closeFakeServers(): Promise<void> {
   await Promise.all(started.splice(0).map((server) => server.close()));
 }
 
+/** An environment whose every provider (key and base URL) points at the fake server. */
+export function fakeModelEnv(server: FakeModelServer, home: string): Record<string, string> {
+  return {
+    LATHE_HOME: home,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'test-key',
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: server.baseUrl('openai-chat'),
+    GEMINI_API_KEY: 'test-key',
+    GOOGLE_GEMINI_BASE_URL: server.url,
+    OPENAI_COMPATIBLE_API_KEY: 'test-key',
+    LATHE_RETRY_BASE_MS: '10',
+    NODE_ENV: 'test',
+  };
+}
+
 /**
  * `lathe -p "do the task" --output-format json` in `dir` against a fake model server playing
  * `turns` (later `--output-format` flags win); every provider's key and base URL point at the
@@ -29,17 +45,7 @@ export async function runHeadless(
     ['-p', 'do the task', '--model', model, '--output-format', 'json', ...args],
     {
       cwd: dir,
-      env: {
-        LATHE_HOME: home,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'test-key',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: server.baseUrl('openai-chat'),
-        GEMINI_API_KEY: 'test-key',
-        GOOGLE_GEMINI_BASE_URL: server.url,
-        LATHE_RETRY_BASE_MS: '10',
-        NODE_ENV: 'test',
-      },
+      env: fakeModelEnv(server, home),
     },
   );
   // The result object is the last line of json and stream-json output; text output has none.

@@ -6,6 +6,7 @@ import type { SettingsLayer } from '../../src/config/types.js';
 import { RulePermissionEngine } from '../../src/permission/engine.js';
 import { defaultConditions } from '../../src/tool/conditions.js';
 import { pathRuleTools } from '../../src/tool/kinds.js';
+import { ReadTracker } from '../../src/tool/read_tracker.js';
 import type { ToolContext } from '../../src/tool/types.js';
 import { builtinTools } from '../../src/tools/index.js';
 
@@ -45,7 +46,7 @@ export function testContext(
       yolo: options.yolo,
       pathRuleTools: pathRuleTools(builtinTools()),
     }),
-    readFiles: new Map(),
+    readFiles: new ReadTracker(),
     backgroundCommands: new Map(),
   };
 }

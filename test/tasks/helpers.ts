@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { LATHE_BIN } from '../support/cli.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 /** A runtime over a temp workspace and documents-root, with these features on; disposed by `disposeAll`. */
@@ -10,6 +11,8 @@ export function runtimeWith(features: string[], options: Parameters<typeof creat
     env: {},
     approve: ['executeAll'],
     features,
+    // Headless runs of schedules and triggers start the built command, as the CLI's runtimes do.
+    latheBin: LATHE_BIN,
     ...options,
   });
   made.push(rt);

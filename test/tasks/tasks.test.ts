@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { disposeAll, eventually, processesCarrying, runtimeWith, uniqueToken } from './helpers.js';
@@ -27,16 +28,16 @@ describe('task tools', () => {
   it('declare the contract: readers are read-only and concurrency-safe, the rest not', () => {
     const tool = (name: string) => findTool(builtinTools(), name)!;
     for (const name of ['task_get', 'task_list']) {
-      expect(tool(name).isReadOnly({ id: 'x' })).toBe(true);
-      expect(tool(name).isConcurrencySafe({ id: 'x' })).toBe(true);
+      expect(tool(name).isReadOnly({ id: 'x' }, NO_FACTS)).toBe(true);
+      expect(tool(name).isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(true);
     }
-    expect(tool('task_output').isReadOnly({ id: 'x' })).toBe(true);
-    expect(tool('task_output').isConcurrencySafe({ id: 'x', all: true })).toBe(true);
+    expect(tool('task_output').isReadOnly({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(tool('task_output').isConcurrencySafe({ id: 'x', all: true }, NO_FACTS)).toBe(true);
     // Reading "new since last read" moves the read position: two such reads must not race.
-    expect(tool('task_output').isConcurrencySafe({ id: 'x' })).toBe(false);
+    expect(tool('task_output').isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(false);
     for (const name of ['task_create', 'task_update', 'task_stop']) {
-      expect(tool(name).isReadOnly({ id: 'x', subject: 's' })).toBe(false);
-      expect(tool(name).isConcurrencySafe({ id: 'x', subject: 's' })).toBe(false);
+      expect(tool(name).isReadOnly({ id: 'x', subject: 's' }, NO_FACTS)).toBe(false);
+      expect(tool(name).isConcurrencySafe({ id: 'x', subject: 's' }, NO_FACTS)).toBe(false);
     }
   });
 

@@ -2,6 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../src/runtime/create_runtime.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import type { ToolCall } from '../../src/tool/run_call.js';
 import type { ToolResult } from '../../src/tool/types.js';
@@ -28,7 +29,10 @@ describe('sleep', () => {
     expect(runtimeWith(['proactive']).pool.map((t) => t.name)).toContain('sleep');
     expect(runtimeWith([]).pool.map((t) => t.name)).not.toContain('sleep');
     const tool = findTool(builtinTools(), 'sleep')!;
-    expect([tool.isReadOnly({ seconds: 1 }), tool.isConcurrencySafe({ seconds: 1 })]).toEqual([true, false]);
+    expect([
+      tool.isReadOnly({ seconds: 1 }, NO_FACTS),
+      tool.isConcurrencySafe({ seconds: 1 }, NO_FACTS),
+    ]).toEqual([true, false]);
   });
 
   it('waits the time asked', async () => {
@@ -50,10 +54,10 @@ describe('monitor', () => {
   it('is offered with the monitor feature; read-only for a file or a read-only command', async () => {
     expect(runtimeWith(['monitor']).pool.map((t) => t.name)).toContain('monitor');
     const tool = findTool(builtinTools(), 'monitor')!;
-    expect(tool.isReadOnly({ path: 'app.log' })).toBe(true);
-    expect(tool.isConcurrencySafe({ path: 'app.log' })).toBe(false);
-    await tool.prepare?.({ command: 'rm -rf build' });
-    expect(tool.isReadOnly({ command: 'rm -rf build' })).toBe(false);
+    expect(tool.isReadOnly({ path: 'app.log' }, NO_FACTS)).toBe(true);
+    expect(tool.isConcurrencySafe({ path: 'app.log' }, NO_FACTS)).toBe(false);
+    const facts = await tool.parseFacts!({ command: 'rm -rf build' });
+    expect(tool.isReadOnly({ command: 'rm -rf build' }, facts)).toBe(false);
   });
 
   it("streams a command's lines as progress and returns them when it ends", async () => {

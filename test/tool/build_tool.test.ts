@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../src/tool/build_tool.js';
 import { defaultConditions } from '../../src/tool/conditions.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 
 const minimal = buildTool({
   name: 'minimal',
@@ -16,9 +17,9 @@ const minimal = buildTool({
 
 describe('buildTool defaults', () => {
   it('is enabled', () => expect(minimal.isEnabled(defaultConditions())).toBe(true));
-  it('is not read-only', () => expect(minimal.isReadOnly({ x: 1 })).toBe(false));
-  it('is not concurrency-safe', () => expect(minimal.isConcurrencySafe({ x: 1 })).toBe(false));
-  it('is not destructive', () => expect(minimal.isDestructive({ x: 1 })).toBe(false));
+  it('is not read-only', () => expect(minimal.isReadOnly({ x: 1 }, NO_FACTS)).toBe(false));
+  it('is not concurrency-safe', () => expect(minimal.isConcurrencySafe({ x: 1 }, NO_FACTS)).toBe(false));
+  it('is not destructive', () => expect(minimal.isDestructive({ x: 1 }, NO_FACTS)).toBe(false));
   it('allows in its own permission check', async () =>
     expect(await minimal.checkPermissions({ x: 1 }, {} as never)).toEqual({ behavior: 'allow' }));
   it("gives '' to the auto classifier", () => expect(minimal.toAutoClassifierInput({ x: 1 })).toBe(''));
@@ -28,7 +29,7 @@ describe('buildTool defaults', () => {
   it('uses the Standard description for Lite when none is given', () =>
     expect(minimal.liteDescription).toBe(minimal.description));
   it('has nothing for the permission engine to check', () =>
-    expect(minimal.permissionSubject({ x: 1 }, {} as never)).toEqual({ kind: 'none' }));
+    expect(minimal.permissionSubject({ x: 1 }, {} as never, NO_FACTS)).toEqual({ kind: 'none' }));
   it('is built-in unless said otherwise', () => expect(minimal.source).toBe('builtin'));
 });
 
@@ -51,14 +52,14 @@ describe('buildTool keeps what a definition gives', () => {
     },
   });
   it('keeps a dynamic read-only answer', () => {
-    expect(full.isReadOnly({ cmd: 'ls' })).toBe(true);
-    expect(full.isReadOnly({ cmd: 'rm' })).toBe(false);
+    expect(full.isReadOnly({ cmd: 'ls' }, NO_FACTS)).toBe(true);
+    expect(full.isReadOnly({ cmd: 'rm' }, NO_FACTS)).toBe(false);
   });
   it('keeps aliases, lite text, budget and name', () => {
     expect(full.aliases).toEqual(['old_full']);
     expect(full.liteDescription).toBe('Lite text');
     expect(full.maxResultChars).toBe(123);
     expect(full.title(undefined)).toBe('Full Tool');
-    expect(full.isDestructive({ cmd: 'x' })).toBe(true);
+    expect(full.isDestructive({ cmd: 'x' }, NO_FACTS)).toBe(true);
   });
 });

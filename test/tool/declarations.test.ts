@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { externalTool } from '../../src/mcp/external_tool.js';
 import { servedTools } from '../../src/mcp/server.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { changesFiles, looksOnly } from '../../src/tool/kinds.js';
 import type { Tool, ToolKind } from '../../src/tool/types.js';
 import { readFileTool } from '../../src/tools/files/read_file.js';
@@ -97,7 +98,7 @@ describe('declarations match what the calls do', () => {
   it.each(readers.map((t) => [t.name, t] as const))('%s (reads) changes no file', async (_, tool) => {
     const run = await runExample(tool);
     expect(run.changed).toEqual([]);
-    expect(tool.isReadOnly(run.input)).toBe(true);
+    expect(tool.isReadOnly(run.input, NO_FACTS)).toBe(true);
   });
 
   const changers = builtinTools().filter((t) => changesFiles(t));
@@ -177,15 +178,19 @@ describe('lathe mcp serve offers the tools that need no agent', () => {
 describe('destructive', () => {
   const named = (name: string) => builtinTools().find((t) => t.name === name)!;
   it('is said of the calls that delete or overwrite', () => {
-    expect(named('write_to_file').isDestructive({ path: 'a', content: '' })).toBe(true);
+    expect(named('write_to_file').isDestructive({ path: 'a', content: '' }, NO_FACTS)).toBe(true);
     const patch = (body: string) => ({ input: `*** Begin Patch\n${body}\n*** End Patch` });
-    expect(named('apply_patch').isDestructive(patch('*** Delete File: a.txt'))).toBe(true);
-    expect(named('apply_patch').isDestructive(patch('*** Add File: a.txt\n+x'))).toBe(false);
-    expect(named('kill_command').isDestructive({ id: 'x' })).toBe(true);
-    expect(named('task_stop').isDestructive({ id: 'x' })).toBe(true);
-    expect(named('cron_delete').isDestructive({ id: 'x' })).toBe(true);
-    expect(named('notebook_edit').isDestructive({ path: 'n.ipynb', edit_mode: 'delete' })).toBe(true);
-    expect(named('edit_file').isDestructive({ path: 'a', old_string: 'x', new_string: 'y' })).toBe(false);
-    expect(named('read_file').isDestructive({ path: 'a' })).toBe(false);
+    expect(named('apply_patch').isDestructive(patch('*** Delete File: a.txt'), NO_FACTS)).toBe(true);
+    expect(named('apply_patch').isDestructive(patch('*** Add File: a.txt\n+x'), NO_FACTS)).toBe(false);
+    expect(named('kill_command').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('task_stop').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('cron_delete').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('notebook_edit').isDestructive({ path: 'n.ipynb', edit_mode: 'delete' }, NO_FACTS)).toBe(
+      true,
+    );
+    expect(named('edit_file').isDestructive({ path: 'a', old_string: 'x', new_string: 'y' }, NO_FACTS)).toBe(
+      false,
+    );
+    expect(named('read_file').isDestructive({ path: 'a' }, NO_FACTS)).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function workspace(
@@ -281,8 +282,8 @@ describe('replace_text', () => {
   it('is read-only only with preview', async () => {
     const { runtime } = workspace();
     const tool = runtime.pool.find((t) => t.name === 'replace_text')!;
-    expect(tool.isReadOnly({ preview: true })).toBe(true);
-    expect(tool.isReadOnly({ preview: false })).toBe(false);
+    expect(tool.isReadOnly({ preview: true }, NO_FACTS)).toBe(true);
+    expect(tool.isReadOnly({ preview: false }, NO_FACTS)).toBe(false);
   });
 });
 

@@ -164,12 +164,11 @@ describe('execute_command permissions', () => {
 
   it('is read-only and concurrency-safe only for read-only commands', async () => {
     const { rt } = runtime();
-    await rt.runTool('execute_command', { command: 'git status' });
-    await rt.runTool('execute_command', { command: 'rm -f x' });
     const tool = rt.pool.find((t) => t.name === 'execute_command')!;
-    expect(tool.isReadOnly({ command: 'git status' })).toBe(true);
-    expect(tool.isConcurrencySafe({ command: 'git status' })).toBe(true);
-    expect(tool.isReadOnly({ command: 'rm -f x' })).toBe(false);
+    const facts = async (command: string) => (await tool.parseFacts!({ command }))!;
+    expect(tool.isReadOnly({ command: 'git status' }, await facts('git status'))).toBe(true);
+    expect(tool.isConcurrencySafe({ command: 'git status' }, await facts('git status'))).toBe(true);
+    expect(tool.isReadOnly({ command: 'rm -f x' }, await facts('rm -f x'))).toBe(false);
   });
 });
 

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { saveAllowRules } from '../../src/config/settings_rules.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { NO_FACTS } from '../../src/tool/facts.js';
 import type { ApprovalRequest } from '../../src/tool/run_call.js';
 import { editFile } from '../../src/tools/edit/edit_file.js';
 import { executeCommand } from '../../src/tools/exec/execute_command.js';
 import { suggestRules } from '../../src/tui/session/rule_suggestions.js';
-import { saveAllowRules } from '../../src/tui/session/save_rules.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 import { repo } from './support/lathe_terminal.js';
@@ -21,6 +22,7 @@ const request = (tool: ApprovalRequest['tool'], input: unknown): ApprovalRequest
   call: { id: 'c1', name: tool.name, input },
   tool,
   input,
+  facts: NO_FACTS,
   reason: 'needs approval',
 });
 

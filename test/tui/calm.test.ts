@@ -50,7 +50,6 @@ function mount() {
         throw new Error('no log here');
       },
       findSession: () => undefined,
-      recorded: () => false,
       attach: (runtime) => () => runtime.dispose(),
     },
   });

@@ -1,28 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeModelServer } from '../support/fake_model_server.js';
-import { type LatheInTerminal, repo, startLathe } from './support/lathe_terminal.js';
-import { TmuxTerminal } from './support/tmux.js';
+import { latheStarter, repo } from './support/lathe_terminal.js';
 
 // What the command line hands the interactive UI, and the UI's own ways to the same things: the
 // built `lathe` in tmux, against the fake model server.
 
-const running: LatheInTerminal[] = [];
-async function start(...args: Parameters<typeof startLathe>): Promise<LatheInTerminal> {
-  const lathe = await startLathe(...args);
-  running.push(lathe);
-  return lathe;
-}
-
-afterEach(async () => {
-  for (const lathe of running.splice(0)) {
-    lathe.term.kill();
-    await lathe.server.close();
-  }
-});
-afterAll(() => TmuxTerminal.stopServer());
+const start = latheStarter();
 
 const done = (result: string) => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] });
 const models = (server: FakeModelServer) => server.requests.filter((r) => r.kind === 'model');

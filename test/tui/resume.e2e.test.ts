@@ -1,30 +1,22 @@
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { FakeModelServer } from '../support/fake_model_server.js';
 import { tempDir } from '../support/runtime_fixtures.js';
-import { type LatheInTerminal, repo, startLathe } from './support/lathe_terminal.js';
+import { latheStarter, repo } from './support/lathe_terminal.js';
 import { TmuxTerminal } from './support/tmux.js';
 
 // The built `lathe` in tmux: leaving prints how to resume, and resuming by that id without
 // --model goes on with the session's model.
 
+const start = latheStarter();
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
-afterAll(() => TmuxTerminal.stopServer());
-
-function track(lathe: LatheInTerminal): LatheInTerminal {
-  cleanups.push(
-    () => lathe.term.kill(),
-    () => lathe.server.close(),
-  );
-  return lathe;
-}
 
 it('prints the resume command on exit, and --resume restores the model', async () => {
   const dir = repo();
   const home = tempDir('lathe-home-');
-  const first = track(await startLathe([{ text: 'The answer is 42.' }], { dir, home }));
+  const first = await start([{ text: 'The answer is 42.' }], { dir, home });
   first.term.type('what is the answer?');
   first.term.press('Enter');
   await first.term.waitFor('The answer is 42.');

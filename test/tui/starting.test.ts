@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/runtime_fixtures.js';
+import { staticGraph } from '../support/static_graph.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 import { type LatheInTerminal, startLathe } from './support/lathe_terminal.js';
 import { TmuxTerminal } from './support/tmux.js';
@@ -19,31 +19,6 @@ afterEach(async () => {
 });
 afterAll(() => TmuxTerminal.stopServer());
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
-
-/** Every module a file loads by static (non-type) imports, and the packages they name. */
-function staticGraph(entry: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
-      /^import (?!type\b)[^'"]*?from '([^']+)';/gm,
-    )) {
-      if (!specifier.startsWith('.')) {
-        packages.add(specifier);
-        continue;
-      }
-      const base = resolve(dirname(file), specifier.replace(/\.js$/, ''));
-      const target = [`${base}.ts`, `${base}.tsx`].find(existsSync);
-      if (target) visit(target);
-    }
-  };
-  visit(join(SRC, entry));
-  return { files: [...files].map((f) => f.slice(SRC.length)), packages: [...packages] };
-}
-
 describe('the first frame', () => {
   it('loads only the prompt: no runtime, tools, agent, model providers, sessions or MCP before it', () => {
     for (const entry of ['cli/interactive.ts', 'tui/index.tsx']) {
@@ -55,7 +30,8 @@ describe('the first frame', () => {
           f !== 'agent/events.ts',
       );
       expect(heavy, entry).toEqual([]);
-      expect(packages.filter((p) => !/^(node:|ink$|react$)/.test(p))).toEqual([]);
+      // string-width is Ink's own measure of text, loaded with Ink.
+      expect(packages.filter((p) => !/^(node:|ink$|react$|string-width$)/.test(p))).toEqual([]);
     }
   });
 });

@@ -1,27 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/runtime_fixtures.js';
-import { type LatheInTerminal, repo, startLathe } from './support/lathe_terminal.js';
-import { TmuxTerminal } from './support/tmux.js';
+import { latheStarter, repo } from './support/lathe_terminal.js';
 
 // The built `lathe` in a real terminal (tmux), against the fake model server. `npm test` builds
 // first; CI installs tmux (.ci/run), so a missing tmux fails these tests rather than skipping them.
 
-const running: LatheInTerminal[] = [];
-async function start(...args: Parameters<typeof startLathe>): Promise<LatheInTerminal> {
-  const lathe = await startLathe(...args);
-  running.push(lathe);
-  return lathe;
-}
-
-afterEach(async () => {
-  for (const lathe of running.splice(0)) {
-    lathe.term.kill();
-    await lathe.server.close();
-  }
-});
-afterAll(() => TmuxTerminal.stopServer());
+const start = latheStarter();
 
 describe('lathe (the interactive UI) in a terminal', () => {
   it('runs a task with an edit the user approves, seeing its diff first', async () => {
@@ -143,6 +129,8 @@ describe('lathe (the interactive UI) in a terminal', () => {
     term.type('think hard');
     term.press('Enter');
     await term.waitFor('Thinking…');
+    // Esc once the request is out: pressed before it, the hanging turn would go to the next prompt.
+    await lathe.server.untilModelRequests(1);
     term.press('Escape');
     await term.waitFor('Interrupted.');
     term.type('try again');

@@ -18,6 +18,8 @@ export interface CommonOptions {
   addDir?: string[];
   allowedTools?: string[];
   disallowedTools?: string[];
+  /** The lathe command itself (not a flag): headless runs of schedules and triggers start it. */
+  latheBin?: string;
 }
 
 /** The runtime options the command-line flags stand for. */
@@ -44,6 +46,7 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     trust: opts.trust,
     settings: Object.keys(settings).length > 0 ? settings : undefined,
     ...(opts.addDir?.length ? { addDirs: opts.addDir.map((dir) => resolve(dir)) } : {}),
+    ...(opts.latheBin ? { latheBin: opts.latheBin } : {}),
   };
 }
 

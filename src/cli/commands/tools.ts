@@ -1,4 +1,5 @@
 import { definitionForModel } from '../../tool/definition.js';
+import { staticFacts } from '../../tool/static_facts.js';
 import { countTokens } from '../../tool/token_count.js';
 import type { Tool } from '../../tool/types.js';
 import { type CommonOptions, connectMcpServers, runtimeFromOptions } from './runtime_from_options.js';
@@ -15,21 +16,15 @@ interface ToolRow {
 
 /** Static facts of a tool for listings; a fact that depends on the input is "dynamic". */
 function row(tool: Tool, tokens: number): ToolRow {
-  const probe = {} as never;
-  const staticFact = (dynamic: boolean, fn: (input: never) => boolean) => {
-    if (dynamic) return 'dynamic' as const;
-    try {
-      return fn(probe);
-    } catch {
-      return false;
-    }
-  };
+  const facts = staticFacts(tool);
+  // A fact that could not be asked is shown as not holding.
+  const known = <T>(fact: T | 'unknown') => (fact === 'unknown' ? false : fact);
   return {
     name: tool.name,
     aliases: [...tool.aliases],
-    readOnly: staticFact(tool.dynamic.readOnly, tool.isReadOnly),
-    destructive: staticFact(tool.dynamic.destructive, tool.isDestructive),
-    concurrencySafe: staticFact(tool.dynamic.concurrencySafe, tool.isConcurrencySafe),
+    readOnly: known(facts.readOnly),
+    destructive: known(facts.destructive),
+    concurrencySafe: known(facts.concurrencySafe),
     profiles: [...tool.availability.profiles],
     tokens,
   };

@@ -83,9 +83,10 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       // Fields already one word or snake_case; renaming keeps any later field in style.
       return withSnakeCaseKeys(event) as JsonRecord;
     default: {
-      // Tools may emit events this union does not list yet: printed, in the same style.
-      const unknown: { type: string } = event;
-      return withSnakeCaseKeys(unknown) as JsonRecord;
+      // The union is closed; an event from outside it (a client built against a newer core) is
+      // still printed, in the same style.
+      const unlisted: { type: string } = event;
+      return withSnakeCaseKeys(unlisted) as JsonRecord;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
 import { environmentDetails } from '../../agent/environment.js';
+import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import { SettingsError } from '../../config/settings_file.js';
 import type { Effort } from '../../config/types.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
@@ -19,7 +20,6 @@ import {
   modelNameFor,
   NO_MODEL,
   openSessionLog,
-  RECORDED,
   setUpModel,
   startRuntimeServices,
   UsageError,
@@ -136,11 +136,11 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       environment,
       onEvent: (event) => {
         if (event.type === 'tool_call') services.probeSandbox();
-        if (RECORDED(event)) session.append(event as never);
+        recordAgentEvent(session, event);
         printer.event(event);
       },
-      onMessage: (message) => session.append({ type: 'model_message', message }),
-      onCompacted: (messages) => session.append({ type: 'compacted_messages', messages }),
+      onMessage: (message) => recordMessage(session, message),
+      onCompacted: (messages) => recordCompaction(session, messages),
     });
     const { approve, yolo } = runtimeOptions;
     printer.start({ sessionId: session.id, model: modelName, runtime, approve, yolo });

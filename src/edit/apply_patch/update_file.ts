@@ -1,4 +1,4 @@
-import { describeNearMiss } from '../near_miss.js';
+import { describeNearMiss } from '../closest_region.js';
 import type { FileLines } from './file_lines.js';
 import { indexFile } from './line_matcher.js';
 import type { LocateFailure, Placement } from './locate_chunk.js';

@@ -1,7 +1,8 @@
 import { hasLineBreak } from './lines.js';
-import { anchorsOf, matchBlock, segmentSearch } from './match.js';
+import { anchorsOf, matchBlock } from './match.js';
 import { parseDiff } from './parse.js';
 import { scanFile } from './scan.js';
+import { segmentSearch } from './segments.js';
 
 /** A 1-based, inclusive line range. */
 export interface LineRange {

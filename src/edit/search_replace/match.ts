@@ -1,16 +1,7 @@
+import { describeNoMatch } from './closest_run.js';
 import { anchorOf, segmentStarts } from './find.js';
-import { type FileIndex, normaliseSearchLine } from './lines.js';
-import { describeNoMatch } from './nearmiss.js';
-import { isSkipLine } from './parse.js';
-
-/** A run of SEARCH lines between SKIP lines, normalised (rule 1). */
-export interface Segment {
-  lines: string[];
-  /** The same lines as written, for messages. */
-  raw: string[];
-  /** 1-based SEARCH line number of the segment's first line. */
-  firstSearchLine: number;
-}
+import type { FileIndex } from './lines.js';
+import type { Segment } from './segments.js';
 
 /** Where a block matched: 0-based inclusive file lines, and the lines each SKIP covered. */
 export interface BlockMatch {
@@ -29,23 +20,6 @@ export interface BlockRefusal {
 
 /** At most this many candidate line numbers are spelled out in a message (all are in `candidates`). */
 const LISTED_CANDIDATES = 50;
-
-/** Splits SEARCH lines at `....... SKIP` lines. */
-export function segmentSearch(search: readonly string[]): Segment[] {
-  const segments: Segment[] = [];
-  let current: Segment = { lines: [], raw: [], firstSearchLine: 1 };
-  for (let k = 0; k < search.length; k++) {
-    if (isSkipLine(search[k])) {
-      segments.push(current);
-      current = { lines: [], raw: [], firstSearchLine: k + 2 };
-    } else {
-      current.lines.push(normaliseSearchLine(search[k]));
-      current.raw.push(search[k]);
-    }
-  }
-  segments.push(current);
-  return segments;
-}
 
 /** First element of ascending `xs` that is `>= x`, or -1. */
 function firstAtLeast(xs: readonly number[], x: number): number {

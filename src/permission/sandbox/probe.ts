@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type CollectedRun, collectProcess } from '../../util/collect_process.js';
 import { wrapCommand } from './command_line.js';
 import type { SandboxDescription, SandboxPolicy, SandboxStatus } from './policy.js';
 
@@ -11,29 +11,6 @@ export interface ProbeOutcome {
   userNamespace: boolean;
   /** The probe command held no capabilities. */
   capabilitiesDropped: boolean;
-}
-
-interface ProbeRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  error?: NodeJS.ErrnoException;
-}
-
-function run(argv: string[], signal?: AbortSignal): Promise<ProbeRun> {
-  return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], signal });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, stdout, stderr, error }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 const PROBE_COMMAND = ['cat', '/proc/self/status', '/proc/self/uid_map'];
@@ -57,9 +34,9 @@ export async function probeBubblewrap(policy: SandboxPolicy, signal?: AbortSigna
     ...policy,
     mode: policy.mode === 'off' ? 'read-only' : policy.mode,
   };
-  const attempt = async (unshareUser: boolean): Promise<ProbeRun> => {
+  const attempt = async (unshareUser: boolean): Promise<CollectedRun> => {
     const wrapped = wrapCommand(probePolicy, PROBE_COMMAND, policy.workspace, { unshareUser });
-    const result = await run(wrapped.argv, signal);
+    const result = await collectProcess(wrapped.argv, signal);
     wrapped.cleanup();
     return result;
   };

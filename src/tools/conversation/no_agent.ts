@@ -1,4 +1,5 @@
-import type { AgentInteraction, ToolContext, ToolOutput } from '../../tool/types.js';
+import type { AgentInteraction } from '../../tool/context/agent.js';
+import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 /** The conversation tools talk to an agent; run alone (`lathe tool`), they say so. */
 export async function withInteraction(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { AgentInteraction, ToolOutput } from '../../tool/types.js';
+import type { AgentInteraction } from '../../tool/context/agent.js';
+import type { ToolOutput } from '../../tool/types.js';
 import { withInteraction } from './no_agent.js';
 
 const planSchema = z.strictObject({ plan: z.string().min(1).describe('The complete plan, in Markdown') });

@@ -5,10 +5,8 @@ import type { FileState, PatchOp } from '../../edit/apply_patch/types.js';
 import { type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, encodeText, type TextFormat } from '../../edit/codec.js';
 import { commitFileChanges } from '../../edit/file_transaction.js';
-import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
-import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { previewPatch } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
@@ -148,7 +146,7 @@ export const applyPatch = buildTool({
         return { isError: true, text: `The patch was not applied: ${error.message}` };
       throw error;
     }
-    for (const w of writes) if (w.bytes) ctx.readFiles.set(realPathOf(w.path), sha256(w.bytes));
+    for (const w of writes) if (w.bytes) ctx.readFiles.saw(w.path, w.bytes);
 
     const diffs: string[] = [];
     for (const change of plan.changes) {

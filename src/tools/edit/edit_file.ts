@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { exactReplace } from '../../edit/exact_replace.js';
-import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
@@ -48,14 +47,14 @@ export const editFile = buildTool({
       return { isError: true, text: loaded.error };
     }
     // Judged by content hash: a touched but unchanged file is no reason to refuse.
-    const readHash = ctx.readFiles.get(realPathOf(path));
-    if (readHash === undefined) {
+    const seen = ctx.readFiles.check(path, loaded.hash);
+    if (seen === 'unread') {
       return {
         isError: true,
         text: `${shown} has not been read in this session. Read it with read_file first, then edit.`,
       };
     }
-    if (readHash !== loaded.hash) {
+    if (seen === 'changed') {
       return {
         isError: true,
         text: `${shown} changed on disk since it was read. Read it again with read_file, then edit.`,

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { atomicWriteFile, WriteRefusedError } from '../../edit/atomic_write.js';
 import { readRegularFile } from '../../edit/regular_file.js';
-import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
@@ -109,10 +108,10 @@ export const notebookEdit = buildTool({
         text: code === 'ENOENT' ? `${shown} does not exist.` : (error as Error).message,
       };
     }
-    const readHash = ctx.readFiles.get(realPathOf(path));
-    if (readHash !== sha256(bytes)) {
+    const seen = ctx.readFiles.check(path, sha256(bytes));
+    if (seen !== 'current') {
       const why =
-        readHash === undefined ? 'has not been read in this session' : 'changed on disk since it was read';
+        seen === 'unread' ? 'has not been read in this session' : 'changed on disk since it was read';
       return { isError: true, text: `${shown} ${why}. Read it with read_file first, then edit.` };
     }
     const text = bytes.toString('utf8');
@@ -163,7 +162,7 @@ export const notebookEdit = buildTool({
       if (error instanceof WriteRefusedError) return { isError: true, text: error.message };
       throw error;
     }
-    ctx.readFiles.set(realPathOf(path), sha256(out));
+    ctx.readFiles.saw(path, out);
     return { text: `${done} of ${shown} (${cells.length} cells now).`, data: { cells: cells.length } };
   },
 });

@@ -3,10 +3,8 @@ import { z } from 'zod';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
 import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
 import { TimedRegex } from '../../edit/timed_regex.js';
-import { realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
 import type { PermissionDecision, ToolContext } from '../../tool/types.js';
-import { sha256 } from '../files/read_text.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { displayPath, formatCount } from '../shared/paths.js';
 import { planFileReplace } from './replace_text_file.js';
@@ -127,7 +125,7 @@ export const replaceText = buildTool({
       throw error;
     }
     for (const c of changes) {
-      if (c.bytes instanceof Uint8Array) ctx.readFiles.set(realPathOf(c.path), sha256(c.bytes));
+      if (c.bytes instanceof Uint8Array) ctx.readFiles.saw(c.path, c.bytes);
     }
     return { text: `Replaced: ${summary}.\n${report.join('\n')}`, data: { total, files: changes.length } };
   },

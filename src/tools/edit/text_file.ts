@@ -1,7 +1,6 @@
 import { atomicWriteFile, type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, decodeText, encodeText, type TextFormat } from '../../edit/codec.js';
 import { readRegularFile } from '../../edit/regular_file.js';
-import { realPathOf } from '../../permission/paths.js';
 import type { ToolContext } from '../../tool/types.js';
 import { sha256 } from '../files/read_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
@@ -63,7 +62,7 @@ export async function saveTextFile(
     if (error instanceof WriteRefusedError) return { ok: false, error: error.message };
     throw error;
   }
-  ctx.readFiles.set(realPathOf(absolute), sha256(bytes));
+  ctx.readFiles.saw(absolute, bytes);
   return { ok: true };
 }
 

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
-import type { BackgroundCommand, ToolContext } from '../../tool/types.js';
+import type { BackgroundCommand } from '../../tool/context/background_commands.js';
+import type { CallFacts, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { describeSize } from './output_capture.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
-import { classify, commandSubject, knownClassification } from './shell_facts.js';
+import { commandCallFacts, commandSubject, isReadOnlyCommand } from './shell_facts.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -36,8 +37,8 @@ const inputSchema = z.strictObject({
 });
 type Input = z.infer<typeof inputSchema>;
 
-const isReadOnly = (input: Input) =>
-  input.requires_approval !== true && knownClassification(input.command)?.readOnly === true;
+const isReadOnly = (input: Input, facts: CallFacts) =>
+  input.requires_approval !== true && isReadOnlyCommand(facts, input.command);
 
 function shellArgv(command: string): string[] {
   return process.platform === 'win32'
@@ -76,18 +77,16 @@ export const executeCommand = buildTool({
   kind: 'execute',
   resultView: 'tail',
   // A command that is not read-only may delete or overwrite anything it can reach.
-  isDestructive: (input) => !isReadOnly(input),
+  isDestructive: (input, facts) => !isReadOnly(input, facts),
   dynamic: { readOnly: true, concurrencySafe: true, destructive: true },
   maxResultChars: SHELL_RESULT_CHARS,
   cancelsSiblingsOnError: true,
+  parseFacts: (input) => commandCallFacts(input.command),
   isReadOnly,
-  isConcurrencySafe: (input) => isReadOnly(input) && !input.run_in_background,
-  async prepare(input) {
-    await classify(input.command);
-  },
-  permissionSubject: (input) => ({
-    ...commandSubject(input.command, input.cwd),
-    readOnlyCommand: isReadOnly(input),
+  isConcurrencySafe: (input, facts) => isReadOnly(input, facts) && !input.run_in_background,
+  permissionSubject: (input, _ctx, facts) => ({
+    ...commandSubject(facts, input.command, input.cwd),
+    readOnlyCommand: isReadOnly(input, facts),
   }),
   async validateInput(input, ctx) {
     if (input.cwd === undefined) return undefined;

@@ -1,11 +1,11 @@
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
-import { realPathOf } from '../../permission/paths.js';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../tool/build_tool.js';
+import type { ReadTracker } from '../../tool/read_tracker.js';
 import type { ToolOutput } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind, pathProblem } from '../shared/paths.js';
-import { readTextSlice, sha256 } from './read_text.js';
+import { readTextSlice } from './read_text.js';
 import { isImagePath } from './render/image.js';
 
 /** Room kept for the paging note within the result budget. */
@@ -47,17 +47,13 @@ async function readPdf(
   return { text: pdf.text, data: { pageCount: pdf.pageCount, shown: pdf.shown } };
 }
 
-async function readNotebook(
-  path: string,
-  shown: string,
-  ctxReadFiles: Map<string, string>,
-): Promise<ToolOutput> {
+async function readNotebook(path: string, shown: string, readFiles: ReadTracker): Promise<ToolOutput> {
   const bytes = await readRegularFile(path, shown);
   const { renderNotebook, notebookImages } = await import('./render/notebook.js');
   const text = bytes.toString('utf8');
   const notebook = renderNotebook(text);
   if (!notebook.ok) return { isError: true, text: `${shown}: ${notebook.error}` };
-  ctxReadFiles.set(realPathOf(path), sha256(bytes));
+  readFiles.saw(path, bytes);
   const images = notebookImages(text);
   return {
     text: notebook.text,
@@ -108,7 +104,7 @@ export const readFileTool = buildTool({
       budget: DEFAULT_RESULT_CHARS - NOTE_ROOM,
     });
     if (!read.ok) return { isError: true, text: read.error };
-    if (read.slice.hash) ctx.readFiles.set(realPathOf(path), read.slice.hash);
+    if (read.slice.hash) ctx.readFiles.sawHash(path, read.slice.hash);
     return { text: read.slice.text, data: read.slice.data };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { buildTool } from '../../tool/build_tool.js';
-import { MCP_RESULT_CHARS, withMcp } from './shared.js';
+import { buildTool, MCP_RESULT_CHARS } from '../../tool/build_tool.js';
+import { withMcp } from './shared.js';
 
 const inputSchema = z.strictObject({
   server_name: z.string().min(1).describe('The MCP server that provides the resource'),

@@ -1,7 +1,5 @@
-import type { McpAccess, ToolContext, ToolOutput } from '../../tool/types.js';
-
-/** About 25,000 tokens, the budget of MCP results (the same as `src/mcp`'s server tools). */
-export const MCP_RESULT_CHARS = 100_000;
+import type { McpAccess } from '../../tool/context/mcp.js';
+import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 export const NO_MCP =
   'No MCP server is configured. A user adds one with `lathe mcp add NAME -- COMMAND ARGS…` or in ' +

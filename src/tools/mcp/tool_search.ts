@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { McpToolSummary, Tool } from '../../tool/types.js';
+import type { McpToolSummary } from '../../tool/context/mcp.js';
+import type { Tool } from '../../tool/types.js';
 import { withMcp } from './shared.js';
 
 const DEFAULT_RESULTS = 5;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { ScheduledPrompt } from '../../tool/types.js';
+import type { ScheduledPrompt } from '../../tool/context/schedules.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
 function jobLine(job: ScheduledPrompt, workspace: string): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { RemoteTriggerInfo } from '../../tool/types.js';
+import type { RemoteTriggerInfo } from '../../tool/context/schedules.js';
 import { scheduleServices } from './schedule_context.js';
 
 const inputSchema = z.strictObject({

@@ -1,7 +1,8 @@
-import type { ScheduleServices, ToolContext, ToolOutput } from '../../tool/types.js';
+import type { ScheduleAccess } from '../../tool/context/schedules.js';
+import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 /** The runtime's schedule services, or the error a tool returns without them. */
-export function scheduleServices(ctx: ToolContext): { services: ScheduleServices } | { error: ToolOutput } {
+export function scheduleServices(ctx: ToolContext): { services: ScheduleAccess } | { error: ToolOutput } {
   if (ctx.schedules) return { services: ctx.schedules() };
   return {
     error: { isError: true, text: 'Schedules are not available here: this run has no schedule services.' },
@@ -9,7 +10,7 @@ export function scheduleServices(ctx: ToolContext): { services: ScheduleServices
 }
 
 /** Notices not shown yet (missed runs, errors), appended to a tool's text. */
-export function withNotices(services: ScheduleServices, text: string): string {
+export function withNotices(services: ScheduleAccess, text: string): string {
   const notices = services.takeNotices();
   return notices.length ? `${text}\n\nNotices:\n${notices.map((n) => `- ${n}`).join('\n')}` : text;
 }

@@ -1,10 +1,9 @@
 import { isInside, realPathOf } from '../../permission/paths.js';
 import type { ToolContext } from '../../tool/types.js';
 import { type RunningProcess, startProcess } from '../exec/run_process.js';
-import { classify, knownClassification } from '../exec/shell_facts.js';
 import { absolutePath, pathKind } from '../shared/paths.js';
 
-export { commandSubject } from '../exec/shell_facts.js';
+export { commandCallFacts, commandSubject, isReadOnlyCommand } from '../exec/shell_facts.js';
 
 /** Bytes of head and tail kept in memory; the whole output is on disk. */
 const KEEP_BYTES = 12_000;
@@ -14,15 +13,6 @@ export function shellArgv(command: string): string[] {
   return process.platform === 'win32'
     ? ['powershell.exe', '-NoProfile', '-NonInteractive', '-Command', command]
     : ['bash', '-c', command];
-}
-
-/** Parses the command so the synchronous permission methods can answer (the tools' `prepare`). */
-export async function prepareCommand(command: string | undefined): Promise<void> {
-  if (command !== undefined) await classify(command);
-}
-
-export function isReadOnlyCommand(command: string): boolean {
-  return knownClassification(command)?.readOnly === true;
 }
 
 /** Why `cwd` cannot be a command's folder, or undefined. */

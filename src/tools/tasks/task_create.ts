@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { BackgroundTask } from '../../tool/types.js';
+import type { BackgroundTask } from '../../tool/context/tasks.js';
 import { displayPath } from '../shared/paths.js';
-import { commandSubject, cwdProblem, prepareCommand, startShellCommand } from './shell_run.js';
+import { commandCallFacts, commandSubject, cwdProblem, startShellCommand } from './shell_run.js';
 import {
   attachProcess,
   newTaskId,
@@ -34,10 +34,9 @@ export const taskCreate = buildTool({
   kind: 'execute',
   title: () => 'Start task',
   detail: (input) => input.command ?? input.subject,
-  async prepare(input) {
-    await prepareCommand(input.command);
-  },
-  permissionSubject: (input) => (input.command ? commandSubject(input.command, input.cwd) : { kind: 'none' }),
+  parseFacts: (input) => commandCallFacts(input.command),
+  permissionSubject: (input, _ctx, facts) =>
+    input.command ? commandSubject(facts, input.command, input.cwd) : { kind: 'none' },
   async validateInput(input, ctx) {
     if (input.cwd !== undefined && input.command === undefined) return 'cwd needs a command to run there.';
     return cwdProblem(ctx, input.cwd);

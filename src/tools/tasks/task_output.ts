@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
-import type { BackgroundTask } from '../../tool/types.js';
+import type { BackgroundTask } from '../../tool/context/tasks.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize, readSlice } from './output_file.js';
 import { endOf, lookupTask, TASKS_AVAILABILITY } from './task_table.js';

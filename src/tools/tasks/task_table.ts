@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { BackgroundTask, ToolContext, ToolOutput } from '../../tool/types.js';
+import type { BackgroundTask } from '../../tool/context/tasks.js';
+import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { describeSize } from '../exec/output_capture.js';
 import type { RunningProcess } from '../exec/run_process.js';
 

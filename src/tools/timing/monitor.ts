@@ -7,7 +7,12 @@ import type { ToolContext } from '../../tool/types.js';
 import type { RunningProcess } from '../exec/run_process.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { fileSize } from '../tasks/output_file.js';
-import { commandSubject, isReadOnlyCommand, prepareCommand, startShellCommand } from '../tasks/shell_run.js';
+import {
+  commandCallFacts,
+  commandSubject,
+  isReadOnlyCommand,
+  startShellCommand,
+} from '../tasks/shell_run.js';
 import { LineFollower, RecentLines } from './line_follower.js';
 import { interruptibleDelay } from './sleep.js';
 
@@ -90,13 +95,11 @@ export const monitor = buildTool({
   title: () => 'Monitor',
   maxResultChars: SHELL_RESULT_CHARS,
   dynamic: { readOnly: true, concurrencySafe: false },
-  isReadOnly: (input) => input.command === undefined || isReadOnlyCommand(input.command),
-  async prepare(input) {
-    await prepareCommand(input.command);
-  },
-  permissionSubject: (input) =>
+  parseFacts: (input) => commandCallFacts(input.command),
+  isReadOnly: (input, facts) => input.command === undefined || isReadOnlyCommand(facts, input.command),
+  permissionSubject: (input, _ctx, facts) =>
     input.command !== undefined
-      ? commandSubject(input.command)
+      ? commandSubject(facts, input.command)
       : { kind: 'read', paths: [input.path ?? '.'] },
   validateInput(input) {
     if ((input.command === undefined) === (input.path === undefined))

@@ -1,44 +1,58 @@
+import stringWidth from 'string-width';
 import type { Line, Span, Style } from './style.js';
+
+/** Printable ASCII only: one column a character, measured without segmenting. */
+const PLAIN = /^[\x20-\x7e]*$/;
+const graphemes = new Intl.Segmenter();
+/** Widths of the grapheme clusters seen so far: measuring one is costly, and text repeats them. */
+const clusterWidths = new Map<string, number>();
+const MAX_REMEMBERED = 4096;
+
+/** Columns one grapheme cluster takes. */
+function clusterWidth(cluster: string): number {
+  if (cluster.length === 1) {
+    const code = cluster.charCodeAt(0);
+    if (code >= 0x20 && code < 0x7f) return 1;
+  }
+  let width = clusterWidths.get(cluster);
+  if (width === undefined) {
+    width = stringWidth(cluster);
+    if (clusterWidths.size >= MAX_REMEMBERED) clusterWidths.clear();
+    clusterWidths.set(cluster, width);
+  }
+  return width;
+}
+
+/**
+ * Code points that join the one before into a single drawn character (marks, joiners, variation
+ * selectors, skin tones, flags, tags, Hangul jamo). Text without any is measured code point by
+ * code point, which is much cheaper than segmenting it and gives the same widths.
+ */
+const JOINING =
+  /\u200d|[\p{Grapheme_Extend}\p{Mc}\p{Regional_Indicator}\p{Emoji_Modifier}\u{E0020}-\u{E007F}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
+
+/** The text's grapheme clusters: what a terminal draws as one character each. */
+function clustersOf(text: string): Iterable<string> {
+  if (!JOINING.test(text)) return text;
+  return Array.from(graphemes.segment(text), (part) => part.segment);
+}
 
 /** Columns a code point takes in a terminal: 0 for combining marks, 2 for wide (CJK, emoji). */
 export function charWidth(cp: number): number {
-  if (cp < 32 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if (
-    (cp >= 0x300 && cp <= 0x36f) ||
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0x20d0 && cp <= 0x20ff) ||
-    (cp >= 0xfe00 && cp <= 0xfe0f)
-  )
-    return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  )
-    return 2;
-  return 1;
+  return clusterWidth(String.fromCodePoint(cp));
 }
 
+/** Columns a text takes in a terminal, measured as Ink measures it (✅, 🚀, 中 take 2). */
 export function textWidth(text: string): number {
+  if (PLAIN.test(text)) return text.length;
   let width = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x7f) {
-      width += code >= 32 ? 1 : 0;
-      continue;
-    }
-    const cp = text.codePointAt(i) ?? code;
-    if (cp > 0xffff) i++;
-    width += charWidth(cp);
-  }
+  for (const cluster of clustersOf(text)) width += clusterWidth(cluster);
   return width;
+}
+
+/** The text's grapheme clusters with their widths. */
+function* charactersOf(text: string): Generator<{ text: string; width: number }> {
+  for (const cluster of clustersOf(text)) yield { text: cluster, width: clusterWidth(cluster) };
 }
 
 export function lineWidth(line: Line): number {
@@ -73,8 +87,7 @@ function hardBreak(text: string, width: number): string[] {
   const pieces: string[] = [];
   let current = '';
   let currentWidth = 0;
-  for (const ch of text) {
-    const w = charWidth(ch.codePointAt(0) ?? 0);
+  for (const { text: ch, width: w } of charactersOf(text)) {
     if (currentWidth + w > width && current !== '') {
       pieces.push(current);
       current = '';
@@ -170,8 +183,7 @@ export function truncateLine(line: Line, width: number): Line {
   const room = Math.max(0, width - 1);
   for (const span of line) {
     let text = '';
-    for (const ch of span.text) {
-      const w = charWidth(ch.codePointAt(0) ?? 0);
+    for (const { text: ch, width: w } of charactersOf(span.text)) {
       if (used + w > room) break;
       text += ch;
       used += w;

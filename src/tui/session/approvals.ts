@@ -1,4 +1,5 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
+import { saveAllowRules } from '../../config/settings_rules.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import { diffLine } from '../render/highlight.js';
@@ -8,8 +9,7 @@ import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
 import { approvalNote, approvalQuestion } from './approval_words.js';
-import { asksAlways, suggestRules } from './rule_suggestions.js';
-import { allowRules, saveAllowRules } from './save_rules.js';
+import { suggestRules } from './rule_suggestions.js';
 import './tool_catalogue.js';
 
 /** Lines of arguments shown for tools that are not edits or commands. */
@@ -33,7 +33,8 @@ export interface ApprovalContext {
  */
 export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext): Promise<ApprovalAnswer> {
   const { store, runtime } = ctx;
-  const always = asksAlways(request.reason);
+  // Protected paths, Plan mode and commands without the sandbox ask every time: no rule to offer.
+  const always = request.sticky !== undefined;
   if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true };
   const suggestion = always
     ? { rules: [], subcommands: [] }
@@ -103,7 +104,7 @@ async function remember(
       text: `Allowed for this session: ${data.rules.join(', ')}`,
     });
   // The running engine learns the rules at once (a saved file is read again only at the next start).
-  ctx.runtime.permissions.rules.push(...allowRules(data.rules, source));
+  ctx.runtime.permissions.addRules({ allow: data.rules }, source);
 }
 
 function proposalLines(

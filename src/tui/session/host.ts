@@ -1,5 +1,4 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { ModelCapabilities } from '../../provider/capabilities.js';
@@ -59,8 +58,6 @@ export interface ConversationHost {
   ): SessionLog;
   /** Finds a session by id or prefix (throws when ambiguous); undefined when none matches. */
   findSession(runtime: Runtime, idOrPrefix: string): ResumedSession | undefined;
-  /** Whether an event goes to the session log. */
-  recorded(event: AgentEvent): boolean;
   /**
    * Starts what a runtime brings along (MCP servers, the sandbox probe), reporting problems in
    * a line each; returns what ends it all (servers, tasks, background commands).

@@ -1,4 +1,4 @@
-import type { McpServerSummary } from '../../tool/types.js';
+import type { McpServerSummary } from '../../tool/context/mcp.js';
 import type { Color, Line } from '../render/style.js';
 
 const STATE_COLOR: Record<McpServerSummary['state'], Color> = {

@@ -1,5 +1,6 @@
 import { userMessage } from '../../agent/messages.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
+import { recordMessage } from '../../agent/session_record.js';
 import type { SessionLog } from '../../session/log.js';
 import type { UiStore } from '../state/store.js';
 
@@ -63,7 +64,7 @@ export class MessageQueue {
     const delivered = userMessage(`${NOTE}${text}`);
     conversation.push(delivered);
     const log = this.log();
-    log?.append({ type: 'model_message', message: delivered });
+    recordMessage(log, delivered);
     log?.append({ type: 'user_message', text, queued: true });
     this.store.add({ kind: 'user', text: items.map((item) => item.shown).join('\n'), queued: true });
     this.store.setQueued([]);

@@ -1,9 +1,10 @@
+import { removeRuleFromFile } from '../../config/settings_rules.js';
 import { APPROVAL_CATEGORIES } from '../../config/types.js';
+import type { RulePermissionEngine } from '../../permission/engine.js';
 import { parseRule } from '../../permission/rules.js';
 import type { PermissionRule } from '../../permission/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { Color, Line } from '../render/style.js';
-import { removeRuleFromFile } from './save_rules.js';
 
 const GRAY = { color: 'gray' } as const;
 const ACTION_COLOR: Record<PermissionRule['action'], Color> = { allow: 'green', ask: 'yellow', deny: 'red' };
@@ -12,6 +13,13 @@ export const SESSION_SOURCE = 'this session';
 /** A rule as written: `execute_command(npm test)`, `read_file`. */
 export const ruleText = (rule: PermissionRule) =>
   rule.pattern === undefined ? rule.tool : `${rule.tool}(${rule.pattern})`;
+
+/** Rules added this session go on in a new runtime that keeps them (another profile, a resumed session). */
+export function carrySessionRules(from: RulePermissionEngine, to: RulePermissionEngine): void {
+  const lists: Record<PermissionRule['action'], string[]> = { allow: [], ask: [], deny: [] };
+  for (const rule of from.rules) if (rule.source === SESSION_SOURCE) lists[rule.action].push(ruleText(rule));
+  to.addRules(lists, SESSION_SOURCE);
+}
 
 /** The settings files a user may change from the UI: the project's and the user's own. */
 export interface SettingsFiles {
@@ -90,7 +98,7 @@ export async function removePermissionRule(
       return { text: (error as Error).message, error: true };
     }
   }
-  rules.splice(index, 1);
+  runtime.permissions.removeRule(rule);
   const where = rule.source === SESSION_SOURCE ? 'this session' : `this session and ${rule.source}`;
   return { text: `Removed ${rule.action} ${ruleText(rule)} from ${where}.` };
 }

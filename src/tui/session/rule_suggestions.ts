@@ -12,11 +12,6 @@ export interface RuleSuggestion {
   subcommands: string[];
 }
 
-/** The asks that no rule can silence: Plan mode, protected paths, commands without the sandbox. */
-export function asksAlways(reason: string): boolean {
-  return /protected: always asks|is in Plan mode|no sandbox: always asks/.test(reason);
-}
-
 /**
  * The allow rules that would let this call (and calls like it) run without asking: for a shell
  * command, one prefix rule per parsed subcommand (`git commit`); for file tools, the folder of
@@ -32,7 +27,7 @@ export async function suggestRules(
   let subject: ReturnType<ApprovalRequest['tool']['permissionSubject']>;
   try {
     // The subject of the built-in tools depends on the input only; the context gives the folders.
-    subject = request.tool.permissionSubject(request.input, { cwd, workspace } as ToolContext);
+    subject = request.tool.permissionSubject(request.input, { cwd, workspace } as ToolContext, request.facts);
   } catch {
     return { rules: [name], subcommands: [] };
   }

@@ -1,8 +1,9 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/catalog.js';
+import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
-import type { InteractiveSession } from './controller.js';
+import type { CommandHost } from './command_host.js';
 import { exportConversation } from './export_session.js';
 import { mcpPanel } from './mcp_panel.js';
 import { modelChoices } from './model_picker.js';
@@ -15,7 +16,7 @@ interface SlashCommand {
   summary: string;
   /** Runs only while the agent is idle. */
   idle?: boolean;
-  run(session: InteractiveSession, args: string): Promise<void> | void;
+  run(session: CommandHost, args: string): Promise<void> | void;
 }
 
 const INIT_PROMPT = `Write an AGENTS.md file at the root of this repository, for coding agents that will work here.
@@ -116,8 +117,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!wanted) return notice(session, `Profile: ${session.runtime.conditions.profile}`);
       if (!PROFILES.includes(wanted))
         return notice(session, `Unknown profile "${wanted}": use ${PROFILES.join(', ')}.`, 'error');
-      const { sessionId, conditions } = session.runtime;
-      session.replaceRuntime(session.newRuntime({ sessionId, profile: wanted, mode: conditions.mode }), true);
+      session.switchProfile(wanted);
       notice(session, `Profile: ${wanted}`);
     },
   },
@@ -236,16 +236,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
 ];
 
 function readOnlyNote(tool: Tool): string {
-  if (tool.dynamic.readOnly) return 'read-only when the input only reads';
-  try {
-    return tool.isReadOnly({}) ? 'read-only' : '';
-  } catch {
-    return '';
-  }
+  const { readOnly } = staticFacts(tool);
+  if (readOnly === 'dynamic') return 'read-only when the input only reads';
+  return readOnly === true ? 'read-only' : '';
 }
 
 /** The session named, or one picked from this folder's sessions. */
-async function resumeSession(session: InteractiveSession, idOrPrefix: string): Promise<void> {
+async function resumeSession(session: CommandHost, idOrPrefix: string): Promise<void> {
   let id = idOrPrefix;
   if (!id) {
     const { documentsRoot, workspace, sessionId } = session.runtime;
@@ -267,21 +264,21 @@ async function resumeSession(session: InteractiveSession, idOrPrefix: string): P
     if (!picked) return;
     id = picked;
   }
-  const found = session.host.findSession(session.runtime, id);
+  const found = session.findSession(id);
   if (!found) return notice(session, `No session matches "${id}".`, 'error');
   session.resume(found);
 }
 
-function settingsFiles(session: InteractiveSession): SettingsFiles {
+function settingsFiles(session: CommandHost): SettingsFiles {
   const { workspace, documentsRoot } = session.runtime;
   return { project: workspaceSettingsPath(workspace), user: globalSettingsPath(documentsRoot) };
 }
 
-function notice(session: InteractiveSession, text: string, tone: 'info' | 'error' = 'info'): void {
+function notice(session: CommandHost, text: string, tone: 'info' | 'error' = 'info'): void {
   session.store.add({ kind: 'notice', tone, text });
 }
 
-export async function runSlashCommand(session: InteractiveSession, line: string): Promise<void> {
+export async function runSlashCommand(session: CommandHost, line: string): Promise<void> {
   const [, name, args = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(line) ?? [];
   const command =
     SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.at(-1) : undefined);

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../runtime/create_runtime.js';
-import type { McpServerSummary } from '../../tool/types.js';
+import type { McpServerSummary } from '../../tool/context/mcp.js';
 import type { Line } from '../render/style.js';
 import type { StatusInfo } from '../state/store.js';
 

@@ -46,7 +46,4 @@ export type LiveEntry =
   /** A finished entry waiting for the live entries before it, so the order stays. */
   | { kind: 'done'; entry: TranscriptEntry };
 
-export interface TodoItem {
-  text: string;
-  status: 'pending' | 'in_progress' | 'completed';
-}
+export type { TodoItem } from '../../tool/events.js';

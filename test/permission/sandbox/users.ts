@@ -1,12 +1,13 @@
 // Runs the real sandbox as root and as the unprivileged user `nobody`: bubblewrap is started
 // through a launcher that drops to nobody, so the probe and every command run as that user.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mode } from '../../../src/config/types.js';
 import type { SandboxPolicy } from '../../../src/permission/sandbox/bubblewrap.js';
 import { Sandbox } from '../../../src/permission/sandbox/runner.js';
+import { collectProcess } from '../../../src/util/collect_process.js';
 
 export interface SandboxUser {
   name: 'root' | 'nobody';
@@ -113,19 +114,9 @@ export async function runSandboxed(
   return { ...result, undone: wrapped.cleanup() };
 }
 
-/** Runs argv bare and collects its output. */
-export function runProcess(argv: string[]): Promise<Omit<SandboxedRun, 'undone'>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs argv bare and collects its output; a program that cannot start fails the test. */
+export async function runProcess(argv: string[]): Promise<Omit<SandboxedRun, 'undone'>> {
+  const { error, ...result } = await collectProcess(argv);
+  if (error) throw error;
+  return result;
 }

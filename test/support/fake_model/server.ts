@@ -132,6 +132,8 @@ export class FakeModelServer {
   private readonly openResponses = new Set<ServerResponse>();
   private readonly idCounters = new Map<string, number>();
   private readonly promptCache?: AnthropicPromptCache;
+  /** Waiters for a number of model requests (`untilModelRequests`). */
+  private readonly requestWaiters = new Set<() => void>();
 
   private constructor(
     private readonly server: Server,
@@ -160,6 +162,19 @@ export class FakeModelServer {
     });
     instance = new FakeModelServer(server, options);
     return instance;
+  }
+
+  /** Resolves once `count` model requests have arrived: tests wait on this, not on time. */
+  untilModelRequests(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.requests.filter((r) => r.kind === 'model').length < count) return;
+        this.requestWaiters.delete(check);
+        resolve();
+      };
+      this.requestWaiters.add(check);
+      check();
+    });
   }
 
   enqueue(...turns: ScriptedTurn[]): void {
@@ -216,6 +231,7 @@ export class FakeModelServer {
       systemText: summary?.systemText,
     };
     this.requests.push(recorded);
+    for (const check of [...this.requestWaiters]) check();
     const out = new ReplyWriter(res);
     if (r.kind === 'count_tokens') {
       out.json(200, r.protocol === 'gemini' ? geminiCountTokens(raw) : anthropicCountTokens(raw));

@@ -7,7 +7,6 @@ import {
   attachRuntimeServices,
   loadResumePoint,
   openSessionLog,
-  RECORDED,
   setUpModel,
 } from '../../../src/cli/run_setup.js';
 import { globalMcpSettingsPath, globalSettingsPath } from '../../../src/config/paths.js';
@@ -110,7 +109,6 @@ export async function renderApp(
       const found = findSession(runtime.documentsRoot, runtime.workspace, id);
       return found && loadResumePoint(found, runtime.workspace);
     },
-    recorded: RECORDED,
     attach:
       options.services || options.mcpServers ? attachRuntimeServices : (runtime) => () => runtime.dispose(),
   };

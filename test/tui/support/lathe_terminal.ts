@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import { FakeModelServer, type ScriptedTurn } from '../../support/fake_model_server.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { TmuxTerminal } from './tmux.js';
@@ -58,4 +59,24 @@ export async function startLathe(
   });
   if (options.waitForPrompt !== false) await term.waitFor('Ask lathe to do something');
   return { term, server, dir, home, requests: () => server.requests.filter((r) => r.kind === 'model') };
+}
+
+/**
+ * For a test file: `startLathe`, with every terminal and server it started ended after each
+ * test, and the file's tmux server after the last.
+ */
+export function latheStarter(): typeof startLathe {
+  const running: LatheInTerminal[] = [];
+  afterEach(async () => {
+    for (const lathe of running.splice(0)) {
+      lathe.term.kill();
+      await lathe.server.close();
+    }
+  });
+  afterAll(() => TmuxTerminal.stopServer());
+  return async (...args) => {
+    const lathe = await startLathe(...args);
+    running.push(lathe);
+    return lathe;
+  };
 }

@@ -1,11 +1,8 @@
-import { readSettingsObject } from '../../config/settings_file.js';
-import { atomicWriteFile } from '../../edit/atomic_write.js';
-import { parseRule } from '../../permission/rules.js';
-import type { PermissionRule } from '../../permission/types.js';
+import { readSettingsObject, writeJsonFile } from './settings_file.js';
 
 /**
  * Adds allow rules to a settings file's `permissions.allow`, keeping everything else in it. The
- * file is replaced atomically (a JSONC file's comments are not kept); a file that does not parse
+ * file is replaced whole, through a rename (a JSONC file's comments are not kept); a file that does not parse
  * is left alone and reported, never overwritten. Returns the rules that were new.
  */
 export async function saveAllowRules(file: string, rules: string[]): Promise<string[]> {
@@ -15,7 +12,7 @@ export async function saveAllowRules(file: string, rules: string[]): Promise<str
   const added = rules.filter((rule) => !allow.includes(rule));
   if (added.length === 0) return [];
   settings.permissions = { ...permissions, allow: [...allow, ...added] };
-  await atomicWriteFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+  writeJsonFile(file, settings);
   return added;
 }
 
@@ -36,7 +33,7 @@ export async function removeRuleFromFile(
   if (index < 0) return false;
   list.splice(index, 1);
   settings.permissions = { ...permissions, [action]: list };
-  await atomicWriteFile(file, `${JSON.stringify(settings, null, 2)}\n`);
+  writeJsonFile(file, settings);
   return true;
 }
 
@@ -52,14 +49,4 @@ function permissionsOf(settings: Record<string, unknown>): Record<string, unknow
   return (
     settings.permissions && typeof settings.permissions === 'object' ? settings.permissions : {}
   ) as Record<string, unknown>;
-}
-
-/** The rules as the permission engine holds them, to add to a running session. */
-export function allowRules(rules: string[], source: string): PermissionRule[] {
-  const parsed: PermissionRule[] = [];
-  for (const rule of rules) {
-    const result = parseRule({ rule, action: 'allow', source });
-    if (typeof result !== 'string') parsed.push(result);
-  }
-  return parsed;
 }

@@ -1,6 +1,6 @@
 import { type FileIndex, lineMatches, lineText, showLine } from './lines.js';
-import type { Segment } from './match.js';
 import { locateAnchors } from './scan.js';
+import type { Segment } from './segments.js';
 
 /** File lines `fileStart ..` match SEARCH lines `searchStart ..` (segment indices) for `run` lines. */
 export interface NearMiss {

@@ -1,0 +1,102 @@
+import { workspaceSettingsPath } from '../config/paths.js';
+import { Sandbox } from '../permission/sandbox/runner.js';
+import type { PermissionEngine } from '../permission/types.js';
+import { BackgroundServices } from '../schedule/background_services.js';
+import type { BackgroundCommand } from '../tool/context/background_commands.js';
+import { ReadTracker } from '../tool/read_tracker.js';
+import type { RuntimeConfiguration } from './configuration.js';
+import { SandboxGate } from './sandbox_gate.js';
+
+/** A command or task still running, to say what ends when a client exits. */
+export interface BackgroundWork {
+  kind: 'command' | 'task';
+  id: string;
+  command: string;
+  outputPath?: string;
+}
+
+export interface ServicesOptions {
+  configuration: RuntimeConfiguration;
+  permissions: Pick<PermissionEngine, 'mode' | 'readDenyPatterns'>;
+  /** A person answers approvals and --yolo is off: a command the sandbox cannot wrap asks. */
+  canAsk: boolean;
+  /** The lathe command that scheduled and triggered runs start. */
+  latheBin?: string;
+}
+
+/**
+ * What a runtime keeps running beside its calls: the sandbox and its gate, the files read, the
+ * background commands, and the tasks and schedules. All of it ends with `dispose`.
+ */
+export class RuntimeServices {
+  /** Per-runtime memory of files read: path → content hash (read-before-edit). */
+  readonly readFiles = new ReadTracker();
+  readonly backgroundCommands = new Map<string, BackgroundCommand>();
+  readonly background: BackgroundServices;
+  readonly sandbox: Sandbox;
+  readonly sandboxGate: SandboxGate;
+
+  constructor(options: ServicesOptions) {
+    const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
+    const { permissions } = options;
+    this.background = new BackgroundServices({
+      documentsRoot,
+      workspace,
+      env,
+      features,
+      latheBin: options.latheBin,
+    });
+    this.sandbox = new Sandbox(
+      {
+        mode: settings.sandbox.mode,
+        network: settings.sandbox.network,
+        workspace,
+        documentsRoot,
+        readDenied: () => permissions.readDenyPatterns(),
+      },
+      { agentMode: () => permissions.mode },
+    );
+    this.sandboxGate = new SandboxGate({
+      sandbox: this.sandbox,
+      modeSource: settings.sandbox.modeSource,
+      workspaceSettingsPath: workspaceSettingsPath(workspace),
+      workspaceTrusted: trust.trusted,
+      canAsk: options.canAsk,
+    });
+  }
+
+  stopBackgroundCommands(): void {
+    for (const command of this.backgroundCommands.values()) if (!command.finished) command.kill();
+  }
+
+  /** Sends the commands the model is waiting for to the background; returns how many. */
+  detachForegroundCommands(): number {
+    let count = 0;
+    for (const command of this.backgroundCommands.values()) {
+      if (command.foreground && !command.finished && command.detach) {
+        command.detach();
+        count++;
+      }
+    }
+    return count;
+  }
+
+  runningBackgroundWork(): BackgroundWork[] {
+    const commands = [...this.backgroundCommands.values()]
+      .filter((c) => !c.finished)
+      .map((c) => ({ kind: 'command' as const, id: c.id, command: c.command, outputPath: c.outputPath }));
+    const tasks = [...this.background.tasks.values()]
+      .filter((t) => t.status === 'running' && t.command !== undefined)
+      .map((t) => ({ kind: 'task' as const, id: t.id, command: t.command!, outputPath: t.outputPath }));
+    return [...commands, ...tasks];
+  }
+
+  async dispose(): Promise<void> {
+    this.stopBackgroundCommands();
+    await Promise.all([
+      ...[...this.backgroundCommands.values()].map((c) => c.done),
+      this.background.dispose(),
+    ]);
+    this.sandbox.dispose();
+  }
+}

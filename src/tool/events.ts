@@ -1,0 +1,22 @@
+/** One item of the todo list change_todo_list keeps. */
+export interface TodoItem {
+  text: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/**
+ * What a tool shows the user through the agent running it. The list is closed: each client (the
+ * terminal UI, the headless printer, the session log) renders every kind, and a tool that needs a
+ * new one adds it here.
+ */
+export type ToolEvent =
+  /** A status line while the model works (working_respond). */
+  | { type: 'working'; message: string }
+  /** A plan presented for approval (make_plan, exit_plan_mode). */
+  | { type: 'plan'; markdown: string }
+  /** The end of a phase of the work (phase_report). */
+  | { type: 'phase_report'; phase: string; markdown: string }
+  /** A report saved to a file (generate_report). */
+  | { type: 'report'; title: string; markdown: string; path: string }
+  /** The approved todo list (change_todo_list). */
+  | { type: 'todo'; items: TodoItem[] };

@@ -1,0 +1,32 @@
+import { sha256 } from '../edit/content_hash.js';
+import { realPathOf } from '../permission/paths.js';
+
+/** How a file stands against what the model last saw of it. */
+export type ReadState = 'current' | 'unread' | 'changed';
+
+/**
+ * Read-before-edit bookkeeping for one runtime: the content hash of every file as the model last
+ * saw it (it read the file whole, or wrote it itself). Edits that need a fresh read check here,
+ * by content, so a touched but unchanged file is no reason to refuse. Paths are keyed by their
+ * real path: a file reached through a link is the same file.
+ */
+export class ReadTracker {
+  private readonly seen = new Map<string, string>();
+
+  /** The model has seen `path` holding these bytes. */
+  saw(path: string, content: Uint8Array | string): void {
+    this.sawHash(path, sha256(content));
+  }
+
+  /** The model has seen `path` holding the content with this sha256. */
+  sawHash(path: string, hash: string): void {
+    this.seen.set(realPathOf(path), hash);
+  }
+
+  /** Whether the content with sha256 `hash` now in `path` is what the model last saw there. */
+  check(path: string, hash: string): ReadState {
+    const seen = this.seen.get(realPathOf(path));
+    if (seen === undefined) return 'unread';
+    return seen === hash ? 'current' : 'changed';
+  }
+}

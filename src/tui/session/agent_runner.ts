@@ -1,0 +1,232 @@
+import { Agent } from '../../agent/agent.js';
+import { compactMessages } from '../../agent/compaction.js';
+import type { AgentEvent } from '../../agent/events.js';
+import type { ConversationMessage } from '../../agent/model_stream.js';
+import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
+import type { Effort } from '../../config/types.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import type { SessionLog } from '../../session/log.js';
+import type { ImageBlock } from '../../tool/types.js';
+import { resultView } from '../render/tool_facts.js';
+import { AgentEventView } from '../state/agent_events.js';
+import type { UiStore } from '../state/store.js';
+import { attachFiles } from './attachments.js';
+import type { CommandTail } from './command_tail.js';
+import type { ConversationHost } from './host.js';
+import type { MessageQueue } from './message_queue.js';
+import type { ModelSlot } from './model_slot.js';
+import './tool_catalogue.js';
+import { notice } from './notice.js';
+import type { RecentResults } from './results.js';
+import { terminalUserSide } from './user_side.js';
+
+/** What the runner needs of the session around it. */
+export interface RunnerParts {
+  host: ConversationHost;
+  store: UiStore;
+  model: ModelSlot;
+  queue: MessageQueue;
+  results: RecentResults;
+  tail: CommandTail;
+  /** The runtime the session runs on now (it changes with /profile, /clear, /resume). */
+  runtime(): Runtime;
+  /** The session log records go to, if it is open. */
+  log(): SessionLog | undefined;
+  /** Opens the log at the first prompt (`shown` as typed). */
+  openLog(shown: string): SessionLog;
+  /** The model or the settings changed: the log records it. */
+  settingsChanged(): void;
+}
+
+/**
+ * The agent behind the session: made on the first prompt with the model and the conversation so
+ * far, run one busy step at a time (a prompt, a compaction) with Esc stopping it, and made anew
+ * after a model, effort or runtime change.
+ */
+export class AgentRunner {
+  private agent?: Agent;
+  private history: ConversationMessage[] = [];
+  private abort?: AbortController;
+  private running = false;
+  /** Chosen with /effort; until then the flag's or the settings'. */
+  private effort?: Effort | 'off';
+  /** `!command` outputs, handed to the model with the next prompt. */
+  readonly context: string[] = [];
+  private readonly view: AgentEventView;
+
+  constructor(private readonly parts: RunnerParts) {
+    this.view = new AgentEventView(parts.store);
+    this.view.cwd = () => parts.runtime().cwd;
+  }
+
+  /** A step (a prompt, a compaction) is under way. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** The conversation goes on from `history` (a resumed session, or none after /clear). */
+  restart(history: ConversationMessage[]): void {
+    this.history = history;
+  }
+
+  /** The next prompt makes a new agent with the conversation so far (after a model or runtime change). */
+  retire(): void {
+    if (this.agent) this.history = this.agent.messages;
+    this.agent = undefined;
+  }
+
+  /** Sends a prompt and runs it to its end; messages still queued then follow as the next prompt. */
+  async run(prompt: string, shown: string): Promise<void> {
+    const { store, queue } = this.parts;
+    await this.step('Starting', async (signal) => {
+      const agent = await this.ensureAgent();
+      if (!agent || signal.aborted) return;
+      store.add({ kind: 'user', text: shown });
+      const { text, attached, skipped, images } = attachFiles(prompt, this.parts.runtime().cwd);
+      const pictures = await this.readImages(images);
+      if (!pictures) return;
+      attached.push(...images.map((image) => image.shown));
+      if (attached.length > 0) store.add(notice(`Attached ${attached.join(', ')}`));
+      for (const why of skipped) store.add(notice(`Not attached: ${why}`, 'warn'));
+      this.parts.openLog(shown);
+      await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
+    });
+    const next = queue.takeAll();
+    if (next) return this.run(next, next);
+    // A todo list whose items are all done has nothing more to show.
+    const todo = store.todo;
+    if (todo?.every((item) => item.status === 'completed')) store.setTodo(undefined);
+  }
+
+  /** One busy step: the spinner shows, and Esc aborts its signal. */
+  private async step(label: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    this.running = true;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.parts.store.setBusy({ since: Date.now(), label });
+    try {
+      await work(abort.signal);
+    } finally {
+      this.running = false;
+      this.abort = undefined;
+      this.parts.store.setBusy(undefined);
+    }
+  }
+
+  /** Esc: stops the current step; false when none ran. */
+  interrupt(): boolean {
+    const active = this.abort !== undefined;
+    this.abort?.abort();
+    return active;
+  }
+
+  /** The @-named images, read for the model; undefined (with the reason shown) when they cannot go. */
+  private async readImages(
+    images: Array<{ path: string; shown: string }>,
+  ): Promise<ImageBlock[] | undefined> {
+    if (images.length === 0) return [];
+    const { model: slot, host, store } = this.parts;
+    const model = slot.loaded;
+    const read = host.readImage;
+    if (!model?.capabilities.images || !read) {
+      const name = slot.name ?? 'this model';
+      store.add(
+        notice(
+          `${name} does not take images: leave @${images[0].shown} out, or switch with /model.`,
+          'error',
+        ),
+      );
+      return undefined;
+    }
+    try {
+      return await Promise.all(images.map((image) => read(image.path)));
+    } catch (error) {
+      store.add(notice((error as Error).message, 'error'));
+      return undefined;
+    }
+  }
+
+  /** Switches the model; the conversation goes on with the new one. */
+  async switchModel(name: string): Promise<void> {
+    const model = await this.parts.model.switchTo(name, this.parts.runtime());
+    if (!model) return;
+    this.retire();
+    this.parts.store.add(notice(`Model: ${name}`));
+    this.parts.settingsChanged();
+  }
+
+  /** `/effort`: how hard the model thinks from the next prompt on. */
+  setEffort(effort: Effort | 'off'): void {
+    this.effort = effort;
+    this.retire();
+  }
+
+  get effortName(): string {
+    return this.effort ?? this.parts.model.loaded?.effort ?? 'off';
+  }
+
+  private async ensureAgent(): Promise<Agent | undefined> {
+    if (this.agent) return this.agent;
+    const { model: slot, store, host, queue } = this.parts;
+    if (!slot.name) {
+      store.add(notice('No model is set: choose one with /model provider/model.', 'error'));
+      return undefined;
+    }
+    const runtime = this.parts.runtime();
+    const model = await slot.load(runtime);
+    if (!model) return undefined;
+    this.view.newAgent();
+    const agent = new Agent({
+      runtime,
+      model: model.model,
+      modelName: model.modelName,
+      capabilities: model.capabilities,
+      providerOptions:
+        this.effort === undefined
+          ? model.providerOptions
+          : (model.optionsForEffort?.(this.effort === 'off' ? undefined : this.effort) ??
+            model.providerOptions),
+      systemPrompt: host.systemPrompt,
+      user: terminalUserSide(store),
+      history: this.history,
+      retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
+      onEvent: (event) => this.onEvent(event),
+      onMessage: (message) => {
+        recordMessage(this.parts.log(), message);
+        queue.deliverAfter(message, agent.messages);
+      },
+      onCompacted: (messages) => recordCompaction(this.parts.log(), messages),
+    });
+    this.agent = agent;
+    return agent;
+  }
+
+  private onEvent(event: AgentEvent): void {
+    const { store, results, tail } = this.parts;
+    // change_todo_list announces the approved list with an event of its own.
+    if (event.type === 'todo') store.setTodo(event.items);
+    this.view.apply(event);
+    results.observe(event);
+    recordAgentEvent(this.parts.log(), event);
+    if (event.type === 'tool_start' && resultView(event.name) === 'tail') tail.watch();
+  }
+
+  /** Summarizes the conversation so far into a short one (done by itself near the window, too). */
+  async compact(): Promise<void> {
+    const { model: slot, store } = this.parts;
+    const model = await slot.load(this.parts.runtime());
+    const messages = this.agent?.messages ?? this.history;
+    if (!model || messages.length < 2) {
+      store.add(notice('Nothing to compact yet.'));
+      return;
+    }
+    await this.step('Compacting', async (signal) => {
+      const runtime = this.parts.runtime();
+      const summary = await compactMessages(model.model, messages, signal, runtime.pool, runtime);
+      messages.splice(0, messages.length, ...summary.messages);
+      recordCompaction(this.parts.log(), summary.messages);
+      store.add(notice('The conversation was compacted into a summary.'));
+      store.setStatus({ contextTokens: 0 });
+    });
+  }
+}

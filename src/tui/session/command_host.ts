@@ -1,0 +1,29 @@
+import type { Effort, Mode, Profile } from '../../config/types.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import type { UiStore } from '../state/store.js';
+import type { ResumedSession } from './host.js';
+
+/** What a slash command may see and do of the session it runs in. */
+export interface CommandHost {
+  readonly store: UiStore;
+  readonly runtime: Runtime;
+  readonly modelName: string | undefined;
+  readonly effortName: string;
+  /** This session's log file, once there is one. */
+  readonly logPath: string | undefined;
+  /** A step or a `!command` is under way. */
+  readonly isRunning: boolean;
+  setMode(mode: Mode, autoEdits?: boolean): void;
+  switchModel(name: string): Promise<void>;
+  setEffort(effort: Effort | 'off'): void;
+  switchProfile(profile: Profile): void;
+  compact(): Promise<void>;
+  /** A session of this folder by id or prefix (throws when ambiguous). */
+  findSession(idOrPrefix: string): ResumedSession | undefined;
+  resume(session: ResumedSession): void;
+  /** Starts over: a new session with no history. */
+  clear(): void;
+  /** Runs a prompt as if typed; `shown` is what the conversation shows of it. */
+  run(prompt: string, shown: string): Promise<void>;
+  exit(): void;
+}
