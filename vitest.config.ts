@@ -9,6 +9,9 @@ export default defineConfig({
     include: slow ? SLOW_TESTS : ['test/**/*.test.ts'],
     exclude: slow ? [] : ['**/node_modules/**', ...SLOW_TESTS],
     environment: 'node',
+    // Most tests wait on real processes (lathe, bwrap, tmux, servers), not on the CPU: more
+    // workers than cores keeps a two-core machine busy.
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // CI=false: Ink reads CI variables once and then renders only final frames; the UI tests

@@ -119,15 +119,12 @@ describe('model request timeouts, against the fake model server', () => {
   });
 });
 
-/** `lathe -p` with `modelTimeouts` in the global settings, against the fake server. */
-async function headless(turns: ScriptedTurn[]) {
+/** `lathe -p` with `modelTimeouts` in the global settings (seconds), against the fake server. */
+async function headless(turns: ScriptedTurn[], modelTimeouts = { firstByte: 0.3, idle: 0.3 }) {
   server = await FakeModelServer.start({ turns });
   const home = tempDir('lathe-home-');
   mkdirSync(join(home, 'settings'), { recursive: true });
-  writeFileSync(
-    join(home, 'settings', 'settings.json'),
-    JSON.stringify({ modelTimeouts: { firstByte: 0.3, idle: 0.3 } }),
-  );
+  writeFileSync(join(home, 'settings', 'settings.json'), JSON.stringify({ modelTimeouts }));
   const result = await latheAsync(
     ['-p', 'go', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json'],
     {
@@ -171,7 +168,14 @@ describe('lathe -p with a hung model endpoint', () => {
   });
 
   it('reports a stream that stalls after some text, without repeating the request', async () => {
-    const r = await headless([{ text: 'I will start by reading the files one by one', stallAfterEvents: 4 }]);
+    // A first byte late on a busy machine must not be what this test sees: only the stall is short.
+    const r = await headless(
+      [{ text: 'I will start by reading the files one by one', stallAfterEvents: 4 }],
+      {
+        firstByte: 30,
+        idle: 0.3,
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.requests).toHaveLength(1);
     expect(r.stderr).toContain(
