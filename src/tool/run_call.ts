@@ -4,7 +4,7 @@ import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
-import type { Tool, ToolContext, ToolResult } from './types.js';
+import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
 
 /** One tool call as the model made it; `input` may still be the raw JSON text. */
 export interface ToolCall {
@@ -145,11 +145,12 @@ async function decidePermission(
   input: unknown,
   facts: CallFacts,
   ctx: ToolContext,
-): Promise<PermissionDecision> {
+): Promise<PermissionCheck> {
   const subject = tool.permissionSubject(input, ctx, facts);
   const readOnly = tool.isReadOnly(input, facts);
+  const own = await tool.checkPermissions(input, ctx);
   const decision = strictest(
-    await tool.checkPermissions(input, ctx),
+    own,
     ctx.permissions.decide({
       tool: tool.name,
       readOnly,
@@ -162,7 +163,7 @@ async function decidePermission(
     const gate = await ctx.sandboxGate();
     if (gate.behavior !== 'allow') return gate;
   }
-  return decision;
+  return own.checkedFiles ? { ...decision, checkedFiles: own.checkedFiles } : decision;
 }
 
 /** Carries out a decision: undefined when the call may run, else the refusal to return. */
@@ -234,16 +235,16 @@ export async function runToolCall(
     if (blocked) return error(`Blocked by a hook: ${blocked}`);
 
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
-    const refused = await refusal(
-      await decidePermission(tool, input, facts, ctx),
-      { call, tool, input, facts },
-      env,
-    );
+    const decision = await decidePermission(tool, input, facts, ctx);
+    const refused = await refusal(decision, { call, tool, input, facts }, env);
     if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
-    // 6. The call itself.
-    const output = await tool.call(input, ctx);
+    // 6. The call itself, on what its permission check judged.
+    const output = await tool.call(
+      input,
+      decision.checkedFiles ? { ...ctx, checkedFiles: decision.checkedFiles } : ctx,
+    );
     let result: ToolResult = {
       isError: output.isError ?? false,
       text: output.text,

@@ -87,8 +87,16 @@ export interface ToolResult {
 }
 
 /** Runtime services a tool may use. Everything that touches disk or processes goes through here. */
+/**
+ * A tool's own permission verdict. `checkedFiles`: the files it was reached for (a glob's matches
+ * when the check ran); the pipeline hands them to the call, which then acts on exactly these.
+ */
+export type PermissionCheck = PermissionDecision & { checkedFiles?: readonly string[] };
+
 export interface ToolContext {
   cwd: string;
+  /** Set for the call only: the files its tool's permission check judged (`PermissionCheck`). */
+  checkedFiles?: readonly string[];
   /** The workspace root (for permission and relative paths). */
   workspace: string;
   documentsRoot: string;
@@ -186,7 +194,7 @@ export interface ToolDefinition<I = unknown> {
   isConcurrencySafe?(input: I, facts: CallFacts): boolean;
   /** Whether the call may delete or overwrite what it cannot restore (a file, a process, a schedule). */
   isDestructive?(input: I, facts: CallFacts): boolean;
-  checkPermissions?(input: I, ctx: ToolContext): PermissionDecision | Promise<PermissionDecision>;
+  checkPermissions?(input: I, ctx: ToolContext): PermissionCheck | Promise<PermissionCheck>;
   toAutoClassifierInput?(input: I): string;
   /** The label the UI and MCP clients show for the tool (`Read`, `Run`); default: its name. */
   title?(input: I | undefined): string;

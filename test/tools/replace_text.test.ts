@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SettingsLayer } from '../../src/config/types.js';
@@ -52,6 +52,26 @@ describe('replace_text checks every file its glob matches', () => {
     });
     expect(read('secrets/key.txt')).toBe('token\n');
     expect(read('notes.txt')).toBe('token\n');
+  });
+
+  it('changes the files the user was asked about, not one that appeared while they answered', async () => {
+    const dir = writeTree({ 'a.txt': 'x\n' });
+    const asked: string[] = [];
+    const runtime = createRuntime({
+      cwd: dir,
+      documentsRoot: tempDir('lathe-home-'),
+      env: {},
+      askUser: async (request) => {
+        asked.push(request.reason);
+        writeFileSync(join(dir, 'b.txt'), 'x\n');
+        return { approved: true };
+      },
+    });
+    const r = await runtime.runTool('replace_text', { glob: '*.txt', find: 'x', replace: 'y' });
+    expect(r.isError).toBe(false);
+    expect(asked).toHaveLength(1);
+    expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('y\n');
+    expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('x\n');
   });
 
   it('files the rules allow are changed as before', async () => {

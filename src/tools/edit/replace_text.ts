@@ -4,7 +4,7 @@ import { WriteRefusedError } from '../../edit/atomic_write.js';
 import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
 import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool } from '../../tool/build_tool.js';
-import type { PermissionDecision, ToolContext } from '../../tool/types.js';
+import type { PermissionCheck, ToolContext } from '../../tool/types.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { displayPath, formatCount } from '../shared/paths.js';
 import { planFileReplace } from './replace_text_file.js';
@@ -22,12 +22,6 @@ const inputSchema = z.strictObject({
 type Input = z.infer<typeof inputSchema>;
 
 type Matches = { ok: true; files: string[] } | { ok: false; error: string };
-
-/**
- * The files a call's glob matched when its permission was checked, keyed by the call's input
- * object: the call then changes exactly the files that were checked, not a fresh listing.
- */
-const checkedFiles = new WeakMap<Input, string[]>();
 
 /** The files the glob matches, relative to the working folder, in path order. */
 async function listMatches(input: Input, ctx: ToolContext): Promise<Matches> {
@@ -49,19 +43,20 @@ async function listMatches(input: Input, ctx: ToolContext): Promise<Matches> {
 /**
  * Every file the glob matches is put to the permission engine as this call's paths, as if named
  * one by one: deny rules, protected paths (.agents/, .git/ …) and outside-the-workspace all
- * apply to each file, whatever the glob looks like.
+ * apply to each file, whatever the glob looks like. The files go to the call with the verdict,
+ * so it changes exactly the files that were checked, not a fresh listing.
  */
-async function decideForMatches(input: Input, ctx: ToolContext): Promise<PermissionDecision> {
+async function decideForMatches(input: Input, ctx: ToolContext): Promise<PermissionCheck> {
   const matches = await listMatches(input, ctx);
   if (!matches.ok) return { behavior: 'allow' };
-  checkedFiles.set(input, matches.files);
   const preview = input.preview === true;
-  return ctx.permissions.decide({
+  const decision = ctx.permissions.decide({
     tool: 'replace_text',
     readOnly: preview,
     subject: { kind: preview ? 'read' : 'edit', paths: matches.files.map((file) => join(ctx.cwd, file)) },
     strictPlanRefused: false,
   });
+  return { ...decision, checkedFiles: matches.files };
 }
 
 export const replaceText = buildTool({
@@ -89,8 +84,8 @@ export const replaceText = buildTool({
     return problem === undefined ? undefined : `find is not a valid regular expression: ${problem}`;
   },
   async call(input, ctx) {
-    const checked = checkedFiles.get(input);
-    const matches: Matches = checked ? { ok: true, files: checked } : await listMatches(input, ctx);
+    const checked = ctx.checkedFiles;
+    const matches: Matches = checked ? { ok: true, files: [...checked] } : await listMatches(input, ctx);
     if (!matches.ok) return { isError: true, text: matches.error };
     const regex = input.regex ? new TimedRegex(input.find, 'gm') : undefined;
     const changes: FileChange[] = [];
