@@ -21,6 +21,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.stderr.on('error', () => process.exit(process.exitCode ?? 1));
 
 const args = process.argv.slice(2);
+
+/** `lathe -p …`: a run whose first request waits on the environment. */
+function isHeadless(argv: string[]): boolean {
+  return argv.some((a) => a === '-p' || a === '--print' || a.startsWith('--print='));
+}
+
+/** A flag's value, as `--cwd DIR` or `--cwd=DIR`. */
+function flagValue(argv: string[], flag: string): string | undefined {
+  const at = argv.indexOf(flag);
+  if (at >= 0) return argv[at + 1];
+  return argv.find((a) => a.startsWith(`${flag}=`))?.slice(flag.length + 1);
+}
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -28,6 +40,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   process.stdout.write(`${pkg.version}\n`);
 } else {
   await routeThroughEnvironmentProxy();
+  if (isHeadless(args)) {
+    // git status for the system prompt starts now, before the rest loads (see environment_prefetch).
+    const { prefetchEnvironment } = await import('../agent/environment_prefetch.js');
+    prefetchEnvironment(flagValue(args, '--cwd') ?? process.cwd());
+  }
   // WebAssembly (fetch's HTTP parser, tree-sitter) stays on V8's baseline compiler until it has
   // run long: optimising the parser after the first reply costs more CPU than a run saves, and
   // an exiting process waits for an optimising job still under way (about 0.1 s after `-p`).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Agent } from '../../agent/agent.js';
-import { environmentDetails } from '../../agent/environment.js';
+import { environmentFor } from '../../agent/environment_prefetch.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import { SettingsError } from '../../config/settings_file.js';
 import type { Effort } from '../../config/types.js';
@@ -79,7 +79,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     const warn = (line: string) => process.stderr.write(`lathe: warning: ${line}\n`);
     for (const warning of resumed?.warnings ?? []) warn(warning);
     // git status for the system prompt runs while the model and the servers load.
-    const environment = environmentDetails(runtime.cwd);
+    const environment = environmentFor(runtime.cwd);
     environment.catch(() => undefined); // awaited by the first request, which reports a failure
     const report = (line: string) => process.stderr.write(`lathe: ${line}\n`);
     // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
