@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 
 export interface CollectedRun {
+  /** The exit code; null when the program did not start or was ended by a signal (a timeout). */
   code: number | null;
   stdout: string;
   stderr: string;
@@ -8,10 +9,25 @@ export interface CollectedRun {
   error?: NodeJS.ErrnoException;
 }
 
+export interface CollectOptions {
+  signal?: AbortSignal;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Ends the program (SIGTERM) when it runs longer than this. */
+  timeoutMs?: number;
+}
+
 /** Runs a short program to its end and collects its output; never throws. */
-export function collectProcess(argv: string[], signal?: AbortSignal): Promise<CollectedRun> {
+export function collectProcess(argv: string[], options: CollectOptions = {}): Promise<CollectedRun> {
+  const { signal, cwd, env, timeoutMs } = options;
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(argv[0], argv.slice(1), {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
+      cwd,
+      env,
+      timeout: timeoutMs,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {

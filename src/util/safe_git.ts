@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { collectProcess } from './collect_process.js';
 
 /**
  * Configuration that stops git from running programs a repository names: a command (or a
@@ -36,18 +36,9 @@ export interface GitRun {
 }
 
 /** Runs git without waiting on it: the event loop (and so lathe's start-up) goes on meanwhile. */
-function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitRun> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd, encoding: 'utf8', timeout: timeoutMs, env: safeGitEnv() },
-      (error, stdout) => {
-        const code = error ? (error as { code?: unknown }).code : 0;
-        resolve({ status: typeof code === 'number' ? code : error ? null : 0, stdout: stdout ?? '' });
-      },
-    );
-  });
+async function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitRun> {
+  const run = await collectProcess(['git', ...args], { cwd, env: safeGitEnv(), timeoutMs });
+  return { status: run.error ? null : run.code, stdout: run.stdout };
 }
 
 /** Names of the filter drivers the configuration seen from `cwd` defines. */

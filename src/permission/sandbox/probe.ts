@@ -36,7 +36,7 @@ export async function probeBubblewrap(policy: SandboxPolicy, signal?: AbortSigna
   };
   const attempt = async (unshareUser: boolean): Promise<CollectedRun> => {
     const wrapped = wrapCommand(probePolicy, PROBE_COMMAND, policy.workspace, { unshareUser });
-    const result = await collectProcess(wrapped.argv, signal);
+    const result = await collectProcess(wrapped.argv, { signal });
     wrapped.cleanup();
     return result;
   };
