@@ -33,8 +33,8 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
     annotations: {
       title: tool.title(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
-      // MCP reads destructiveHint only of tools that are not read-only.
-      // A tool that destroys on some calls (or cannot tell) is hinted as destructive.
+      // MCP reads destructiveHint only of tools that may write; one that destroys on some calls
+      // (or cannot tell) is hinted as destructive.
       ...(readOnly !== true ? { destructiveHint: facts.destructive !== false } : {}),
     },
   };
