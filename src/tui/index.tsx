@@ -1,5 +1,4 @@
 import { render } from 'ink';
-import { emptyUsage } from '../agent/events.js';
 import type { Mode, Profile } from '../config/types.js';
 import { App } from './components/app.js';
 import { preferSmallHeap } from './heap.js';
@@ -7,7 +6,7 @@ import { PromptHistory } from './input/history.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/keys.js';
 import type { InteractiveSession, SessionOptions } from './session/controller.js';
 import { StartingSession } from './session/starting.js';
-import { UiStore } from './state/store.js';
+import { freshStatus, UiStore } from './state/store.js';
 
 export type { SessionOptions } from './session/controller.js';
 export type { ConversationHost, LoadedModel, ResumedSession } from './session/host.js';
@@ -34,15 +33,9 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
   preferSmallHeap();
   const stdout = options.stdout ?? process.stdout;
   const { preview } = options;
-  const store = new UiStore({
-    model: preview.modelName,
-    mode: preview.mode ?? 'act',
-    autoEdits: false,
-    profile: preview.profile ?? 'standard',
-    contextTokens: 0,
-    usage: emptyUsage(),
-    starting: true,
-  });
+  const store = new UiStore(
+    freshStatus({ model: preview.modelName, mode: preview.mode, profile: preview.profile, starting: true }),
+  );
   const starting = new StartingSession(store, preview.cwd);
   const history = new PromptHistory(options.historyFile);
   stdout.write(ENABLE_BRACKETED_PASTE);

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyUsage } from '../../src/agent/events.js';
-import { UiStore } from '../../src/tui/state/store.js';
+import { freshStatus, UiStore } from '../../src/tui/state/store.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
 let app: AppUnderTest | undefined;
@@ -17,13 +16,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('notices that no longer apply', () => {
   it('a status-line notice ends by itself after its lifetime', async () => {
-    const store = new UiStore({
-      mode: 'act',
-      autoEdits: false,
-      profile: 'standard',
-      contextTokens: 0,
-      usage: emptyUsage(),
-    });
+    const store = new UiStore(freshStatus());
     store.setHint('No command is running', 20);
     expect(store.getSnapshot().hint).toBe('No command is running');
     await until(() => store.getSnapshot().hint === undefined);

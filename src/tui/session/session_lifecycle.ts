@@ -3,7 +3,7 @@ import type { Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
-import { type StatusInfo, UiStore } from '../state/store.js';
+import { freshStatus, type StatusInfo, UiStore } from '../state/store.js';
 import { askApproval } from './approvals.js';
 import type { ConversationHost, ResumedSession } from './host.js';
 import { ModelSlot } from './model_slot.js';
@@ -64,14 +64,14 @@ export class SessionLifecycle {
     this.host = host;
     this.runtime = this.newRuntime({ sessionId: resume?.id, profile: options.profile, mode: options.mode });
     const modelName = options.modelName ?? host.defaultModel(this.runtime);
-    this.store = readyStore(options.store, {
-      model: modelName,
-      mode: this.runtime.conditions.mode,
-      autoEdits: false,
-      profile: this.runtime.conditions.profile,
-      contextTokens: 0,
-      usage: emptyUsage(),
-    });
+    this.store = readyStore(
+      options.store,
+      freshStatus({
+        model: modelName,
+        mode: this.runtime.conditions.mode,
+        profile: this.runtime.conditions.profile,
+      }),
+    );
     this.model = new ModelSlot(host, this.store, modelName);
   }
 

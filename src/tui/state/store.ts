@@ -1,4 +1,4 @@
-import type { Usage } from '../../agent/events.js';
+import { emptyUsage, type Usage } from '../../agent/events.js';
 import type { Mode } from '../../config/types.js';
 import type { LiveEntry, TodoItem, ToolLine, TranscriptEntry, TranscriptItem } from './items.js';
 import type { Prompt, PromptRequest } from './prompts.js';
@@ -16,6 +16,22 @@ export interface StatusInfo {
   costUsd?: number;
   /** The prompt is up and the session still loading: the model and context are not known yet. */
   starting?: boolean;
+}
+
+/** The status of a run that has spent nothing yet, in Act mode and Standard unless told otherwise. */
+export function freshStatus(
+  run: { model?: string; mode?: Mode; profile?: string; starting?: boolean } = {},
+): StatusInfo {
+  const { model, mode = 'act', profile = 'standard', starting } = run;
+  return {
+    model,
+    mode,
+    autoEdits: false,
+    profile,
+    contextTokens: 0,
+    usage: emptyUsage(),
+    ...(starting ? { starting } : {}),
+  };
 }
 
 /** Everything the UI shows, as one immutable value per frame. */

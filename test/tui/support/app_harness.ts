@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
-import { emptyUsage } from '../../../src/agent/events.js';
 import {
   attachRuntimeServices,
   loadResumePoint,
@@ -19,7 +18,7 @@ import { stripAnsi } from '../../../src/tui/render/style.js';
 import { InteractiveSession } from '../../../src/tui/session/controller.js';
 import type { ConversationHost } from '../../../src/tui/session/host.js';
 import { StartingSession } from '../../../src/tui/session/starting.js';
-import { UiStore } from '../../../src/tui/state/store.js';
+import { freshStatus, UiStore } from '../../../src/tui/state/store.js';
 import { FakeModelServer, type ScriptedTurn } from '../../support/fake_model_server.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { repo } from './lathe_terminal.js';
@@ -117,14 +116,7 @@ export async function renderApp(
   let startLater = () => {};
   let leave = () => {};
   if (options.startLater) {
-    const store = new UiStore({
-      mode: 'act',
-      autoEdits: false,
-      profile: 'standard',
-      contextTokens: 0,
-      usage: emptyUsage(),
-      starting: true,
-    });
+    const store = new UiStore(freshStatus({ starting: true }));
     const starting = new StartingSession(store, dir);
     app = render(createElement(App, { session: starting, history: new PromptHistory() }));
     startLater = () => {
