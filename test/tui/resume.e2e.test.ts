@@ -1,7 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { FakeModelServer } from '../support/fake_model_server.js';
 import { tempDir } from '../support/runtime_fixtures.js';
-import { latheStarter, repo } from './support/lathe_terminal.js';
+import { latheStarter, leaveWithCtrlC, repo } from './support/lathe_terminal.js';
 import { TmuxTerminal } from './support/tmux.js';
 
 // The built `lathe` in tmux: leaving prints how to resume, and resuming by that id without
@@ -20,10 +20,7 @@ it('prints the resume command on exit, and --resume restores the model', async (
   first.term.type('what is the answer?');
   first.term.press('Enter');
   await first.term.waitFor('The answer is 42.');
-  first.term.press('C-c');
-  await first.term.waitFor('Press Ctrl-C again to exit');
-  first.term.press('C-c');
-  const after = await first.term.waitFor('[lathe exited 0]');
+  const after = await leaveWithCtrlC(first.term);
   const id = /resume with: lathe --resume (\S+)\n/.exec(after)?.[1];
   expect(id).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
 

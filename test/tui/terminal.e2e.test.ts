@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/runtime_fixtures.js';
-import { latheStarter, repo } from './support/lathe_terminal.js';
+import { latheStarter, leaveWithCtrlC, repo } from './support/lathe_terminal.js';
 
 // The built `lathe` in a real terminal (tmux), against the fake model server. `npm test` builds
 // first; CI installs tmux (.ci/run), so a missing tmux fails these tests rather than skipping them.
@@ -148,10 +148,7 @@ describe('lathe (the interactive UI) in a terminal', () => {
     first.term.type('what is the answer?');
     first.term.press('Enter');
     await first.term.waitFor('The answer is 42.');
-    first.term.press('C-c');
-    await first.term.waitFor('Press Ctrl-C again to exit');
-    first.term.press('C-c');
-    await first.term.waitFor('[lathe exited 0]');
+    await leaveWithCtrlC(first.term);
 
     const second = await start([{ text: 'Still 42.' }], { dir, home, args: ['--continue'] });
     const shown = await second.term.waitFor('Resumed session');

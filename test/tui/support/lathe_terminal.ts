@@ -61,6 +61,14 @@ export async function startLathe(
   return { term, server, dir, home, requests: () => server.requests.filter((r) => r.kind === 'model') };
 }
 
+/** Leaves the UI as a user does, Ctrl-C twice; resolves to the terminal once lathe has exited. */
+export async function leaveWithCtrlC(term: TmuxTerminal): Promise<string> {
+  term.press('C-c');
+  await term.waitFor('Press Ctrl-C again to exit');
+  term.press('C-c');
+  return term.waitFor('[lathe exited 0]');
+}
+
 /**
  * For a test file: `startLathe`, with every terminal and server it started ended after each
  * test, and the file's tmux server after the last.
