@@ -46,7 +46,17 @@ export type AgentEvent =
   | { type: 'compaction'; summary: string; before: number }
   | { type: 'notice'; message: string }
   | { type: 'error'; message: string }
-  | { type: 'done'; outcome: AgentOutcome };
+  | { type: 'done'; outcome: AgentOutcome }
+  /** An event of a child agent, tagged with the child (its own events stream through its parent). */
+  | { type: 'subagent'; child: SubagentTag; event: AgentEvent };
+
+/** Which child an event or an approval comes from. */
+export interface SubagentTag {
+  id: string;
+  name: string;
+  type: string;
+  depth: number;
+}
 
 export const emptyUsage = (): Usage => ({
   inputTokens: 0,

@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import type { AgentKind, ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { PermissionDecision, PermissionEngine, PermissionSubject } from '../permission/types.js';
 import type { AgentInteraction } from './context/agent.js';
+import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { McpAccess } from './context/mcp.js';
+import type { MessageAccess } from './context/messages.js';
 import type { ScheduleAccess } from './context/schedules.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { CallFacts } from './facts.js';
@@ -138,6 +140,10 @@ export interface ToolContext {
   interaction?: AgentInteraction;
   /** The MCP client, when MCP servers are configured (the MCP tools use it). */
   mcp?: McpAccess;
+  /** The running agent's children (use_subagent, use_subagents); absent where no child may start. */
+  agents?: SubagentAccess;
+  /** The roster send_message reaches: children, teams, peers. */
+  messages?: MessageAccess;
 }
 
 /**

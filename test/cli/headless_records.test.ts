@@ -41,6 +41,11 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
   notice: { type: 'notice', message: 'note' },
   error: { type: 'error', message: 'failed' },
   done: { type: 'done', outcome },
+  subagent: {
+    type: 'subagent',
+    child: { id: 'agent_1', name: 'scan', type: 'explore', depth: 1 },
+    event: { type: 'tool_call', id: 'c2', name: 'read_file', input: { path: 'a' } },
+  },
 };
 
 const SNAKE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

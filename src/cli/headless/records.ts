@@ -66,6 +66,15 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       return { type: event.type, attempt: event.attempt, delay_ms: event.delayMs, message: event.message };
     case 'compaction':
       return { type: event.type, summary: event.summary, tokens_before: event.before };
+    case 'subagent': {
+      // A child's event, tagged with the child; its end is the child's outcome, not hidden.
+      const inner =
+        event.event.type === 'done'
+          ? { type: 'done', outcome: withSnakeCaseKeys(event.event.outcome) }
+          : eventRecord(event.event);
+      const { id, name, type, depth } = event.child;
+      return inner ? { type: event.type, agent: { id, name, type, depth }, event: inner } : undefined;
+    }
     case 'user_message':
     case 'request_start':
     case 'text_delta':
