@@ -1,7 +1,5 @@
-import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { findAgentsFiles } from '../config/agents_md.js';
 import type { Mode } from '../config/types.js';
-import type { ModelCapabilities } from '../provider/capabilities.js';
 import { requestCost } from '../provider/prices.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
@@ -9,7 +7,7 @@ import { announcesOnly } from '../tool/kinds.js';
 import { findTool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
-import type { AgentRuntime } from './agent_runtime.js';
+import type { AgentOptions } from './agent_options.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
@@ -17,46 +15,13 @@ import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
+import { modelFromEnvironment } from './subagents/child_model.js';
+import { SubagentManager } from './subagents/manager.js';
+import { TreeBudget } from './subagents/tree_budget.js';
 import { systemPrompt } from './system_prompt.js';
 import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
-/** What the user side answers: the terminal UI asks a person, a headless run reads --answers. */
-export interface UserSide {
-  ask(question: string, options?: string[]): Promise<{ answer: string; present: boolean }>;
-  confirm(request: { kind: 'plan' | 'phase' | 'todo'; title: string; body: string }): Promise<{
-    approved: boolean;
-    feedback?: string;
-  }>;
-}
-
-export interface AgentOptions {
-  runtime: AgentRuntime;
-  model: LanguageModelV3;
-  modelName: string;
-  capabilities: ModelCapabilities;
-  user: UserSide;
-  onEvent?: (event: AgentEvent) => void;
-  /** Model requests per prompt before the run stops. */
-  maxTurns?: number;
-  jsonSchema?: Record<string, unknown>;
-  /** Retries of a failed request (429, 5xx, overloaded), with backoff from this base. */
-  retries?: number;
-  retryBaseMs?: number;
-  /** Options passed to the provider with every request. */
-  providerOptions?: SharedV3ProviderOptions;
-  /** The user's own instructions: `replace` stands for lathe's, `append` follows the prompt. */
-  systemPrompt?: { replace?: string; append?: string };
-  /** Ask the provider to cache each request's prefix (default true); off only to measure it. */
-  promptCache?: boolean;
-  /** Earlier messages, when a session is resumed. */
-  history?: ConversationMessage[];
-  /** Every message added to the conversation, for the session log (resume replays them). */
-  onMessage?: (message: ConversationMessage) => void;
-  /** The conversation was replaced by a compacted one. */
-  onCompacted?: (messages: ConversationMessage[]) => void;
-  /** The environment for the system prompt, when the client started reading it early (`environmentDetails`). */
-  environment?: Promise<string>;
-}
+export type { AgentOptions, UserSide } from './agent_options.js';
 
 const DEFAULT_MAX_TURNS = 100;
 const MAX_REMINDERS = 2;
@@ -101,11 +66,64 @@ export class Agent {
   private agentsFiles?: ReturnType<typeof findAgentsFiles>;
   private cachedSystem?: { key: string; text: string };
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
+  /** Notes for the model, sent as a user message before its next request (`notify`). */
+  private readonly notes: string[] = [];
+  /** This agent's children; absent where none may start (no child runtime, or past the depth limit). */
+  readonly subagents?: SubagentManager;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
     this.environment = options.environment;
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
+    this.subagents = this.startManager();
+  }
+
+  /**
+   * Queues a note for the model (a background child ended, a message arrived): it goes as a
+   * user message before the next model request, of the prompt running now or of the next one.
+   */
+  notify(text: string): void {
+    this.notes.push(text);
+  }
+
+  private startManager(): SubagentManager | undefined {
+    const { runtime, subagents } = this.options;
+    const setup = runtime.subagents;
+    if (!setup || !runtime.child) return undefined;
+    const tree = subagents?.tree ?? new TreeBudget(setup.limits.tree);
+    const models = subagents?.models ?? modelFromEnvironment;
+    const { retries, retryBaseMs, promptCache } = this.options;
+    return new SubagentManager({
+      parent: {
+        runtime,
+        emit: (event) => this.emit(event),
+        environment: () => {
+          this.environment ??= environmentDetails(runtime.cwd);
+          return this.environment;
+        },
+        startAgent: (options) => new Agent(options),
+        agentOptions: { retries, retryBaseMs, promptCache, subagents: { models, tree } },
+      },
+      setup,
+      model: {
+        model: this.options.model,
+        modelName: this.options.modelName,
+        capabilities: this.options.capabilities,
+        providerOptions: this.options.providerOptions,
+      },
+      models,
+      tree,
+      conversation: () => this.messages,
+      notify: (text) => this.notify(text),
+    });
+  }
+
+  /** Sends the queued notes, as one user message. */
+  private sendNotes(): void {
+    if (this.notes.length === 0) return;
+    const text = this.notes.splice(0).join('\n\n');
+    this.push(userMessage(text));
+    this.emit({ type: 'notice', message: text.split('\n')[0] });
   }
 
   private push(message: ConversationMessage): void {
@@ -147,6 +165,7 @@ export class Agent {
     let lastWasWorkingOnly = false;
     for (let turn = 1; turn <= maxTurns; turn++) {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
+      this.sendNotes();
       if (shouldCompact(this.contextTokens, this.options.capabilities.contextWindow))
         await this.compact(signal);
       this.emit({ type: 'request_start', turn });
@@ -294,6 +313,7 @@ export class Agent {
       signal,
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
+      agents: this.subagents,
     });
     const turn: StreamedTurn = { text: '', calls: [], reasoning: [], results: [] };
     const collecting = (async () => {

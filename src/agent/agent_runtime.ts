@@ -1,14 +1,21 @@
+import type { AgentLimits } from '../config/agent_limits.js';
+import type { AgentType } from '../config/agent_types/index.js';
 import type { Mode } from '../config/types.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
+import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
+import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
-import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
+import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 
 /** What the agent needs of a runtime (structurally: this layer does not import the runtime). */
 export interface AgentRuntime {
   readonly cwd: string;
   readonly workspace: string;
+  readonly documentsRoot: string;
   readonly sessionId: string;
+  /** Where the tools save files (results, command and task output). */
+  readonly sessionDir: string;
   readonly conditions: PoolConditions;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
@@ -19,5 +26,34 @@ export interface AgentRuntime {
     signal?: AbortSignal;
     onStart?: (call: ToolCall) => void;
     onResult?: (call: ToolCall, result: ToolResult) => void;
+    /** The agent's children, for use_subagent / use_subagents. */
+    agents?: SubagentAccess;
   }): ToolExecution;
+  /** The task table that background children join (task_get, task_output, task_stop read them). */
+  readonly tasks?: Map<string, BackgroundTask>;
+  /** What children of this runtime's agent can be and may spend; absent where none may start. */
+  readonly subagents?: SubagentSetup;
+  /** A runtime for a child agent; present with `subagents`. */
+  child?(options: ChildRuntimeOptions): AgentRuntime;
+}
+
+export interface SubagentSetup {
+  /** This runtime's depth: 0 for the user's agent, 1 for its children. */
+  readonly depth: number;
+  /** Every type a child can be, built-in first. */
+  readonly types: readonly AgentType[];
+  readonly limits: AgentLimits;
+}
+
+/**
+ * A child's runtime: the parent's workspace, permission rules, sandbox, MCP servers and task
+ * table, with a session, a read-before-edit memory and a pool of its own.
+ */
+export interface ChildRuntimeOptions {
+  /** The child; `tag.id` is its session id too. */
+  tag: SubagentTag;
+  /** The tools of its type, from what a subagent may be offered. */
+  keepTool(tool: Tool): boolean;
+  /** Its model's capabilities, when it runs another model than the parent's. */
+  capabilities?: Partial<ProviderCapabilities>;
 }

@@ -1,9 +1,10 @@
 import type { Mode } from '../config/types.js';
 import type { TokenUsage } from '../provider/prices.js';
+import type { SubagentTag } from '../tool/context/agents.js';
 import type { ToolEvent } from '../tool/events.js';
 import type { ToolResult } from '../tool/types.js';
 
-export type { ToolEvent };
+export type { SubagentTag, ToolEvent };
 
 /** Tokens spent: every input token, output, and the input read from and written to the cache. */
 export type Usage = TokenUsage;
@@ -49,14 +50,6 @@ export type AgentEvent =
   | { type: 'done'; outcome: AgentOutcome }
   /** An event of a child agent, tagged with the child (its own events stream through its parent). */
   | { type: 'subagent'; child: SubagentTag; event: AgentEvent };
-
-/** Which child an event or an approval comes from. */
-export interface SubagentTag {
-  id: string;
-  name: string;
-  type: string;
-  depth: number;
-}
 
 export const emptyUsage = (): Usage => ({
   inputTokens: 0,

@@ -21,6 +21,8 @@ export interface SessionRecorder {
 }
 
 export function isRecorded(event: AgentEvent): event is RecordedAgentEvent {
+  // A child's events are kept as the child's own are: its deltas and usage ticks are not.
+  if (event.type === 'subagent') return isRecorded(event.event);
   return event.type !== 'text_delta' && event.type !== 'usage';
 }
 

@@ -1,3 +1,4 @@
+import { type AgentLimits, DEFAULT_AGENT_LIMITS, mergeAgentLimits } from './agent_limits.js';
 import { readSettingsObject } from './settings_file.js';
 import {
   DEFAULT_MCP_LIMITS,
@@ -51,6 +52,8 @@ export interface ResolvedSettings {
   /** `modeSource`: the settings file (or "command line") that chose the mode; absent for the default. */
   sandbox: { mode: 'read-only' | 'workspace-write' | 'off'; network: boolean; modeSource?: string };
   commands: { maxOutputBytes: number };
+  /** Bounds on child agents (settings `agents`). */
+  agents: AgentLimits;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -100,6 +103,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     modelTimeouts: { ...DEFAULT_MODEL_TIMEOUTS },
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
+    agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -171,6 +175,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);
+    mergeAgentLimits(resolved.agents, source, settings, warnings);
   }
   return resolved;
 }

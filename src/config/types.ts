@@ -45,5 +45,14 @@ export interface SettingsLayer {
   effort?: Effort;
   /** Shell commands: `maxOutputBytes` caps the output saved per command (it is stopped there). */
   commands?: { maxOutputBytes?: number };
+  /** Child agents: how many at once, how deep, and what each and all together may spend (seconds for time). */
+  agents?: {
+    concurrency?: number;
+    maxDepth?: number;
+    maxTurns?: number;
+    maxTokens?: number;
+    maxSeconds?: number;
+    tree?: { maxTokens?: number; maxSeconds?: number };
+  };
   [key: string]: unknown;
 }

@@ -1,3 +1,4 @@
+import type { AgentLimits } from './agent_limits.js';
 import { type FeatureLayer, resolveFeatures } from './features.js';
 import type { ApprovalCategory, Mode, RuleAction, SettingsLayer } from './types.js';
 
@@ -8,6 +9,7 @@ export interface SettingsSoFar {
   mode: Mode;
   strictPlanMode: boolean;
   featureLayers: FeatureLayer[];
+  agents?: AgentLimits;
 }
 
 const ACTION_STRICTNESS: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
@@ -82,6 +84,13 @@ export function tightenOnly(
       if (added.length > 0) ignored.push(`features ${added.join(', ')}`);
     }
   }
+  if (layer.agents !== undefined && current.agents) {
+    const raised = raisedAgentLimits(layer.agents, current.agents);
+    if (raised.length > 0) {
+      delete kept.agents;
+      ignored.push(...raised);
+    }
+  }
   for (const key of NEVER_UNTRUSTED) {
     if (layer[key] !== undefined) {
       delete kept[key];
@@ -89,4 +98,21 @@ export function tightenOnly(
     }
   }
   return { layer: kept, ignored };
+}
+
+/** The `agents` limits a layer would raise (more children, deeper, more spending): only lowering applies. */
+function raisedAgentLimits(agents: NonNullable<SettingsLayer['agents']>, current: AgentLimits): string[] {
+  const seconds = (ms: number) => ms / 1000;
+  const pairs: Array<[string, unknown, number]> = [
+    ['concurrency', agents.concurrency, current.concurrency],
+    ['maxDepth', agents.maxDepth, current.maxDepth],
+    ['maxTurns', agents.maxTurns, current.maxTurns],
+    ['maxTokens', agents.maxTokens, current.maxTokens],
+    ['maxSeconds', agents.maxSeconds, seconds(current.maxMs)],
+    ['tree.maxTokens', agents.tree?.maxTokens, current.tree.maxTokens],
+    ['tree.maxSeconds', agents.tree?.maxSeconds, seconds(current.tree.maxMs)],
+  ];
+  return pairs
+    .filter(([, value, now]) => typeof value === 'number' && value > now)
+    .map(([key, value]) => `agents.${key}=${value}`);
 }

@@ -1,3 +1,5 @@
+import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
+import { discoverAgentTypes } from '../config/agent_types/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
@@ -5,18 +7,22 @@ import { RulePermissionEngine } from '../permission/engine.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
-import type { AgentInteraction } from '../tool/context/agent.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import type { BackgroundTask } from '../tool/context/tasks.js';
 import { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
+import { builtinTools } from '../tools/index.js';
+import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
 import { PoolState } from './pool_state.js';
 import { type BackgroundWork, RuntimeServices } from './services.js';
+import { type ExecutionOptions, toolContext } from './tool_context.js';
 
 export { RuntimeError, runtimePlaces } from './configuration.js';
 export type { BackgroundWork } from './services.js';
+export type { ExecutionOptions } from './tool_context.js';
 
 /** What a runtime is made with; where it works and its settings come from `ConfigurationOptions`. */
 export interface RuntimeOptions extends ConfigurationOptions {
@@ -100,14 +106,12 @@ export interface Runtime {
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
   /** The MCP client once servers are attached: their states and tools (`/mcp`). */
   readonly mcp: McpAccess | undefined;
-}
-
-export interface ExecutionOptions {
-  interaction?: AgentInteraction;
-  signal?: AbortSignal;
-  onStart?: (call: ToolCall) => void;
-  onResult?: (call: ToolCall, result: ToolResult) => void;
-  progress?: (message: string) => void;
+  /** The tasks of task_create and the background children, by id. */
+  readonly tasks: Map<string, BackgroundTask>;
+  /** The child agent types, limits and depth; absent with the `subagents` feature off. */
+  readonly subagents?: SubagentSetup;
+  /** A runtime for a child agent of this runtime's agent (see `createChildRuntime`). */
+  child(options: ChildRuntimeOptions): AgentRuntime;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -115,7 +119,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const configuration = resolveConfiguration(options);
   const { env, workspace, documentsRoot, settings, trust, features, warnings } = configuration;
   const cwd = workspace;
+  const agentTypes = discoverAgentTypes({ workspace, documentsRoot, includeWorkspace: trust.trusted });
+  warnings.push(...agentTypes.warnings);
   const tools = new PoolState({
+    builtins: builtinTools(agentTypes.types),
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
     features,
@@ -152,33 +159,29 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   let callCounter = 0;
 
+  const shared = { configuration, permissions, services };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     new ToolExecution({
       pool: tools.pool,
-      context: {
-        cwd,
-        workspace,
-        documentsRoot,
-        sessionDir,
-        conditions: tools.conditions,
-        permissions,
-        readFiles: services.readFiles,
-        backgroundCommands: services.backgroundCommands,
-        sandbox: services.sandbox,
-        sandboxGate: () => services.sandboxGate.decide(),
-        maxOutputBytes: settings.commands.maxOutputBytes,
-        tasks: services.background.tasks,
-        schedules: services.background.schedules,
-        mcp: tools.mcp,
-        interaction: extra.interaction,
-        progress: extra.progress,
-      },
+      context: toolContext(
+        shared,
+        { sessionDir, conditions: tools.conditions, readFiles: services.readFiles, mcp: tools.mcp },
+        extra,
+      ),
       askUser: options.askUser,
       hooks: options.hooks,
       signal: extra.signal,
       onStart: extra.onStart,
       onResult: extra.onResult,
     });
+
+  const tree: TreeParts = {
+    ...shared,
+    tools,
+    types: agentTypes.types,
+    askUser: options.askUser,
+    hooks: options.hooks,
+  };
 
   const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
     const execution = createExecution();
@@ -231,5 +234,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     onScheduledPrompt: (handler) => services.background.onScheduledPrompt(handler),
     dispose: () => services.dispose(),
     setCapabilities: (next) => tools.setCapabilities(next),
+    tasks: services.background.tasks,
+    subagents: subagentSetup(tree, 0),
+    child: (next) => createChildRuntime(tree, next),
   };
 }

@@ -7,6 +7,8 @@ import { builtinTools } from '../tools/index.js';
 import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
 
 export interface PoolStateOptions {
+  /** The built-in tools; default every one (a child runtime shares its parent's). */
+  builtins?: Tool[];
   profile: Profile;
   strictPlanMode: boolean;
   features: ReadonlySet<string>;
@@ -18,6 +20,10 @@ export interface PoolStateOptions {
   mcp: McpAccess | undefined;
   /** A tool-wide deny rule leaves the tool out. */
   isDenied(name: string): boolean;
+  /** Whether the agent may start children (it is above `agents.maxDepth`); default yes. */
+  childAgents?: boolean;
+  /** Keeps only these tools (a child's type chooses its tools); default all. */
+  keep?: (tool: Tool) => boolean;
 }
 
 /**
@@ -26,19 +32,20 @@ export interface PoolStateOptions {
  * change assembles the pool again.
  */
 export class PoolState {
-  readonly builtins = builtinTools();
-  private external: Tool[];
+  readonly builtins: Tool[];
+  private externalTools: Tool[];
   private access: McpAccess | undefined;
   private deferred: readonly string[] = [];
-  private capabilities: Partial<ProviderCapabilities>;
+  private capabilityOverrides: Partial<ProviderCapabilities>;
   private mode: Mode = 'act';
   private current!: { conditions: PoolConditions; pool: Tool[] };
 
   /** Assembles nothing yet: `setMode` makes the first pool, once the permission engine exists. */
   constructor(private readonly options: PoolStateOptions) {
-    this.external = options.external;
+    this.builtins = options.builtins ?? builtinTools();
+    this.externalTools = options.external;
     this.access = options.mcp;
-    this.capabilities = { ...options.capabilities };
+    this.capabilityOverrides = { ...options.capabilities };
   }
 
   get conditions(): PoolConditions {
@@ -49,6 +56,16 @@ export class PoolState {
     return this.current.pool;
   }
 
+  /** The tools of MCP servers, as they are now. */
+  get external(): Tool[] {
+    return this.externalTools;
+  }
+
+  /** The model's capabilities the pool was assembled for. */
+  get capabilities(): Partial<ProviderCapabilities> {
+    return this.capabilityOverrides;
+  }
+
   /** The MCP client the MCP tools use, once servers are attached. */
   get mcp(): McpAccess | undefined {
     return this.access;
@@ -56,7 +73,7 @@ export class PoolState {
 
   /** A tool's own name for one of its aliases (rules may name either); other names as they are. */
   readonly canonicalName = (name: string): string =>
-    findTool([...this.builtins, ...this.external], name)?.name ?? name;
+    findTool([...this.builtins, ...this.externalTools], name)?.name ?? name;
 
   setMode(mode: Mode): void {
     this.mode = mode;
@@ -64,12 +81,12 @@ export class PoolState {
   }
 
   setCapabilities(next: Partial<ProviderCapabilities>): void {
-    this.capabilities = { ...this.capabilities, ...next };
+    this.capabilityOverrides = { ...this.capabilityOverrides, ...next };
     this.assemble();
   }
 
   setExternalTools(tools: Tool[], next?: { access: McpAccess; deferred?: readonly string[] }): void {
-    this.external = tools;
+    this.externalTools = tools;
     this.access = next?.access ?? this.access;
     this.deferred = next?.deferred ?? [];
     this.assemble();
@@ -82,21 +99,22 @@ export class PoolState {
       mode: this.mode,
       strictPlanMode: options.strictPlanMode,
       features: options.features,
-      capabilities: { ...FULL_CAPABILITIES, ...this.capabilities },
+      capabilities: { ...FULL_CAPABILITIES, ...this.capabilityOverrides },
       agentKind: options.agentKind,
-      mcpConnected: this.external.length > 0 || this.access !== undefined,
+      mcpConnected: this.externalTools.length > 0 || this.access !== undefined,
       jsonSchema: options.jsonSchema,
+      childAgents: options.childAgents ?? true,
       nodeEnv: options.nodeEnv,
     });
     const pool = withDeferredToolNames(
       assemblePool({
         builtins: this.builtins,
-        external: this.external,
+        external: this.externalTools,
         conditions,
         isDenied: (name) => options.isDenied(name),
       }),
       this.deferred,
     );
-    this.current = { conditions, pool };
+    this.current = { conditions, pool: options.keep ? pool.filter(options.keep) : pool };
   }
 }

@@ -12,3 +12,12 @@ export function newSessionId(now = new Date()): string {
 export function sessionFolder(documentsRoot: string, workspace: string, sessionId: string): string {
   return join(sessionsDir(documentsRoot, workspace), sessionId);
 }
+
+/**
+ * Where child agents' session logs (`<id>.jsonl`) and folders (`<id>/`) are kept: beside the
+ * sessions, in a folder of their own, so that listing sessions and `--continue` see only the
+ * user's.
+ */
+export function agentSessionsDir(documentsRoot: string, workspace: string): string {
+  return join(sessionsDir(documentsRoot, workspace), 'agents');
+}

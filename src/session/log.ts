@@ -13,6 +13,8 @@ export interface CreateSessionLogOptions {
   workspace: string;
   /** Defaults to a fresh `newSessionId()`. */
   id?: string;
+  /** The folder the log goes in; default the workspace's sessions folder. */
+  dir?: string;
   /** Whatever describes the run (model, profile, mode, prompt, …); must be JSON-serialisable. */
   meta: Record<string, unknown>;
   /** Told, in one line, when the log can't be written (a full disk); the run goes on without it. */
@@ -73,7 +75,7 @@ export class SessionLog {
   /** Starts a new session log at `sessions/<project-key>/<id>.jsonl` and writes its `session_start`. */
   static create(options: CreateSessionLogOptions): SessionLog {
     const id = options.id ?? newSessionId();
-    const dir = sessionsDir(options.documentsRoot, options.workspace);
+    const dir = options.dir ?? sessionsDir(options.documentsRoot, options.workspace);
     const path = join(dir, `${id}.jsonl`);
     let fd: number;
     try {

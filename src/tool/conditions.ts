@@ -19,6 +19,7 @@ export function defaultConditions(overrides: Partial<PoolConditions> = {}): Pool
     hasSkills: false,
     languageServers: false,
     jsonSchema: false,
+    childAgents: true,
     platform: process.platform,
     nodeEnv: process.env.NODE_ENV,
     ...overrides,
@@ -41,6 +42,7 @@ export function unmetCondition(tool: Tool, c: PoolConditions): string | undefine
     if (requirement === 'skills' && !c.hasSkills) return 'needs at least one skill';
     if (requirement === 'languageServer' && !c.languageServers) return 'needs a language server';
     if (requirement === 'jsonSchema' && !c.jsonSchema) return 'only in headless --json-schema runs';
+    if (requirement === 'childAgents' && !c.childAgents) return 'at the depth limit (agents.maxDepth)';
   }
   if (!tool.isEnabled(c)) return 'disabled';
   return undefined;

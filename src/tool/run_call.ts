@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApprovalCategory } from '../config/types.js';
 import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
+import type { SubagentTag } from './context/agents.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
 import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
@@ -23,6 +24,8 @@ export interface ApprovalRequest {
   category?: ApprovalCategory;
   /** Set when the ask is one no rule can silence (protected path, Plan mode, no sandbox). */
   sticky?: StickyAsk;
+  /** The child agent whose call this is; absent for the user's own agent. */
+  agent?: SubagentTag;
 }
 
 export interface ApprovalAnswer {

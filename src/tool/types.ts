@@ -47,6 +47,8 @@ export interface PoolConditions {
   languageServers: boolean;
   /** Headless `--json-schema` runs get structured_output. */
   jsonSchema: boolean;
+  /** Whether this agent may start child agents (it is above `agents.maxDepth`). */
+  childAgents: boolean;
   platform: NodeJS.Platform;
   nodeEnv: string | undefined;
 }
@@ -64,8 +66,8 @@ export interface Availability {
   notFor?: readonly AgentKind[];
   /** Offered only under NODE_ENV=test. */
   testOnly?: boolean;
-  /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run. */
-  requires?: readonly ('mcp' | 'skills' | 'languageServer' | 'jsonSchema')[];
+  /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run, depth left for children. */
+  requires?: readonly ('mcp' | 'skills' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
 }
 
 /** Why permissions refused a call: a deny, or an ask with no one present to answer it. */

@@ -1,5 +1,7 @@
+import type { AgentTypeSummary } from '../tool/context/agents.js';
 import { findTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
+import { agentTools } from './agents/index.js';
 import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
@@ -30,8 +32,11 @@ import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
 
-/** Every built-in tool; the pool keeps those whose conditions hold. */
-export function builtinTools(): Tool[] {
+/**
+ * Every built-in tool; the pool keeps those whose conditions hold. `agentTypes`: the child agent
+ * types the runtime has, which the subagent tools' `type` parameter lists.
+ */
+export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool[] {
   return [
     readFileTool,
     listFiles,
@@ -63,6 +68,7 @@ export function builtinTools(): Tool[] {
     sleep,
     monitor,
     ...scheduleTools,
+    ...agentTools(agentTypes),
     overflowTest,
     testingPermission,
   ];

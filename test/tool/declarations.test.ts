@@ -83,7 +83,7 @@ describe('every tool declares what it is', () => {
     if (changesFiles(tool)) expect(['edit', 'delete', 'move']).toContain(tool.kind);
     // Only a tool that changes files can be refused for changing them.
     if (tool.refusedInStrictPlan) expect(changesFiles(tool)).toBe(true);
-    if (tool.needsAgent) expect(['conversation', 'think']).toContain(tool.kind);
+    if (tool.needsAgent) expect(['conversation', 'think', 'agent']).toContain(tool.kind);
     if (looksOnly(tool)) expect(changesFiles(tool)).toBe(false);
   });
 

@@ -1,3 +1,11 @@
+/** Which child an event or an approval comes from. */
+export interface SubagentTag {
+  id: string;
+  name: string;
+  type: string;
+  depth: number;
+}
+
 /** How a child agent ended, or that it is still running (a background child). */
 export type SubagentStatus = 'running' | 'completed' | 'failed' | 'budget_exhausted' | 'interrupted';
 
@@ -50,6 +58,8 @@ export interface SubagentReport {
 export interface AgentTypeSummary {
   name: string;
   description: string;
+  /** Its children get only tools that change nothing. */
+  readOnly?: boolean;
 }
 
 /** What the subagent tools need of the agent running them; absent inside a child at the depth limit. */

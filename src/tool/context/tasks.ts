@@ -1,3 +1,5 @@
+import type { SubagentStatus } from './agents.js';
+
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
 
 /** A task of task_create, kept per runtime: tracked work, run by a process when it has a command. */
@@ -16,8 +18,12 @@ export interface BackgroundTask {
   readOffset: number;
   /** The size its saved output was cut at, when it printed more (it was stopped there). */
   outputCutAt?: number;
-  /** Settles when the process ends (process tasks only). */
+  /** Settles when the process (or the child agent) ends. */
   done?: Promise<void>;
-  /** Ends the process tree (process tasks only). */
+  /** Ends the process tree (process tasks only), or stops the child agent. */
   kill?(): void;
+  /** A background child agent (use_subagent with background: true) rather than a command. */
+  kind?: 'agent';
+  /** The child's type, how it ended and where its session is (child agent tasks only). */
+  agent?: { type: string; status: SubagentStatus; sessionId: string; logPath: string };
 }

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
+import type { AgentType } from '../config/agent_types/index.js';
+import { agentSessionsDir } from '../session/ids.js';
+import { ToolExecution } from '../tool/executor.js';
+import { ReadTracker } from '../tool/read_tracker.js';
+import type { ApprovalAnswer, ApprovalRequest, CallHooks } from '../tool/run_call.js';
+import { PoolState } from './pool_state.js';
+import { type ExecutionOptions, type SharedParts, toolContext } from './tool_context.js';
+
+/** What every runtime of one session's tree of agents shares with its children. */
+export interface TreeParts extends SharedParts {
+  /** The user's agent's pool: its built-in tools (made once) and the MCP servers' tools. */
+  tools: PoolState;
+  types: readonly AgentType[];
+  askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  hooks?: CallHooks;
+}
+
+/** What children of an agent at `depth` can be, when the `subagents` feature is on. */
+export function subagentSetup(parts: TreeParts, depth: number): SubagentSetup | undefined {
+  const { features, settings } = parts.configuration;
+  if (!features.has('subagents')) return undefined;
+  return { depth, types: parts.types, limits: settings.agents };
+}
+
+/**
+ * A child agent's runtime, in this process: the parent's workspace, settings, permission
+ * engine, sandbox (probed once for all), background work and MCP servers; its own session
+ * folder, read-before-edit memory and pool (agent kind `subagent`, the tools of its type, the
+ * subagent tools only above the depth limit). Approval requests go to the user's side tagged
+ * with the child; with no one there (headless) an ask is refused at once. Nothing here starts a
+ * process or reads settings again, so a child costs a pool and a few objects.
+ */
+export function createChildRuntime(parts: TreeParts, options: ChildRuntimeOptions): AgentRuntime {
+  const { configuration, permissions, services } = parts;
+  const { workspace, documentsRoot, settings, features, env } = configuration;
+  const depth = options.tag.depth;
+  const tools = new PoolState({
+    builtins: parts.tools.builtins,
+    profile: settings.profile,
+    strictPlanMode: settings.strictPlanMode,
+    features,
+    agentKind: 'subagent',
+    jsonSchema: false,
+    nodeEnv: env.NODE_ENV,
+    capabilities: { ...parts.tools.capabilities, ...options.capabilities },
+    external: parts.tools.external,
+    mcp: parts.tools.mcp,
+    isDenied: (name) => permissions.isToolDenied(name),
+    childAgents: depth < settings.agents.maxDepth,
+    keep: (tool) => options.keepTool(tool),
+  });
+  tools.setMode(permissions.mode);
+  const sessionId = options.tag.id;
+  const sessionDir = join(agentSessionsDir(documentsRoot, workspace), sessionId);
+  const readFiles = new ReadTracker();
+  const parentAsk = parts.askUser;
+  const askUser = parentAsk && ((request: ApprovalRequest) => parentAsk({ ...request, agent: options.tag }));
+
+  return {
+    cwd: workspace,
+    workspace,
+    documentsRoot,
+    sessionId,
+    sessionDir,
+    get conditions() {
+      return tools.conditions;
+    },
+    get pool() {
+      return tools.pool;
+    },
+    // A child has no plan-mode tools; the permission engine's mode stays the parent's.
+    setMode: (mode) => tools.setMode(mode),
+    createExecution: (extra: ExecutionOptions = {}) =>
+      new ToolExecution({
+        pool: tools.pool,
+        context: toolContext(
+          parts,
+          { sessionDir, conditions: tools.conditions, readFiles, mcp: tools.mcp },
+          extra,
+        ),
+        askUser,
+        hooks: parts.hooks,
+        signal: extra.signal,
+        onStart: extra.onStart,
+        onResult: extra.onResult,
+      }),
+    tasks: services.background.tasks,
+    subagents: subagentSetup(parts, depth),
+    child: (next) => createChildRuntime(parts, next),
+  };
+}

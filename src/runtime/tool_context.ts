@@ -1,0 +1,63 @@
+import type { RulePermissionEngine } from '../permission/engine.js';
+import type { AgentInteraction } from '../tool/context/agent.js';
+import type { SubagentAccess } from '../tool/context/agents.js';
+import type { McpAccess } from '../tool/context/mcp.js';
+import type { ReadTracker } from '../tool/read_tracker.js';
+import type { ToolCall } from '../tool/run_call.js';
+import type { PoolConditions, ToolContext, ToolResult } from '../tool/types.js';
+import type { RuntimeConfiguration } from './configuration.js';
+import type { RuntimeServices } from './services.js';
+
+export interface ExecutionOptions {
+  interaction?: AgentInteraction;
+  signal?: AbortSignal;
+  onStart?: (call: ToolCall) => void;
+  onResult?: (call: ToolCall, result: ToolResult) => void;
+  progress?: (message: string) => void;
+  /** The running agent's children (use_subagent, use_subagents). */
+  agents?: SubagentAccess;
+}
+
+/** What a runtime's tools share: settings, permission rules, the sandbox, background work. */
+export interface SharedParts {
+  configuration: RuntimeConfiguration;
+  permissions: RulePermissionEngine;
+  services: RuntimeServices;
+}
+
+/** What is a runtime's own: its session folder, its conditions, its memory of files read. */
+export interface OwnParts {
+  sessionDir: string;
+  conditions: PoolConditions;
+  readFiles: ReadTracker;
+  mcp: McpAccess | undefined;
+}
+
+/** The context a runtime's tool calls run in (the same shape for a user's agent and a child). */
+export function toolContext(
+  shared: SharedParts,
+  own: OwnParts,
+  extra: ExecutionOptions,
+): Omit<ToolContext, 'signal'> {
+  const { configuration, permissions, services } = shared;
+  const { workspace, documentsRoot, settings } = configuration;
+  return {
+    cwd: workspace,
+    workspace,
+    documentsRoot,
+    sessionDir: own.sessionDir,
+    conditions: own.conditions,
+    permissions,
+    readFiles: own.readFiles,
+    backgroundCommands: services.backgroundCommands,
+    sandbox: services.sandbox,
+    sandboxGate: () => services.sandboxGate.decide(),
+    maxOutputBytes: settings.commands.maxOutputBytes,
+    tasks: services.background.tasks,
+    schedules: services.background.schedules,
+    mcp: own.mcp,
+    interaction: extra.interaction,
+    progress: extra.progress,
+    ...(extra.agents ? { agents: extra.agents } : {}),
+  };
+}
