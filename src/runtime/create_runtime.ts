@@ -1,5 +1,5 @@
 import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
-import { discoverAgentTypes } from '../config/agent_types/index.js';
+import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
@@ -43,6 +43,8 @@ export interface RuntimeOptions extends ConfigurationOptions {
   addDirs?: string[];
   /** Where the tools save files (results, command output) instead of the session's folder. */
   sessionDir?: string;
+  /** Agent types beyond the discovered ones, for clients of the SDK; a discovered type of the same name wins. */
+  agentTypes?: AgentType[];
   /** The lathe command (its JS file) that schedules and triggers start headless runs with; the CLI passes its own. */
   latheBin?: string;
 }
@@ -121,6 +123,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const cwd = workspace;
   const agentTypes = discoverAgentTypes({ workspace, documentsRoot, includeWorkspace: trust.trusted });
   warnings.push(...agentTypes.warnings);
+  for (const extra of options.agentTypes ?? [])
+    if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
   const tools = new PoolState({
     builtins: builtinTools(agentTypes.types),
     profile: settings.profile,
@@ -128,6 +132,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     features,
     agentKind: options.agentKind ?? 'main',
     jsonSchema: options.jsonSchema ?? false,
+    childAgents: settings.agents.maxDepth > 0,
     nodeEnv: env.NODE_ENV,
     capabilities: options.capabilities ?? {},
     external: options.externalTools ?? [],

@@ -23,8 +23,9 @@ export const taskGet = buildTool({
     if (task.description) lines.push(task.description);
     lines.push(`created ${new Date(task.createdAt).toISOString()}`);
     let size: number | undefined;
-    if (task.command) {
-      lines.push(`command: ${task.command}`);
+    if (task.command || task.agent) {
+      if (task.command) lines.push(`command: ${task.command}`);
+      if (task.agent) lines.push(`${task.agent.type} subagent, session log ${task.agent.logPath}`);
       if (task.endedAt) lines.push(`ended ${new Date(task.endedAt).toISOString()} with ${endOf(task)}`);
       size = await fileSize(task.outputPath!);
       const unread = Math.max(0, size - task.readOffset);

@@ -6,7 +6,7 @@ export const taskStop = buildTool({
   name: 'task_stop',
   inputSchema: z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
   description:
-    "Stop a running task: its command's whole process tree ends. A tracked task is marked stopped.",
+    "Stop a running task: its command's whole process tree ends, or its child agent stops. A tracked task is marked stopped.",
   availability: TASKS_AVAILABILITY,
   kind: 'other',
   title: () => 'Stop task',

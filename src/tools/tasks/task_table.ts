@@ -55,8 +55,9 @@ function seconds(ms: number): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
-/** How a finished process ended, e.g. "exit code 0", "signal SIGTERM". */
+/** How a finished process ended, e.g. "exit code 0", "signal SIGTERM"; a child agent, its status. */
 export function endOf(task: BackgroundTask): string {
+  if (task.agent) return task.agent.status.replace('_', ' ');
   const how = task.signal ? `signal ${task.signal}` : `exit code ${task.exitCode}`;
   if (task.outputCutAt === undefined) return how;
   return `${how}: output cut at ${describeSize(task.outputCutAt)} (settings commands.maxOutputBytes); the task was stopped`;
@@ -66,7 +67,7 @@ export function endOf(task: BackgroundTask): string {
 export function taskLine(task: BackgroundTask): string {
   const parts = [`${task.id} [${task.status}] ${task.subject}`];
   if (task.command) parts.push(`$ ${task.command}`);
-  if (task.endedAt && task.command)
+  if (task.endedAt && (task.command || task.agent))
     parts.push(`${endOf(task)} after ${seconds(task.endedAt - task.createdAt)}`);
   else if (task.status === 'running') parts.push(`running for ${seconds(Date.now() - task.createdAt)}`);
   return parts.join(' — ');
