@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import type { SubagentReport } from '../../../src/tool/context/agents.js';
+import type { WireJson } from '../../support/fake_model/types.js';
 import { call, type Reply, say, startParent } from '../../support/subagent_harness.js';
 
 type Harness = Awaited<ReturnType<typeof startParent>>;
@@ -92,7 +93,7 @@ describe('agent types', () => {
         sender === 'parent' ? (i === 0 ? call('use_subagents', { tasks }) : say('ok')) : say('reviewed'),
     });
     await harness.agent.send('PARENT-SECRET-91: look at my change');
-    const parentTools = harness.requestsOf('parent')[0].body.tools as Array<Record<string, any>>;
+    const parentTools: WireJson[] = harness.requestsOf('parent')[0].body.tools;
     const typeText = parentTools.find((t) => t.name === 'use_subagent')?.input_schema.properties.type
       .description;
     for (const name of ['general', 'explore', 'plan', 'reviewer: Reviews a change for bugs'])
