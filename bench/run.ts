@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
 import { benchAgent } from './agent.js';
+import { benchAgents } from './agents.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
@@ -27,6 +28,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
+  ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],

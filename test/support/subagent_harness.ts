@@ -7,7 +7,7 @@ import { createModel } from '../../src/provider/create_model.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../src/tool/run_call.js';
 import type { RecordedRequest, WireJson } from './fake_model/types.js';
-import { FakeModelServer, type ScriptedTurn } from './fake_model_server.js';
+import { FakeModelServer, type FakeModelServerOptions, type ScriptedTurn } from './fake_model_server.js';
 import { tempDir } from './runtime_fixtures.js';
 
 /** lathe's child prompt opens with this; the user's agent's does not. */
@@ -42,6 +42,10 @@ export async function startParent(options: {
   cwd?: string;
   home?: string;
   features?: string[];
+  /** The runtime's environment; default NODE_ENV=test (which adds the test-only tools). */
+  env?: NodeJS.ProcessEnv;
+  onTraffic?: FakeModelServerOptions['onTraffic'];
+  onEvent?: (event: AgentEvent) => void;
 }) {
   const counts = new Map<string, number>();
   const server = await FakeModelServer.start({
@@ -53,13 +57,14 @@ export async function startParent(options: {
         return options.reply(sender, index, req);
       },
     },
+    onTraffic: options.onTraffic,
   });
   const dir = options.cwd ?? tempDir();
   const home = options.home ?? tempDir('lathe-home-');
   const runtime: Runtime = createRuntime({
     cwd: dir,
     documentsRoot: home,
-    env: { NODE_ENV: 'test' },
+    env: options.env ?? { NODE_ENV: 'test' },
     settings: options.settings,
     features: options.features,
     agentTypes: options.agentTypes,
@@ -74,7 +79,10 @@ export async function startParent(options: {
     modelName: 'anthropic/claude-sonnet-4-5',
     capabilities: capabilitiesFor(spec),
     user: { ask: async () => ({ answer: '', present: false }), confirm: async () => ({ approved: false }) },
-    onEvent: (event) => events.push(event),
+    onEvent: (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
     retries: 0,
   });
   const modelRequests = () => server.requests.filter((r) => r.kind === 'model');

@@ -30,7 +30,8 @@ export const generateReport = buildTool({
     'Give the user a structured report to review (an investigation, an audit, a comparison): a title, a ' +
     'summary and sections. It is saved with the session.',
   liteDescription: 'Give the user a structured report.',
-  availability: { profiles: ['standard', 'lite'] },
+  // A subagent talks to its parent only through its final answer.
+  availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
   title: () => 'Report',

@@ -18,7 +18,8 @@ export const phaseReport = buildTool({
     'Report a finished phase of a longer task: what was done, how it was verified, what comes next. Does not ' +
     'end the turn. With requires_acknowledgment, waits for the user to confirm or stop.',
   liteDescription: 'Report a finished phase; optionally wait for the user.',
-  availability: { profiles: ['standard', 'lite'] },
+  // A subagent talks to its parent only through its final answer.
+  availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
   title: () => 'Phase report',

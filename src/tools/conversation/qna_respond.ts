@@ -11,7 +11,8 @@ export const qnaRespond = buildTool({
   inputSchema,
   description: 'Answer a question the user asked (no changes needed). Ends the turn.',
   liteDescription: 'Answer the user’s question; ends the turn.',
-  availability: { profiles: ['standard', 'lite'] },
+  // A subagent talks to its parent only through its final answer.
+  availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
   title: () => 'Answer',

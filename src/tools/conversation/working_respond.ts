@@ -17,7 +17,8 @@ export const workingRespond = buildTool({
     'Tell the user briefly what your next tool call does and why, answer a message they sent while you work, ' +
     'or acknowledge a correction. It does not end the turn: a real tool call must follow in the same message.',
   liteDescription: 'Short status for the user; must be followed by a real tool call.',
-  availability: { profiles: ['standard', 'lite'] },
+  // A subagent talks to its parent only through its final answer.
+  availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   // It says what the next step is; a turn of only this call is not the end of the work.
   kind: 'think',
   needsAgent: true,
