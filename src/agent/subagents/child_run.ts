@@ -126,7 +126,7 @@ export class ChildRun {
     });
     this.agent = agent;
     const timer = setTimeout(
-      () => this.exhaust(`its time budget of ${Math.round(limits.maxMs / 1000)} s (agents.maxSeconds)`),
+      () => this.exhaust(`its time budget of ${seconds(limits.maxMs)} (agents.maxSeconds)`),
       limits.maxMs,
     );
     timer.unref();
@@ -242,6 +242,10 @@ export class ChildRun {
       logPath: this.logPath,
     };
   }
+}
+
+export function seconds(ms: number): string {
+  return ms < 10_000 ? `${Number((ms / 1000).toFixed(2))} s` : `${Math.round(ms / 1000)} s`;
 }
 
 function withNote(partial: string, note: string): string {

@@ -103,7 +103,6 @@ export class SubagentManager implements SubagentAccess {
       );
     const treeProblem = tree.exhausted();
     if (treeProblem) throw new Error(`No child started: ${treeProblem}.`);
-    await isolationFor(request);
 
     const stored = request.resume ? this.resumable(request.resume, earlier) : undefined;
     const typeName = stored?.type ?? request.type ?? 'general';
@@ -116,6 +115,8 @@ export class SubagentManager implements SubagentAccess {
       throw new Error(
         `Unknown agent type "${typeName}". Valid types: ${setup.types.map((t) => t.name).join(', ')}.`,
       );
+    // A type may ask for a worktree for every child of it.
+    await isolationFor({ ...request, isolation: request.isolation ?? type.isolation });
     const tag: SubagentTag = {
       id: stored?.id ?? newChildId(),
       name: request.description || stored?.name || typeName,

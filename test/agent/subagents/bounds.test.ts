@@ -48,6 +48,18 @@ describe('budgets', () => {
     expect(result?.type === 'tool_result' && result.result.text).toContain(report.logPath);
   });
 
+  it("lowers a child's turns to its type's maxTurns", async () => {
+    harness = await startParent({
+      agentTypes: [{ name: 'brief', description: 'Short', maxTurns: 2, source: 'test', origin: 'lathe' }],
+      reply: (sender, i) =>
+        parentCalls({ description: 'short', prompt: 'go', type: 'brief' })(sender, i) ??
+        call('glob', { pattern: `*${i}` }),
+    });
+    await harness.agent.send('do the task');
+    expect(harness.requestsOf('go')).toHaveLength(2);
+    expect(reports(harness.events)[0]).toMatchObject({ status: 'budget_exhausted', type: 'brief' });
+  });
+
   it('stops a child at agents.maxTokens', async () => {
     harness = await startParent({
       settings: { agents: { maxTokens: 1_000 } },
@@ -169,5 +181,19 @@ describe("a child's approvals", () => {
     expect(asked[0].agent).toMatchObject({ name: 'writer', type: 'general', depth: 1 });
     expect(asked[0].agent?.id).toBe(reports(harness.events)[0].id);
     expect(readFileSync(join(harness.dir, 'out.txt'), 'utf8')).toBe('hi\n');
+  });
+});
+
+describe('wall time', () => {
+  it('stops a child whose model does not answer at agents.maxSeconds', async () => {
+    harness = await startParent({
+      settings: { agents: { maxSeconds: 0.05 } },
+      reply: (sender, i) =>
+        parentCalls({ description: 'stuck', prompt: 'wait' })(sender, i) ?? { hang: true },
+    });
+    await harness.agent.send('do the task');
+    const [report] = reports(harness.events);
+    expect(report.status).toBe('budget_exhausted');
+    expect(report.text).toContain('its time budget of 0.05 s (agents.maxSeconds)');
   });
 });
