@@ -96,35 +96,18 @@ export class ChildRun {
     return true;
   }
 
+  /**
+   * Runs the child to its end. Setting it up (its runtime, its log) may throw, before anything
+   * runs; once it runs, every end is a report.
+   */
   async run(signal?: AbortSignal): Promise<SubagentReport> {
-    const { tag, type, parent, model, limits, tree } = this.options;
+    const { tag, limits, tree } = this.options;
     const started = Date.now();
+    const { agent, log } = this.start();
     const onAbort = () => this.stop('the parent was interrupted');
+    if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     tree.started(tag.id);
-    const log = this.openLog();
-    const runtime = parent.runtime.child!({
-      tag,
-      keepTool: toolChoice(type),
-      ...(model.modelName === this.options.parentModelName ? {} : { capabilities: model.capabilities }),
-    });
-    const agent = parent.startAgent({
-      ...parent.agentOptions,
-      runtime,
-      model: model.model,
-      modelName: model.modelName,
-      capabilities: model.capabilities,
-      providerOptions: model.providerOptions,
-      user: CHILD_USER,
-      maxTurns: Math.min(type.maxTurns ?? limits.maxTurns, limits.maxTurns),
-      systemPrompt: { replace: childInstructions(type) },
-      history: this.options.history,
-      environment: parent.environment(),
-      onEvent: (event) => this.onEvent(event, log),
-      onMessage: (message) => recordMessage(log, message),
-      onCompacted: (messages) => recordCompaction(log, messages),
-    });
-    this.agent = agent;
     const timer = setTimeout(
       () => this.exhaust(`its time budget of ${seconds(limits.maxMs)} (agents.maxSeconds)`),
       limits.maxMs,
@@ -145,6 +128,35 @@ export class ChildRun {
     log.close();
     this.options.output?.end(report);
     return report;
+  }
+
+  /** The child's runtime, session log and agent. */
+  private start(): { agent: ChildAgent; log: SessionLog } {
+    const { tag, type, parent, model, limits } = this.options;
+    const runtime = parent.runtime.child!({
+      tag,
+      keepTool: toolChoice(type),
+      ...(model.modelName === this.options.parentModelName ? {} : { capabilities: model.capabilities }),
+    });
+    const log = this.openLog();
+    const agent = parent.startAgent({
+      ...parent.agentOptions,
+      runtime,
+      model: model.model,
+      modelName: model.modelName,
+      capabilities: model.capabilities,
+      providerOptions: model.providerOptions,
+      user: CHILD_USER,
+      maxTurns: Math.min(type.maxTurns ?? limits.maxTurns, limits.maxTurns),
+      systemPrompt: { replace: childInstructions(type) },
+      history: this.options.history,
+      environment: parent.environment(),
+      onEvent: (event) => this.onEvent(event, log),
+      onMessage: (message) => recordMessage(log, message),
+      onCompacted: (messages) => recordCompaction(log, messages),
+    });
+    this.agent = agent;
+    return { agent, log };
   }
 
   private openLog(): SessionLog {

@@ -186,7 +186,7 @@ export class SubagentManager implements SubagentAccess {
     try {
       known.run = this.childRun(plan);
       known.status = 'running';
-      const report = await known.run.run(signal);
+      const report = await known.run.run(signal).catch((error: Error) => this.failed(plan, error));
       known.status = report.status;
       return report;
     } finally {
@@ -217,9 +217,7 @@ export class SubagentManager implements SubagentAccess {
       else {
         known.status = 'running';
         try {
-          report = await run.run();
-        } catch (error) {
-          report = { ...this.notStarted(plan, `Failed: ${(error as Error).message}`), status: 'failed' };
+          report = await run.run().catch((error: Error) => this.failed(plan, error));
         } finally {
           release();
         }
@@ -235,6 +233,11 @@ export class SubagentManager implements SubagentAccess {
       ...this.notStarted(plan, ''),
       status: 'running',
     };
+  }
+
+  /** The report of a child that could not be set up (its log could not be made, say). */
+  private failed(plan: Plan, error: Error): SubagentReport {
+    return { ...this.notStarted(plan, `It could not start: ${error.message}`), status: 'failed' };
   }
 
   /** The report of a child that never ran. */

@@ -26,6 +26,10 @@ export function childRecipients(children: () => Iterable<KnownChild>): Recipient
     async deliver(recipient, message, from) {
       const child = [...children()].find((c) => c.tag.id === recipient.id);
       if (!child) throw new Error(`No child agent ${recipient.id}.`);
+      if (child.status === 'waiting')
+        throw new Error(
+          `${recipient.id} has not started yet (it waits for a free place); send it once it runs.`,
+        );
       if (child.status !== 'running' || !child.run?.notify(`Message from ${from}: ${message}`))
         throw new Error(
           `${recipient.id} is not running (${child.status}); continue it with use_subagent {resume: "${recipient.id}"} and the message as its prompt.`,
