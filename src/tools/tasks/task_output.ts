@@ -75,8 +75,7 @@ export const taskOutput = buildTool({
     const found = lookupTask(ctx, input.id);
     if ('error' in found) return found.error;
     const { task } = found;
-    if (!task.outputPath)
-      return { isError: true, text: `${task.id} runs no command or agent, so it has no output.` };
+    if (!task.outputPath) return { isError: true, text: `${task.id} runs no command, so it has no output.` };
     if (input.wait) await waitForEnd(task, input.wait, ctx.signal);
     const complete = task.status !== 'running';
     const status = complete ? `${task.status}, ${endOf(task)}` : 'running';
