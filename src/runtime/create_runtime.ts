@@ -2,6 +2,7 @@ import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import { RulePermissionEngine } from '../permission/engine.js';
+import type { Place } from '../permission/place.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
@@ -12,6 +13,7 @@ import { pathRuleTools } from '../tool/kinds.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
+import { RuntimePlace } from './place.js';
 import { PoolState } from './pool_state.js';
 import { type BackgroundWork, RuntimeServices } from './services.js';
 
@@ -42,8 +44,11 @@ export interface RuntimeOptions extends ConfigurationOptions {
 }
 
 export interface Runtime {
+  /** Where the session started (its settings, trust and sessions belong to this folder). */
   readonly cwd: string;
   readonly workspace: string;
+  /** Where the tools work now: the workspace, or the worktree enter_worktree moved the session into. */
+  readonly place: Place;
   readonly documentsRoot: string;
   readonly sessionId: string;
   readonly sessionDir: string;
@@ -115,6 +120,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const configuration = resolveConfiguration(options);
   const { env, workspace, documentsRoot, settings, trust, features, warnings } = configuration;
   const cwd = workspace;
+  const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const tools = new PoolState({
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
@@ -133,6 +139,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     workspace,
     documentsRoot,
     cwd,
+    place,
     yolo: options.yolo,
     approve: options.approve,
     canonicalName: tools.canonicalName,
@@ -147,6 +154,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const services = new RuntimeServices({
     configuration,
     permissions,
+    place,
     canAsk: options.askUser !== undefined && !options.yolo,
     latheBin: options.latheBin,
   });
@@ -156,8 +164,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     new ToolExecution({
       pool: tools.pool,
       context: {
-        cwd,
-        workspace,
+        // Read at each call: a call after enter_worktree works in the worktree.
+        get cwd() {
+          return place.cwd;
+        },
+        get workspace() {
+          return place.workspace;
+        },
         documentsRoot,
         sessionDir,
         conditions: tools.conditions,
@@ -172,6 +185,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         mcp: tools.mcp,
         interaction: extra.interaction,
         progress: extra.progress,
+        workspaceMove: place,
       },
       askUser: options.askUser,
       hooks: options.hooks,
@@ -192,6 +206,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   return {
     cwd,
     workspace,
+    place,
     documentsRoot,
     sessionId,
     sessionDir,

@@ -1,4 +1,5 @@
 import { workspaceSettingsPath } from '../config/paths.js';
+import type { Place } from '../permission/place.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
 import type { PermissionEngine } from '../permission/types.js';
 import { BackgroundServices } from '../schedule/background_services.js';
@@ -18,6 +19,8 @@ export interface BackgroundWork {
 export interface ServicesOptions {
   configuration: RuntimeConfiguration;
   permissions: Pick<PermissionEngine, 'mode' | 'readDenyPatterns'>;
+  /** Where commands may write: the workspace, or the worktree the session entered. */
+  place?: Pick<Place, 'workspace'>;
   /** A person answers approvals and --yolo is off: a command the sandbox cannot wrap asks. */
   canAsk: boolean;
   /** The lathe command that scheduled and triggered runs start. */
@@ -54,7 +57,7 @@ export class RuntimeServices {
         documentsRoot,
         readDenied: () => permissions.readDenyPatterns(),
       },
-      { agentMode: () => permissions.mode },
+      { agentMode: () => permissions.mode, place: options.place },
     );
     this.sandboxGate = new SandboxGate({
       sandbox: this.sandbox,

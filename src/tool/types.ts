@@ -8,6 +8,7 @@ import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { ScheduleAccess } from './context/schedules.js';
 import type { BackgroundTask } from './context/tasks.js';
+import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
 import type { ReadTracker } from './read_tracker.js';
@@ -112,14 +113,15 @@ export interface ToolContext {
   backgroundCommands: Map<string, BackgroundCommand>;
   /**
    * Wraps a command line in the OS sandbox; resolves to undefined when commands run bare. In
-   * Plan mode (`agentMode`) it is the read-only sandbox. `cleanup()`, once the command has
-   * ended, may return a line saying what it undid at protected paths (for the result).
+   * Plan mode (`agentMode`) it is the read-only sandbox; `workspace` gives one command another
+   * writable root (a new worktree's setup). `cleanup()`, once the command has ended, may return
+   * a line saying what it undid at protected paths (for the result).
    */
   sandbox?: {
     wrap(
       argv: string[],
       cwd: string,
-      call?: { agentMode?: Mode },
+      call?: { agentMode?: Mode; workspace?: string },
     ): Promise<{ argv: string[]; cleanup(): string | undefined } | undefined>;
   };
   /**
@@ -144,6 +146,8 @@ export interface ToolContext {
   agents?: SubagentAccess;
   /** The roster send_message reaches: children, teams, peers. */
   messages?: MessageAccess;
+  /** Moves the session into a worktree and back (enter_worktree, exit_worktree); absent where it cannot move. */
+  workspaceMove?: WorkspaceMove;
 }
 
 /**

@@ -29,6 +29,7 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { worktreeTools } from './worktree/index.js';
 
 /** Every built-in tool; the pool keeps those whose conditions hold. */
 export function builtinTools(): Tool[] {
@@ -63,6 +64,7 @@ export function builtinTools(): Tool[] {
     sleep,
     monitor,
     ...scheduleTools,
+    ...worktreeTools,
     overflowTest,
     testingPermission,
   ];

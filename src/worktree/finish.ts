@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { discardWorktree } from './discard.js';
+import { WorktreeError } from './errors.js';
+import { git, gitRun } from './git.js';
+import { withLock } from './lock.js';
+import { lockPathIn, recordPathFor } from './places.js';
+import { readRecord, type WorktreeRecord, writeRecord } from './record.js';
+import type { FinishOptions, FinishResult, Worktree } from './types.js';
+
+/** Who commits when git knows no one here: the commit must not fail for want of an identity. */
+const FALLBACK_IDENTITY = {
+  GIT_AUTHOR_NAME: 'lathe',
+  GIT_AUTHOR_EMAIL: 'lathe@localhost',
+  GIT_COMMITTER_NAME: 'lathe',
+  GIT_COMMITTER_EMAIL: 'lathe@localhost',
+};
+
+/**
+ * Ends the work in a worktree. Without changes (none uncommitted, no commit past its base) the
+ * folder and the branch are removed. With changes they are committed on the branch (`git add
+ * -A`, the copied-in files left out), the folder is removed and the branch kept; the result
+ * carries the diffstat. With `keep`, folder and uncommitted changes stay as they are.
+ */
+export async function finishWorktree(worktree: Worktree, options: FinishOptions = {}): Promise<FinishResult> {
+  const record = await readRecord(recordPathFor(worktree.dir));
+  if (!record) throw new WorktreeError(`${worktree.dir} is no worktree lathe knows (its record is gone)`);
+  if (!existsSync(record.dir)) throw new WorktreeError(`the worktree folder ${record.dir} is gone`);
+  if (options.keep) {
+    const diffstat = await git(record.dir, ['diff', '--stat', record.baseSha], 'cannot read the changes');
+    // Released: no process owns it now, and a kept worktree is never pruned as a leftover.
+    await writeRecord(recordPathFor(record.dir), { ...record, owner: null });
+    return { outcome: 'kept', ...(diffstat ? { diffstat } : {}) };
+  }
+  return settleWorktree(record, options.message ?? `Work done in worktree ${record.name}`);
+}
+
+/** Commits what changed (if anything) and removes the folder; the branch stays when it holds work. */
+export async function settleWorktree(record: WorktreeRecord, message: string): Promise<FinishResult> {
+  const { dir } = record;
+  await commitChanges(record, message);
+  const head = await git(dir, ['rev-parse', 'HEAD'], `cannot read the worktree's HEAD`);
+  const lock = lockPathIn(dirname(dir));
+  if (head === record.baseSha) {
+    await withLock(lock, () => discardWorktree(record));
+    return { outcome: 'removed' };
+  }
+  const diffstat = await git(dir, ['diff', '--stat', record.baseSha, head], 'cannot read the diffstat');
+  await withLock(lock, async () => {
+    const removed = await gitRun(record.repoRoot, ['worktree', 'remove', '--force', dir]);
+    if (removed.status !== 0 && existsSync(dir)) await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(recordPathFor(dir), { force: true });
+  });
+  return { outcome: 'committed', commit: head, ...(diffstat ? { diffstat } : {}) };
+}
+
+/** `git add -A` and `git commit` in the worktree, the files copied in left out; nothing to commit is fine. */
+async function commitChanges(record: WorktreeRecord, message: string): Promise<void> {
+  const { dir } = record;
+  const excluded = record.included.map((path) => `:(exclude,literal)${path}`);
+  await git(dir, ['add', '-A', '--', '.', ...excluded], 'cannot stage the changes');
+  const staged = await gitRun(dir, ['diff', '--cached', '--quiet']);
+  if (staged.status === 0) return;
+  const known = await gitRun(dir, ['var', 'GIT_COMMITTER_IDENT']);
+  const knownAuthor = await gitRun(dir, ['var', 'GIT_AUTHOR_IDENT']);
+  const env =
+    known.status === 0 && knownAuthor.status === 0 ? undefined : { ...process.env, ...FALLBACK_IDENTITY };
+  await git(
+    dir,
+    ['commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', message],
+    'cannot commit the changes',
+    env,
+  );
+}
