@@ -58,7 +58,19 @@ export async function settleWorktree(record: WorktreeRecord, message: string): P
 /** `git add -A` and `git commit` in the worktree, the files copied in left out; nothing to commit is fine. */
 async function commitChanges(record: WorktreeRecord, message: string): Promise<void> {
   const { dir } = record;
-  const excluded = record.included.map((path) => `:(exclude,literal)${path}`);
+  // Ignored copies stay out by themselves (and git refuses a pathspec naming one): exclude the rest.
+  const literal = record.included.map((path) => `:(literal)${path}`);
+  const untracked = record.included.length
+    ? await git(
+        dir,
+        ['ls-files', '-z', '--others', '--exclude-standard', '--', ...literal],
+        'cannot list the copies',
+      )
+    : '';
+  const excluded = untracked
+    .split('\0')
+    .filter(Boolean)
+    .map((path) => `:(exclude,literal)${path}`);
   await git(dir, ['add', '-A', '--', '.', ...excluded], 'cannot stage the changes');
   const staged = await gitRun(dir, ['diff', '--cached', '--quiet']);
   if (staged.status === 0) return;
