@@ -179,6 +179,24 @@ export async function runCli(
     .addOption(new Option('--format <format>', 'export format').choices(['md', 'jsonl']).default('md'))
     .action((id, opts) => sessionsAction('export')(id, opts));
 
+  const worktrees = program
+    .command('worktrees')
+    .description("list lathe's git worktrees, or prune those whose process is gone");
+  const worktreesAction = (sub: 'list' | 'prune') => async (opts: { json?: boolean }) => {
+    const { worktreesCommand } = await import('./commands/worktrees.js');
+    exitCode = await worktreesCommand(sub, opts);
+  };
+  worktrees
+    .command('list', { isDefault: true })
+    .description('name, branch, folder, owner, alive / stale / kept, changes')
+    .option('--json', 'print JSON')
+    .action(worktreesAction('list'));
+  worktrees
+    .command('prune')
+    .description('commit the changes of worktrees whose process is gone on their branches, and remove them')
+    .option('--json', 'print JSON')
+    .action(worktreesAction('prune'));
+
   const mcp = program
     .command('mcp')
     .description('MCP: serve lathe’s tools, or list, add, remove and test servers');
