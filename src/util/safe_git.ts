@@ -55,7 +55,7 @@ async function git(
 }
 
 /** Names of the filter drivers the configuration seen from `cwd` defines. */
-async function filterDrivers(cwd: string, timeoutMs: number): Promise<string[]> {
+export async function gitFilterDrivers(cwd: string, timeoutMs = 2_000): Promise<string[]> {
   const listed = await git(safeGitArgs(['config', '--get-regexp', '^filter\\.']), cwd, timeoutMs);
   const names = new Set<string>();
   for (const line of listed.stdout.split('\n')) {
@@ -73,9 +73,15 @@ async function filterDrivers(cwd: string, timeoutMs: number): Promise<string[]> 
  */
 export async function runGit(
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+  options: {
+    cwd: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    /** The repository's filter drivers, found once (`gitFilterDrivers`) for a run of calls; default: found now. */
+    filterDrivers?: readonly string[];
+  },
 ): Promise<GitRun> {
   const timeout = options.timeoutMs ?? 2_000;
-  const drivers = await filterDrivers(options.cwd, timeout);
+  const drivers = options.filterDrivers ?? (await gitFilterDrivers(options.cwd, timeout));
   return git(safeGitArgs(args, drivers), options.cwd, timeout, options.env);
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { processIdentity } from '../util/process_identity.js';
 import { discardWorktree } from './discard.js';
 import { WorktreeError } from './errors.js';
-import { gitFailure, gitRun } from './git.js';
+import { gitFailure } from './git.js';
 import { withLock } from './lock.js';
 import { branchFor, nameProblem, newWorktreeName } from './names.js';
 import { lockPathIn, recordPathFor, repositoryFolder } from './places.js';
@@ -14,7 +14,7 @@ import {
   type WorktreeSettings,
 } from './project_files.js';
 import { type WorktreeRecord, writeRecord } from './record.js';
-import { branchExists, findRepository, hasChanges, resolveBase } from './repository.js';
+import { branchExists, findRepository, hasChanges, type Repository, resolveBase } from './repository.js';
 import type { CreateWorktreeOptions, Worktree } from './types.js';
 
 /**
@@ -58,16 +58,24 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
       );
     // The record comes first: a process killed from here on leaves a leftover that prune finds.
     await writeRecord(recordPathFor(dir), record);
-    const add = await gitRun(repo.root, ['worktree', 'add', '--quiet', '-b', record.branch, dir, baseSha]);
+    const add = await repo.git.run(repo.root, [
+      'worktree',
+      'add',
+      '--quiet',
+      '-b',
+      record.branch,
+      dir,
+      baseSha,
+    ]);
     if (add.status !== 0) {
-      await discardWorktree(record);
+      await discardWorktree(repo.git, record);
       throw new WorktreeError(`cannot make worktree "${name}": ${gitFailure(add)}; nothing was made`);
     }
   });
 
   try {
-    const notes = await prepare(record, settings, options);
-    if (await hasChanges(repo.root))
+    const notes = await prepare(repo, record, settings, options);
+    if (await hasChanges(repo.git, repo.root))
       notes.unshift(
         `uncommitted changes in the main checkout are not in the worktree: it starts from commit ${baseSha.slice(0, 12)}`,
       );
@@ -75,7 +83,7 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
     await writeRecord(recordPathFor(dir), record);
     return { name, dir, branch: record.branch, baseSha, repoRoot: repo.root, notes };
   } catch (error) {
-    await withLock(lockPathIn(folder), () => discardWorktree(record));
+    await withLock(lockPathIn(folder), () => discardWorktree(repo.git, record));
     const why =
       error instanceof WorktreeError ? error.message : `could not prepare it: ${(error as Error).message}`;
     throw new WorktreeError(`worktree "${name}" was not made: ${why}`);
@@ -84,12 +92,13 @@ export async function createWorktree(options: CreateWorktreeOptions): Promise<Wo
 
 /** Copies the included files and runs the setup commands of `.agents/worktree.json`; returns notes. */
 async function prepare(
+  repo: Repository,
   record: WorktreeRecord,
   settings: WorktreeSettings,
   options: CreateWorktreeOptions,
 ): Promise<string[]> {
   const notes: string[] = [];
-  record.included = await copyIncluded(record.repoRoot, record.dir, settings.include);
+  record.included = await copyIncluded(repo.git, record.repoRoot, record.dir, settings.include);
   // Recorded before the setup runs: the copies are never committed, whatever happens next.
   await writeRecord(recordPathFor(record.dir), record);
   if (record.included.length > 0)

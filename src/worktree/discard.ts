@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import { gitRun } from './git.js';
+import type { RepositoryGit } from './git.js';
 import { recordPathFor } from './places.js';
 import type { WorktreeRecord } from './record.js';
 
@@ -9,18 +9,18 @@ import type { WorktreeRecord } from './record.js';
  * registration in the repository, its branch while it still points at the base, and the record.
  * Call it holding the repository's lock.
  */
-export async function discardWorktree(record: WorktreeRecord): Promise<void> {
+export async function discardWorktree(git: RepositoryGit, record: WorktreeRecord): Promise<void> {
   if (existsSync(record.repoRoot)) {
     // Twice forced: also a worktree git marked locked (one cut short while being added).
-    await gitRun(record.repoRoot, ['worktree', 'remove', '--force', '--force', record.dir]);
-    const tip = await gitRun(record.repoRoot, [
+    await git.run(record.repoRoot, ['worktree', 'remove', '--force', '--force', record.dir]);
+    const tip = await git.run(record.repoRoot, [
       'rev-parse',
       '--verify',
       '--quiet',
       `refs/heads/${record.branch}`,
     ]);
     if (tip.status === 0 && tip.stdout.trim() === record.baseSha)
-      await gitRun(record.repoRoot, ['branch', '--quiet', '-D', record.branch]);
+      await git.run(record.repoRoot, ['branch', '--quiet', '-D', record.branch]);
   }
   await fs.rm(record.dir, { recursive: true, force: true });
   await fs.rm(recordPathFor(record.dir), { force: true });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { discardWorktree } from './discard.js';
 import { WorktreeError } from './errors.js';
-import { git, gitRun } from './git.js';
+import { RepositoryGit } from './git.js';
 import { withLock } from './lock.js';
 import { lockPathIn, recordPathFor } from './places.js';
 import { readRecord, type WorktreeRecord, writeRecord } from './record.js';
@@ -27,28 +27,41 @@ export async function finishWorktree(worktree: Worktree, options: FinishOptions 
   const record = await readRecord(recordPathFor(worktree.dir));
   if (!record) throw new WorktreeError(`${worktree.dir} is no worktree lathe knows (its record is gone)`);
   if (!existsSync(record.dir)) throw new WorktreeError(`the worktree folder ${record.dir} is gone`);
+  const git = await RepositoryGit.open(record.dir);
   if (options.keep) {
-    const diffstat = await git(record.dir, ['diff', '--stat', record.baseSha], 'cannot read the changes');
+    const diffstat = await git.output(
+      record.dir,
+      ['diff', '--stat', record.baseSha],
+      'cannot read the changes',
+    );
     // Released: no process owns it now, and a kept worktree is never pruned as a leftover.
     await writeRecord(recordPathFor(record.dir), { ...record, owner: null });
     return { outcome: 'kept', ...(diffstat ? { diffstat } : {}) };
   }
-  return settleWorktree(record, options.message ?? `Work done in worktree ${record.name}`);
+  return settleWorktree(git, record, options.message ?? `Work done in worktree ${record.name}`);
 }
 
 /** Commits what changed (if anything) and removes the folder; the branch stays when it holds work. */
-export async function settleWorktree(record: WorktreeRecord, message: string): Promise<FinishResult> {
+export async function settleWorktree(
+  git: RepositoryGit,
+  record: WorktreeRecord,
+  message: string,
+): Promise<FinishResult> {
   const { dir } = record;
-  await commitChanges(record, message);
-  const head = await git(dir, ['rev-parse', 'HEAD'], `cannot read the worktree's HEAD`);
+  await commitChanges(git, record, message);
+  const head = await git.output(dir, ['rev-parse', 'HEAD'], `cannot read the worktree's HEAD`);
   const lock = lockPathIn(dirname(dir));
   if (head === record.baseSha) {
-    await withLock(lock, () => discardWorktree(record));
+    await withLock(lock, () => discardWorktree(git, record));
     return { outcome: 'removed' };
   }
-  const diffstat = await git(dir, ['diff', '--stat', record.baseSha, head], 'cannot read the diffstat');
+  const diffstat = await git.output(
+    dir,
+    ['diff', '--stat', record.baseSha, head],
+    'cannot read the diffstat',
+  );
   await withLock(lock, async () => {
-    const removed = await gitRun(record.repoRoot, ['worktree', 'remove', '--force', dir]);
+    const removed = await git.run(record.repoRoot, ['worktree', 'remove', '--force', dir]);
     if (removed.status !== 0 && existsSync(dir)) await fs.rm(dir, { recursive: true, force: true });
     await fs.rm(recordPathFor(dir), { force: true });
   });
@@ -56,12 +69,12 @@ export async function settleWorktree(record: WorktreeRecord, message: string): P
 }
 
 /** `git add -A` and `git commit` in the worktree, the files copied in left out; nothing to commit is fine. */
-async function commitChanges(record: WorktreeRecord, message: string): Promise<void> {
+async function commitChanges(git: RepositoryGit, record: WorktreeRecord, message: string): Promise<void> {
   const { dir } = record;
   // Ignored copies stay out by themselves (and git refuses a pathspec naming one): exclude the rest.
   const literal = record.included.map((path) => `:(literal)${path}`);
   const untracked = record.included.length
-    ? await git(
+    ? await git.output(
         dir,
         ['ls-files', '-z', '--others', '--exclude-standard', '--', ...literal],
         'cannot list the copies',
@@ -71,14 +84,13 @@ async function commitChanges(record: WorktreeRecord, message: string): Promise<v
     .split('\0')
     .filter(Boolean)
     .map((path) => `:(exclude,literal)${path}`);
-  await git(dir, ['add', '-A', '--', '.', ...excluded], 'cannot stage the changes');
-  const staged = await gitRun(dir, ['diff', '--cached', '--quiet']);
+  await git.output(dir, ['add', '-A', '--', '.', ...excluded], 'cannot stage the changes');
+  const staged = await git.run(dir, ['diff', '--cached', '--quiet']);
   if (staged.status === 0) return;
-  const known = await gitRun(dir, ['var', 'GIT_COMMITTER_IDENT']);
-  const knownAuthor = await gitRun(dir, ['var', 'GIT_AUTHOR_IDENT']);
-  const env =
-    known.status === 0 && knownAuthor.status === 0 ? undefined : { ...process.env, ...FALLBACK_IDENTITY };
-  await git(
+  // Author and committer come from the same settings: one known is both known.
+  const known = await git.run(dir, ['var', 'GIT_COMMITTER_IDENT']);
+  const env = known.status === 0 ? undefined : { ...process.env, ...FALLBACK_IDENTITY };
+  await git.output(
     dir,
     ['commit', '--quiet', '--no-verify', '--no-gpg-sign', '-m', message],
     'cannot commit the changes',

@@ -1,4 +1,4 @@
-import { type GitRun, runGit } from '../util/safe_git.js';
+import { type GitRun, gitFilterDrivers, runGit } from '../util/safe_git.js';
 import { WorktreeError } from './errors.js';
 
 /**
@@ -6,11 +6,6 @@ import { WorktreeError } from './errors.js';
  * a git that hangs (a lock it waits on) must not keep the session waiting for ever.
  */
 const GIT_TIMEOUT_MS = 120_000;
-
-/** Runs one of lathe's own git commands (hooks, fsmonitor and filters off) in `cwd`; never throws. */
-export function gitRun(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<GitRun> {
-  return runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, env });
-}
 
 /** The first line git said about a failure, or what stopped it. */
 export function gitFailure(run: GitRun): string {
@@ -24,14 +19,32 @@ export function gitFailure(run: GitRun): string {
   return said ?? `git exited with status ${run.status}`;
 }
 
-/** Runs git and returns its output, trimmed at the end; a failure is a WorktreeError saying `what`. */
-export async function git(
-  cwd: string,
-  args: readonly string[],
-  what: string,
-  env?: NodeJS.ProcessEnv,
-): Promise<string> {
-  const run = await gitRun(cwd, args, env);
-  if (run.status !== 0) throw new WorktreeError(`${what}: ${gitFailure(run)}`);
-  return run.stdout.replace(/\s+$/, '');
+/**
+ * lathe's own git calls in one repository (its main checkout and its worktrees share one
+ * configuration), hooks, fsmonitor and filter programs off. The filter drivers to turn off are
+ * read once, when it is opened, for the few calls of one operation.
+ */
+export class RepositoryGit {
+  private constructor(private readonly drivers: readonly string[]) {}
+
+  /** Opens the repository seen from `folder` (an existing folder); fails only when git cannot run. */
+  static async open(folder: string): Promise<RepositoryGit> {
+    const probe = await runGit(['--version'], { cwd: folder, filterDrivers: [] });
+    if (probe.error?.code === 'ENOENT')
+      throw new WorktreeError('git was not found on PATH: worktrees need git installed');
+    if (probe.status !== 0) throw new WorktreeError(`git does not run here: ${gitFailure(probe)}`);
+    return new RepositoryGit(await gitFilterDrivers(folder, GIT_TIMEOUT_MS));
+  }
+
+  /** Runs git in `cwd`; never throws. */
+  run(cwd: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<GitRun> {
+    return runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, env, filterDrivers: this.drivers });
+  }
+
+  /** Runs git and returns its output, trimmed at the end; a failure is a WorktreeError saying `what`. */
+  async output(cwd: string, args: readonly string[], what: string, env?: NodeJS.ProcessEnv): Promise<string> {
+    const run = await this.run(cwd, args, env);
+    if (run.status !== 0) throw new WorktreeError(`${what}: ${gitFailure(run)}`);
+    return run.stdout.replace(/\s+$/, '');
+  }
 }

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { isProcessAlive, type ProcessIdentity, processIdentity } from '../util/process_identity.js';
 import { discardWorktree } from './discard.js';
 import { settleWorktree } from './finish.js';
-import { gitRun } from './git.js';
+import { RepositoryGit } from './git.js';
 import { withLock } from './lock.js';
 import { lockPathIn, recordPathFor, worktreesRoot } from './places.js';
 import { readRecord, type WorktreeRecord, writeRecord } from './record.js';
@@ -47,8 +47,10 @@ async function allRecords(documentsRoot: string): Promise<WorktreeRecord[]> {
 
 async function changesOf(record: WorktreeRecord): Promise<WorktreeListing['changes']> {
   if (!existsSync(record.dir)) return undefined;
-  const status = await gitRun(record.dir, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
-  const commits = await gitRun(record.dir, ['rev-list', '--count', `${record.baseSha}..HEAD`]);
+  const git = await RepositoryGit.open(record.dir).catch(() => undefined);
+  if (!git) return undefined;
+  const status = await git.run(record.dir, ['status', '--porcelain=v1', '-z', '--untracked-files=normal']);
+  const commits = await git.run(record.dir, ['rev-list', '--count', `${record.baseSha}..HEAD`]);
   if (status.status !== 0 || commits.status !== 0) return undefined;
   const included = new Set(record.included);
   const files = status.stdout
@@ -113,13 +115,15 @@ export async function pruneWorktrees(options: {
       if (!claimed) continue;
       const ownerPid = found.owner?.pid ?? 0;
       const base = { name: found.name, branch: found.branch, repoRoot: found.repoRoot, ownerPid };
-      if (!claimed.ready || !existsSync(claimed.dir) || !existsSync(claimed.repoRoot)) {
-        await withLock(lockPathIn(dirname(claimed.dir)), () => discardWorktree(claimed));
+      const usable = claimed.ready && existsSync(claimed.dir) && existsSync(claimed.repoRoot);
+      const git = await RepositoryGit.open(usable ? claimed.dir : dirname(claimed.dir));
+      if (!usable) {
+        await withLock(lockPathIn(dirname(claimed.dir)), () => discardWorktree(git, claimed));
         pruned.push({ ...base, outcome: 'removed' });
         continue;
       }
       const message = `Work left in worktree ${claimed.name} when its lathe process (pid ${ownerPid}) ended`;
-      const result = await settleWorktree(claimed, message);
+      const result = await settleWorktree(git, claimed, message);
       pruned.push({ ...base, ...result, outcome: result.outcome === 'committed' ? 'committed' : 'removed' });
     } catch (error) {
       failed.push({ name: found.name, dir: found.dir, reason: (error as Error).message });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import picomatch from 'picomatch';
 import { WorktreeError } from './errors.js';
-import { git } from './git.js';
+import type { RepositoryGit } from './git.js';
 
 /** `.agents/worktree.json` of a repository: files to copy into each new worktree, commands to set it up. */
 export interface WorktreeSettings {
@@ -56,18 +56,19 @@ const listed = (output: string) => output.split('\0').filter((path) => path.leng
  * already has (a tracked file) is left as checked out. Returns what was copied.
  */
 export async function copyIncluded(
+  git: RepositoryGit,
   repoRoot: string,
   dir: string,
   globs: readonly string[],
 ): Promise<string[]> {
   if (globs.length === 0) return [];
   const matches = picomatch([...globs], { dot: true });
-  const untracked = await git(
+  const untracked = await git.output(
     repoRoot,
     ['ls-files', '-z', '--others', '--exclude-standard'],
     'cannot list the untracked files to include',
   );
-  const ignored = await git(
+  const ignored = await git.output(
     repoRoot,
     ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
     'cannot list the ignored files to include',

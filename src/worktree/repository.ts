@@ -1,7 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
-import { collectProcess } from '../util/collect_process.js';
 import { WorktreeError } from './errors.js';
-import { git, gitFailure, gitRun } from './git.js';
+import { gitFailure, RepositoryGit } from './git.js';
 
 /** The checkout a worktree is made from. */
 export interface Repository {
@@ -9,15 +8,7 @@ export interface Repository {
   root: string;
   /** The git folder every checkout of this repository shares (`<main>/.git`). */
   commonDir: string;
-}
-
-/** Fails with a clear line when git cannot be run at all. */
-async function checkGit(): Promise<void> {
-  const run = await collectProcess(['git', '--version'], { timeoutMs: 10_000 });
-  if (run.error?.code === 'ENOENT')
-    throw new WorktreeError('git was not found on PATH: worktrees need git installed');
-  if (run.code !== 0)
-    throw new WorktreeError(`git does not run here: ${run.stderr.trim() || run.error?.message}`);
+  git: RepositoryGit;
 }
 
 /** The repository `folder` belongs to; a folder outside any repository is a WorktreeError. */
@@ -29,8 +20,8 @@ export async function findRepository(folder: string): Promise<Repository> {
     // reported below
   }
   if (!isFolder) throw new WorktreeError(`${folder} is not a folder`);
-  await checkGit();
-  const run = await gitRun(folder, [
+  const git = await RepositoryGit.open(folder);
+  const run = await git.run(folder, [
     'rev-parse',
     '--path-format=absolute',
     '--show-toplevel',
@@ -49,7 +40,7 @@ export async function findRepository(folder: string): Promise<Repository> {
     throw new WorktreeError(
       `${folder} is inside a bare repository or a .git folder: a worktree starts from a checkout`,
     );
-  return { root: realpathSync(root), commonDir: realpathSync(commonDir) };
+  return { root: realpathSync(root), commonDir: realpathSync(commonDir), git };
 }
 
 /**
@@ -59,21 +50,21 @@ export async function findRepository(folder: string): Promise<Repository> {
 export async function resolveBase(repo: Repository, base: string | undefined): Promise<string> {
   if (base !== undefined && (base.trim() === '' || base.startsWith('-')))
     throw new WorktreeError(`"${base}" is not a valid base: name a branch, tag or commit`);
-  const head = await gitRun(repo.root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const wanted = base ?? 'HEAD';
+  const run = await repo.git.run(repo.root, ['rev-parse', '--verify', '--quiet', `${wanted}^{commit}`]);
+  if (run.status === 0) return run.stdout.trim();
+  const head =
+    base === undefined ? run : await repo.git.run(repo.root, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   if (head.status !== 0)
     throw new WorktreeError(
       `the repository at ${repo.root} has no commit yet: a worktree starts from a commit, so commit something first`,
     );
-  if (base === undefined) return head.stdout.trim();
-  const run = await gitRun(repo.root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
-  if (run.status !== 0)
-    throw new WorktreeError(`base "${base}" names no commit in ${repo.root}: give a branch, tag or commit`);
-  return run.stdout.trim();
+  throw new WorktreeError(`base "${base}" names no commit in ${repo.root}: give a branch, tag or commit`);
 }
 
 /** Whether a checkout has changes git would show in `git status` (untracked files too). */
-export async function hasChanges(dir: string): Promise<boolean> {
-  const status = await git(
+export async function hasChanges(git: RepositoryGit, dir: string): Promise<boolean> {
+  const status = await git.output(
     dir,
     ['status', '--porcelain=v1', '--untracked-files=normal'],
     `cannot read the status of ${dir}`,
@@ -83,6 +74,6 @@ export async function hasChanges(dir: string): Promise<boolean> {
 
 /** Whether branch `name` exists. */
 export async function branchExists(repo: Repository, branch: string): Promise<boolean> {
-  const run = await gitRun(repo.root, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
+  const run = await repo.git.run(repo.root, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`]);
   return run.status === 0;
 }
