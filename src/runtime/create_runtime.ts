@@ -8,6 +8,7 @@ import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
@@ -47,8 +48,12 @@ export interface Runtime {
   /** Where the session started (its settings, trust and sessions belong to this folder). */
   readonly cwd: string;
   readonly workspace: string;
-  /** Where the tools work now: the workspace, or the worktree enter_worktree moved the session into. */
-  readonly place: Place;
+  /**
+   * Where the tools work now: the workspace, or the worktree enter_worktree moved the session
+   * into. `place.moveTo(worktree)` moves the cwd, the permission workspace and the sandbox's
+   * writable root together (a child isolated in a worktree of its own starts there).
+   */
+  readonly place: Place & WorkspaceMove;
   readonly documentsRoot: string;
   readonly sessionId: string;
   readonly sessionDir: string;
