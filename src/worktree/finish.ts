@@ -48,6 +48,15 @@ export async function settleWorktree(
   message: string,
 ): Promise<FinishResult> {
   const { dir } = record;
+  // The work belongs on the worktree's own branch: never commit onto another one checked out there.
+  const on = await git.run(dir, ['symbolic-ref', '--quiet', 'HEAD']);
+  if (on.stdout.trim() !== `refs/heads/${record.branch}`) {
+    const where =
+      on.status === 0 ? `on ${on.stdout.trim().replace(/^refs\/heads\//, '')}` : 'on a detached HEAD';
+    throw new WorktreeError(
+      `worktree ${record.name} is ${where}, not ${record.branch}: switch back (git switch ${record.branch}) or leave it with keep`,
+    );
+  }
   await commitChanges(git, record, message);
   const head = await git.output(dir, ['rev-parse', 'HEAD'], `cannot read the worktree's HEAD`);
   const lock = lockPathIn(dirname(dir));

@@ -91,3 +91,19 @@ describe('finishWorktree', () => {
     expect(gitSucceeds(repo, 'rev-parse', '--verify', 'lathe/later')).toBe(true);
   });
 });
+
+describe('finishWorktree on a worktree switched to another branch', () => {
+  it('refuses, and leaves the worktree and both branches as they are', async () => {
+    const repo = repository();
+    const home = tempDir('lathe-home-');
+    const worktree = await createWorktree({ repo, name: 'moved', documentsRoot: home });
+    git(worktree.dir, 'switch', '-q', '-c', 'elsewhere');
+    writeFileSync(join(worktree.dir, 'a.txt'), 'a\n');
+    const error = await finishWorktree(worktree, {}).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'worktree moved is on elsewhere, not lathe/moved: switch back (git switch lathe/moved) or leave it with keep',
+    );
+    expect(readFileSync(join(worktree.dir, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(git(repo, 'rev-parse', 'elsewhere')).toBe(git(repo, 'rev-parse', 'lathe/moved'));
+  });
+});

@@ -48,6 +48,18 @@ describe.each(USERS)('the writable root follows the place into a worktree, as $n
     await runSandboxed(sandbox, 'echo "gitdir: /tmp/x" > .git', { cwd: worktree.dir });
     expect(readFileSync(join(worktree.dir, '.git'), 'utf8')).toBe(dotGit);
 
+    // Nor the main checkout's HEAD or index, which live in the git folder the worktree shares.
+    const head = readFileSync(join(repo, '.git', 'HEAD'), 'utf8');
+    const index = readFileSync(join(repo, '.git', 'index'));
+    for (const file of ['HEAD', 'index']) {
+      const r = await runSandboxed(sandbox, `echo x > ${join(repo, '.git', file)} && echo DONE`, {
+        cwd: worktree.dir,
+      });
+      expect(r.stdout, file).not.toContain('DONE');
+    }
+    expect(readFileSync(join(repo, '.git', 'HEAD'), 'utf8')).toBe(head);
+    expect(readFileSync(join(repo, '.git', 'index'))).toEqual(index);
+
     place.workspace = repo;
     await runSandboxed(sandbox, write('after.txt'), { cwd: repo });
     expect(readFileSync(join(repo, 'after.txt'), 'utf8')).toBe('written\n');
