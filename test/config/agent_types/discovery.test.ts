@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { discoverAgentTypes } from '../../../src/config/agent_types/index.js';
+import { type AgentType, discoverAgentTypes } from '../../../src/config/agent_types/index.js';
 import { tempDir, writeTree } from '../../support/runtime_fixtures.js';
 
 const REVIEWER = `---
@@ -23,7 +23,7 @@ function discover(files: Record<string, string>, home: Record<string, string> = 
   return { workspace, documentsRoot, ...discoverAgentTypes({ workspace, documentsRoot, includeWorkspace }) };
 }
 
-const named = (types: Array<{ name: string }>, name: string) => types.find((t) => t.name === name);
+const named = (types: AgentType[], name: string) => types.find((t) => t.name === name);
 
 describe('the built-in agent types', () => {
   it('come first: general with the parent’s tools, explore and plan read-only, explore on the small model', () => {
