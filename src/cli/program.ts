@@ -236,6 +236,18 @@ export async function runCli(
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
 
+  const agents = program.command('agents').description('the agent types a child agent can be');
+  agents
+    .command('list', { isDefault: true })
+    .description('each agent type: its description, tools, model and where it comes from')
+    .option('--cwd <dir>', 'the folder whose agent files are read')
+    .option('--trust', TRUST_HELP)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { agentsCommand } = await import('./commands/agents.js');
+      exitCode = agentsCommand(opts);
+    });
+
   program
     .command('trust [folder]')
     .description(
