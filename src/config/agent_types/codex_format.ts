@@ -1,7 +1,7 @@
-import { parse } from 'smol-toml';
 import { FieldError } from './field_error.js';
 import { type Fields, oneOf, optionalString, requiredString } from './fields.js';
 import { codexModel } from './model_names.js';
+import { parseToml } from './parsers.js';
 import { definedFields, ignoredFields, type ReadType, typeName } from './read_type.js';
 
 const APPLIED = ['name', 'description', 'developer_instructions', 'instructions', 'model', 'sandbox_mode'];
@@ -9,7 +9,7 @@ const DISPLAY_ONLY = ['nickname_candidates'];
 
 function readToml(text: string): Fields {
   try {
-    return parse(text) as Fields;
+    return parseToml(text);
   } catch (error) {
     throw new FieldError('toml', `is not valid (${(error as Error).message.split('\n')[0]})`);
   }

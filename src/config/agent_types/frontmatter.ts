@@ -1,6 +1,6 @@
-import { parse } from 'yaml';
 import { FieldError } from './field_error.js';
 import type { Fields } from './fields.js';
+import { parseYaml } from './parsers.js';
 
 export interface MarkdownAgent {
   data: Fields;
@@ -38,7 +38,7 @@ export function readMarkdownAgent(text: string): MarkdownAgent {
 }
 
 function yamlMapping(yaml: string): Fields {
-  const value: unknown = parse(yaml, { uniqueKeys: true, strict: true });
+  const value = parseYaml(yaml);
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     throw new FieldError('frontmatter', 'must be a set of `key: value` lines');
