@@ -9,6 +9,11 @@ const KEPT_STEPS = 200;
 const KEPT_CHARS = 2000;
 
 const cut = (text: string, max = KEPT_CHARS) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const firstLine = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '');
 const lastLine = (text: string) =>
   text
     .split('\n')
@@ -104,7 +109,8 @@ export class ChildTracker {
     const withStep = (step: ChildStep) => [...child.steps, step].slice(-KEPT_STEPS);
     switch (event.type) {
       case 'user_message':
-        return { ...child, prompt: cut(event.text) };
+        // The first is what it was asked; later ones are notes it was sent.
+        return child.prompt === undefined ? { ...child, prompt: cut(event.text) } : undefined;
       case 'text_delta': {
         const text = (this.text.get(child.id) ?? '') + event.text;
         this.text.set(child.id, text.slice(-KEPT_CHARS));
@@ -127,7 +133,7 @@ export class ChildTracker {
         };
       }
       case 'tool_result': {
-        const result = cut(lastLine(event.result.text.split('\n').slice(0, 1).join('')) ?? '', 200);
+        const result = cut(firstLine(event.result.text) ?? '', 200);
         const status = event.result.isError ? 'error' : 'ok';
         return {
           ...child,
@@ -136,6 +142,8 @@ export class ChildTracker {
           ),
         };
       }
+      case 'retry':
+        return { ...child, doing: cut(`retrying: ${event.message}`, 200) };
       case 'usage':
         return { ...child, tokens: event.usage.inputTokens + event.usage.outputTokens };
       case 'error':
