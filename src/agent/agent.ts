@@ -208,6 +208,7 @@ export class Agent {
         return agent.previousMode;
       },
       jsonSchema: this.options.jsonSchema,
+      modelName: this.options.modelName,
       ask: async (question, options) => {
         const answer = await user.ask(question, options);
         this.emit({ type: 'question', question, options, answer: answer.answer });
