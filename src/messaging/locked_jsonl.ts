@@ -43,7 +43,10 @@ async function linesFrom(path: string, offset: number): Promise<{ records: unkno
   const last = data.lastIndexOf(0x0a);
   if (last < start) return { records: [], end: start };
   const records: unknown[] = [];
-  for (const line of data.subarray(start, last + 1).toString('utf8').split('\n')) {
+  for (const line of data
+    .subarray(start, last + 1)
+    .toString('utf8')
+    .split('\n')) {
     if (!line.trim()) continue;
     try {
       records.push(JSON.parse(line));

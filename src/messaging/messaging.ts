@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { MessageRouter } from './router.js';
 import { type PeerEventHandler, Peers } from './peers.js';
+import { MessageRouter } from './router.js';
 import { TeamStore } from './team_store.js';
 
 export interface MessagingOptions {

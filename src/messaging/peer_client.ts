@@ -27,7 +27,12 @@ export function requestPeer(path: string, request: PeerRequest, timeoutMs: numbe
       clearTimeout(timer);
       socket.destroy();
       const gone = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-      reject(new PeerUnreachable(gone ? 'is no longer listening' : `could not be reached (${error.message})`, gone));
+      reject(
+        new PeerUnreachable(
+          gone ? 'is no longer listening' : `could not be reached (${error.message})`,
+          gone,
+        ),
+      );
     };
     socket.once('error', fail);
     socket.once('connect', () => {

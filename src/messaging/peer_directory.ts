@@ -33,7 +33,10 @@ export async function prepareRunDir(dir: string): Promise<void> {
 
 /** Removes a process's inbox files. */
 export async function removeInbox(dir: string, pid: number): Promise<void> {
-  await Promise.all([fs.rm(socketPath(dir, pid), { force: true }), fs.rm(infoPath(dir, pid), { force: true })]);
+  await Promise.all([
+    fs.rm(socketPath(dir, pid), { force: true }),
+    fs.rm(infoPath(dir, pid), { force: true }),
+  ]);
 }
 
 async function readInfo(dir: string, pid: number): Promise<PeerInfo | undefined> {

@@ -47,7 +47,9 @@ export class PeerInbox {
     });
     this.server = server;
     await fs.chmod(path, 0o600);
-    await atomicWriteFile(infoPath(this.dir, this.info.pid), `${JSON.stringify(this.info)}\n`, { mode: 0o600 });
+    await atomicWriteFile(infoPath(this.dir, this.info.pid), `${JSON.stringify(this.info)}\n`, {
+      mode: 0o600,
+    });
     server.unref();
   }
 

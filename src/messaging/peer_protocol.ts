@@ -4,9 +4,7 @@ import type { Socket } from 'node:net';
  * What peers say over their Unix sockets: one JSON object per line each way. A client sends a
  * request and reads one reply; the connection then ends.
  */
-export type PeerRequest =
-  | { type: 'ping' }
-  | { type: 'message'; from: PeerSender; text: string };
+export type PeerRequest = { type: 'ping' } | { type: 'message'; from: PeerSender; text: string };
 
 export type PeerReply = { ok: true } | { ok: false; error: string };
 
@@ -69,6 +67,11 @@ export function parseRequest(line: string): PeerRequest | undefined {
   return {
     type: 'message',
     text: request.text,
-    from: { pid: from.pid, name: from.name, cwd: String(from.cwd ?? ''), sessionId: String(from.sessionId ?? '') },
+    from: {
+      pid: from.pid,
+      name: from.name,
+      cwd: String(from.cwd ?? ''),
+      sessionId: String(from.sessionId ?? ''),
+    },
   };
 }

@@ -74,7 +74,12 @@ export class Peers implements PeerAccess {
         socketPath(this.dir, peer.pid),
         {
           type: 'message',
-          from: { pid: this.self.pid, name: this.self.name, cwd: this.options.workspace, sessionId: this.options.sessionId },
+          from: {
+            pid: this.self.pid,
+            name: this.self.name,
+            cwd: this.options.workspace,
+            sessionId: this.options.sessionId,
+          },
           text,
         },
         this.timeoutMs,

@@ -15,7 +15,11 @@ const NOBODY =
  * name and a name several recipients share are Errors listing who there is, so the model can
  * pick; nothing is sent or made either way.
  */
-export function resolveRecipient<R extends Recipient>(roster: readonly R[], to: string, problems: string[] = []): R {
+export function resolveRecipient<R extends Recipient>(
+  roster: readonly R[],
+  to: string,
+  problems: string[] = [],
+): R {
   const wanted = to.trim();
   const byId = roster.find((r) => r.id === wanted);
   if (byId) return byId;

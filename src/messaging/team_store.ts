@@ -62,7 +62,9 @@ export class TeamStore implements TeamAccess {
       await fs.mkdir(folder, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      throw new Error(`A team named "${spec.name}" exists already: pick another name, or team_delete it first.`);
+      throw new Error(
+        `A team named "${spec.name}" exists already: pick another name, or team_delete it first.`,
+      );
     }
     const team: TeamInfo = {
       name: spec.name,
@@ -105,7 +107,9 @@ export class TeamStore implements TeamAccess {
     const team = await this.get(name);
     if (team) return team;
     const names = (await this.list()).map((t) => t.name);
-    throw new Error(`No team "${name}". Teams: ${names.length ? names.join(', ') : 'none (team_create makes one)'}.`);
+    throw new Error(
+      `No team "${name}". Teams: ${names.length ? names.join(', ') : 'none (team_create makes one)'}.`,
+    );
   }
 
   async delete(name: string): Promise<TeamInfo> {
@@ -123,7 +127,9 @@ export class TeamStore implements TeamAccess {
   async deliver(teamName: string, message: string, from: string, member?: string): Promise<string[]> {
     const team = await this.existing(teamName);
     if (member !== undefined && !team.members.includes(member))
-      throw new Error(`Team "${teamName}" has no member "${member}". Members: ${team.members.join(', ') || 'none'}.`);
+      throw new Error(
+        `Team "${teamName}" has no member "${member}". Members: ${team.members.join(', ') || 'none'}.`,
+      );
     const to = member !== undefined ? [member] : team.members;
     if (to.length === 0) throw new Error(`Team "${teamName}" has no members: nobody would read the message.`);
     const record: TeamMessage = {
@@ -133,7 +139,9 @@ export class TeamStore implements TeamAccess {
       text: message,
       at: new Date().toISOString(),
     };
-    await Promise.all(to.map((name) => appendRecords(join(team.folder, MAILBOXES), `${name}.jsonl`, [record])));
+    await Promise.all(
+      to.map((name) => appendRecords(join(team.folder, MAILBOXES), `${name}.jsonl`, [record])),
+    );
     return to;
   }
 
@@ -158,7 +166,11 @@ export class TeamStore implements TeamAccess {
   /** Adds to (or updates an item of) the team's shared task list. */
   async recordTask(teamName: string, task: Omit<TeamTask, 'at' | 'id'> & { id?: string }): Promise<TeamTask> {
     const team = await this.existing(teamName);
-    const record: TeamTask = { ...task, id: task.id ?? `tt_${randomBytes(4).toString('hex')}`, at: new Date().toISOString() };
+    const record: TeamTask = {
+      ...task,
+      id: task.id ?? `tt_${randomBytes(4).toString('hex')}`,
+      at: new Date().toISOString(),
+    };
     await appendRecords(team.folder, TASKS_FILE, [record]);
     return record;
   }
@@ -167,7 +179,8 @@ export class TeamStore implements TeamAccess {
   async tasks(teamName: string): Promise<TeamTask[]> {
     const team = await this.existing(teamName);
     const latest = new Map<string, TeamTask>();
-    for (const record of (await readRecords(team.folder, TASKS_FILE)) as TeamTask[]) latest.set(record.id, record);
+    for (const record of (await readRecords(team.folder, TASKS_FILE)) as TeamTask[])
+      latest.set(record.id, record);
     return [...latest.values()];
   }
 

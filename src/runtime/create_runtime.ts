@@ -157,6 +157,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   warnings.push(...permissions.warnings);
   tools.setMode(permissions.mode);
+  if (tools.coordinatorProblem) warnings.push(tools.coordinatorProblem);
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);

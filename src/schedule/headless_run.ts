@@ -57,12 +57,16 @@ export function startHeadlessRun(request: HeadlessRunRequest): HeadlessRun {
     writeSync(fd, `# ${request.origin}, ${new Date().toISOString()}, in ${request.workspace}\n`);
     writeSync(fd, `# prompt: ${JSON.stringify(request.prompt)}\n`);
     // `--print=…` keeps a prompt that starts with "-" from being read as an option.
-    child = spawn(process.execPath, [bin, '--cwd', request.workspace, ...(request.args ?? []), `--print=${request.prompt}`], {
-      cwd: request.workspace,
-      env: { ...request.env, LATHE_HOME: request.documentsRoot },
-      detached: true,
-      stdio: ['ignore', fd, fd],
-    });
+    child = spawn(
+      process.execPath,
+      [bin, '--cwd', request.workspace, ...(request.args ?? []), `--print=${request.prompt}`],
+      {
+        cwd: request.workspace,
+        env: { ...request.env, LATHE_HOME: request.documentsRoot },
+        detached: true,
+        stdio: ['ignore', fd, fd],
+      },
+    );
   } finally {
     closeSync(fd);
   }

@@ -51,7 +51,8 @@ export interface HeadlessOptions extends CommonOptions, PromptFlags {
 /** The session id of `--spawned-task`, checked: it names a new session's folder. */
 function spawnedTaskSession(id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
-  if (!/^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id)) throw new UsageError(`--spawned-task: "${id}" is not a session id`);
+  if (!/^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
+    throw new UsageError(`--spawned-task: "${id}" is not a session id`);
   return id;
 }
 

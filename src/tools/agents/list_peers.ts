@@ -18,7 +18,8 @@ export const listPeers = buildTool({
     const self = `This lathe is ${ctx.peers.self.name} (pid ${ctx.peers.self.pid}).`;
     if (peers.length === 0) return { text: `No other lathe is listening. ${self}`, data: { peers } };
     const lines = peers.map(
-      (peer) => `- ${peer.name} (id peer_${peer.pid}): ${peer.cwd}, session ${peer.sessionId}, since ${peer.startedAt}`,
+      (peer) =>
+        `- ${peer.name} (id peer_${peer.pid}): ${peer.cwd}, session ${peer.sessionId}, since ${peer.startedAt}`,
     );
     return { text: `${peers.length} peer(s):\n${lines.join('\n')}\n${self}`, data: { peers } };
   },

@@ -13,7 +13,9 @@ const inputSchema = z.strictObject({
     .describe('A child agent (name or id), a team (every member), "team/member", or a peer (see list_peers)'),
   message: z
     .union([z.string().min(1), stopRequest])
-    .describe('Plain text; or {"type": "stop_request", "reason": "…"} to ask the recipient to wrap up and stop'),
+    .describe(
+      'Plain text; or {"type": "stop_request", "reason": "…"} to ask the recipient to wrap up and stop',
+    ),
 });
 type Input = z.infer<typeof inputSchema>;
 
@@ -43,11 +45,15 @@ export const sendMessage = buildTool({
   isReadOnly: isPlainText,
   validateInput: (input) => (messageText(input).trim() ? undefined : 'The message is empty: say something.'),
   async call(input, ctx) {
-    if (!ctx.messages) return { isError: true, text: 'Messages are not available here: this run has no roster.' };
+    if (!ctx.messages)
+      return { isError: true, text: 'Messages are not available here: this run has no roster.' };
     try {
       const recipient = await ctx.messages.send(input.to, messageText(input));
       const what = isPlainText(input) ? 'Sent' : 'Sent a stop request';
-      return { text: `${what} to ${recipient.name} (${recipient.kind}, id ${recipient.id}).`, data: recipient };
+      return {
+        text: `${what} to ${recipient.name} (${recipient.kind}, id ${recipient.id}).`,
+        data: recipient,
+      };
     } catch (error) {
       return { isError: true, text: (error as Error).message };
     }

@@ -7,7 +7,10 @@ import { newTaskId, taskData, taskOutputPath, taskTable } from '../tasks/task_ta
 import { type TaskWorkspace, worktreeForTask } from './task_isolation.js';
 
 const inputSchema = z.strictObject({
-  prompt: z.string().min(1).describe('The whole task, as you would give it to a new agent that knows nothing of this conversation'),
+  prompt: z
+    .string()
+    .min(1)
+    .describe('The whole task, as you would give it to a new agent that knows nothing of this conversation'),
   description: z.string().optional().describe('A few words for the task list'),
   isolation: z.enum(['worktree']).optional().describe('Run it in a git worktree of its own'),
 });
@@ -23,7 +26,7 @@ export const spawnTask = buildTool({
   description:
     'Start an independent task: a separate lathe run in its own session, on the same model, working on its own ' +
     'from the prompt alone (it does not see this conversation). The user approves each one. It returns a task id ' +
-    'at once; read the task\'s output with task_output, stop it with task_stop. Use it for work that can go on ' +
+    "at once; read the task's output with task_output, stop it with task_stop. Use it for work that can go on " +
     'beside yours; for help with your own task, prefer a subagent.',
   availability: { profiles: ['standard'], notFor: ['subagent', 'task'] },
   kind: 'agent',
@@ -45,7 +48,8 @@ export const spawnTask = buildTool({
   async call(input, ctx) {
     const table = taskTable(ctx);
     if ('error' in table) return table.error;
-    if (!ctx.spawner) return { isError: true, text: 'Tasks cannot be spawned here: this run cannot start lathe runs.' };
+    if (!ctx.spawner)
+      return { isError: true, text: 'Tasks cannot be spawned here: this run cannot start lathe runs.' };
     const id = newTaskId();
     let workspace: TaskWorkspace | undefined;
     try {

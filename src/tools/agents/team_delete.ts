@@ -5,7 +5,7 @@ export const teamDelete = buildTool({
   name: 'team_delete',
   inputSchema: z.strictObject({ name: z.string().min(1).describe('The team to remove') }),
   description:
-    "Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.",
+    'Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.',
   availability: { profiles: ['standard'], feature: 'swarms' },
   kind: 'delete',
   title: () => 'Delete team',

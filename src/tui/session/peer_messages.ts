@@ -1,5 +1,5 @@
-import type { PeerEventHandler } from '../../messaging/peers.js';
 import { peerMessageLine, peerMessageNote } from '../../messaging/peer_note.js';
+import type { PeerEventHandler } from '../../messaging/peers.js';
 import type { UiStore } from '../state/store.js';
 
 /**
