@@ -27,7 +27,7 @@ it('a headless lathe finds an interactive one with list_peers and its message re
       // not made yet
     }
     const file = names.find((name) => name.endsWith('.json'));
-    return file && (JSON.parse(readFileSync(join(runDir(home), file), 'utf8')) as PeerInfo);
+    return file ? (JSON.parse(readFileSync(join(runDir(home), file), 'utf8')) as PeerInfo) : undefined;
   });
   expect(info.cwd).toBe(receiver.dir);
 
@@ -51,7 +51,9 @@ it('a headless lathe finds an interactive one with list_peers and its message re
   const screen = receiver.term.screen();
   expect(screen).toMatch(/\(from peer lathe-repo-\w+-\d+\) PING-7f3 from the build/);
   const [request] = receiver.requests();
-  expect(request.lastUserText).toMatch(/^Message from peer lathe-repo-\w+-\d+ \(another lathe, pid \d+, working in /);
+  expect(request.lastUserText).toMatch(
+    /^Message from peer lathe-repo-\w+-\d+ \(another lathe, pid \d+, working in /,
+  );
   expect(request.lastUserText).toContain('PING-7f3 from the build');
   // The sender's inbox closed with its run.
   expect(readdirSync(runDir(home)).sort()).toEqual([`${info.pid}.json`, `${info.pid}.sock`]);

@@ -100,7 +100,9 @@ describe('peers', () => {
     });
     await peers.ready();
     expect(notices).toEqual([
-      expect.stringMatching(/^peers: no inbox: the peer inbox .* more than a Unix socket path may be \(107\); set LATHE_HOME to a shorter folder$/),
+      expect.stringMatching(
+        /^peers: no inbox: the peer inbox .* more than a Unix socket path may be \(107\); set LATHE_HOME to a shorter folder$/,
+      ),
     ]);
     await peers.dispose();
   });

@@ -42,7 +42,12 @@ describe('send_message', () => {
     const result = await runtime.runTool('send_message', { to: 'carol', message: 'hello' });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^No recipient "carol"\. Valid recipients: /);
-    for (const valid of ['researcher (agent, id agent_1a2b', 'builders (team', 'builders/ann (team', 'builders/bob (team'])
+    for (const valid of [
+      'researcher (agent, id agent_1a2b',
+      'builders (team',
+      'builders/ann (team',
+      'builders/bob (team',
+    ])
       expect(result.text).toContain(valid);
     expect(filesUnder(runtime.sessionDir)).toEqual(before);
     expect(children.delivered).toEqual([]);
@@ -53,7 +58,9 @@ describe('send_message', () => {
     const runtime = runtimeIn([]);
     const result = await runtime.runTool('send_message', { to: 'anyone', message: 'hello' });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/no one can receive messages here: no child agent is running, no team exists/);
+    expect(result.text).toMatch(
+      /no one can receive messages here: no child agent is running, no team exists/,
+    );
     await runtime.dispose();
   });
 
@@ -70,7 +77,9 @@ describe('send_message', () => {
       { to: 'agent_1a2b', message: 'second', from: 'lead' },
     ]);
     remove();
-    expect((await runtime.runTool('send_message', { to: 'researcher', message: 'third' })).isError).toBe(true);
+    expect((await runtime.runTool('send_message', { to: 'researcher', message: 'third' })).isError).toBe(
+      true,
+    );
     expect(children.delivered).toHaveLength(2);
     await runtime.dispose();
   });
@@ -106,6 +115,19 @@ describe('send_message', () => {
     });
     expect(result.text).toBe('Sent a stop request to worker (agent, id agent_9).');
     expect(children.delivered[0].message).toMatch(/^\[stop request\] .*Reason: the build is fixed$/);
+    await runtime.dispose();
+  });
+});
+
+describe('send_message in Plan mode', () => {
+  it('sends plain text without asking; a stop request asks, which a headless run cannot', async () => {
+    const runtime = createRuntime({ cwd: tempDir(), documentsRoot: tempDir('lathe-home-'), mode: 'plan', env: {} });
+    const children = agents([['worker', 'agent_9']]);
+    runtime.messages.addSource(children.source);
+    expect((await runtime.runTool('send_message', { to: 'worker', message: 'status?' })).isError).toBe(false);
+    const stop = await runtime.runTool('send_message', { to: 'worker', message: { type: 'stop_request' } });
+    expect(stop).toMatchObject({ isError: true, text: expect.stringMatching(/lathe is in Plan mode/) });
+    expect(children.delivered.map((d) => d.message)).toEqual(['status?']);
     await runtime.dispose();
   });
 });

@@ -11,7 +11,8 @@ afterEach(closeFakeServers);
 const CHILD_PROMPT = 'TASK-PROMPT-51: say the magic words';
 
 /** Whether a request is the spawned task's (its first user message is the task's prompt). */
-const isTaskRequest = (req: RecordedRequest) => JSON.stringify(req.body.messages?.[0] ?? '').includes(CHILD_PROMPT);
+const isTaskRequest = (req: RecordedRequest) =>
+  JSON.stringify(req.body.messages?.[0] ?? '').includes(CHILD_PROMPT);
 
 /**
  * One model for both processes, answering each by who asks: the task says the magic words; the
@@ -21,7 +22,8 @@ const bothSides: ScriptedTurn = {
   respond: (req) => {
     if (isTaskRequest(req)) return { text: 'MAGIC-WORDS-777' };
     const last = req.toolResults.at(-1);
-    if (!last) return { toolCalls: [{ name: 'spawn_task', input: { prompt: CHILD_PROMPT, description: 'magic' } }] };
+    if (!last)
+      return { toolCalls: [{ name: 'spawn_task', input: { prompt: CHILD_PROMPT, description: 'magic' } }] };
     const id = /^Started (task_[0-9a-f]+)/.exec(last.content)?.[1];
     if (id) return { toolCalls: [{ name: 'task_output', input: { id, wait: 60 } }] };
     return { text: 'The task is done.' };
@@ -58,7 +60,9 @@ describe('spawn_task', () => {
     expect(sessionId).not.toBe(run.json.session_id);
 
     const output = run.requests.find((r) => !isTaskRequest(r) && r.toolResults[0]?.name === 'task_output');
-    expect(output!.toolResults[0].content).toMatch(/^task_[0-9a-f]+ \[completed, exit code 0\], new output:\n/);
+    expect(output!.toolResults[0].content).toMatch(
+      /^task_[0-9a-f]+ \[completed, exit code 0\], new output:\n/,
+    );
     expect(output!.toolResults[0].content).toContain('MAGIC-WORDS-777');
     expect(run.json.result).toBe('The task is done.');
 

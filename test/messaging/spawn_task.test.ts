@@ -6,7 +6,14 @@ import type { AgentKind } from '../../src/tool/types.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 const runtimeAs = (agentKind: AgentKind, extra: { latheBin?: string } = {}) =>
-  createRuntime({ cwd: tempDir(), documentsRoot: tempDir('lathe-home-'), agentKind, yolo: true, env: {}, ...extra });
+  createRuntime({
+    cwd: tempDir(),
+    documentsRoot: tempDir('lathe-home-'),
+    agentKind,
+    yolo: true,
+    env: {},
+    ...extra,
+  });
 
 describe('spawn_task', () => {
   it('is offered to the user agent, not inside a subagent or a spawned task', () => {
@@ -18,7 +25,10 @@ describe('spawn_task', () => {
   it('with isolation "worktree" refuses with the reason and starts nothing, never in the main checkout', async () => {
     const runtime = runtimeAs('main', { latheBin: '/nonexistent/lathe.js' });
     const result = await runtime.runTool('spawn_task', { prompt: 'do it', isolation: 'worktree' });
-    expect(result).toMatchObject({ isError: true, text: expect.stringMatching(/^isolation "worktree" is not available/) });
+    expect(result).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^isolation "worktree" is not available/),
+    });
     expect(runtime.runningBackgroundWork()).toEqual([]);
     expect(existsSync(join(runtime.sessionDir, 'tasks'))).toBe(false);
     await runtime.dispose();

@@ -25,7 +25,9 @@ function child(code: string): Promise<string> {
     proc.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk;
     });
-    proc.on('exit', (code) => (code === 0 ? done(stdout) : fail(new Error(`child failed (${code}): ${stderr}`))));
+    proc.on('exit', (code) =>
+      code === 0 ? done(stdout) : fail(new Error(`child failed (${code}): ${stderr}`)),
+    );
   });
 }
 
@@ -71,7 +73,10 @@ describe('teams', () => {
   it('refuses a bad or taken name and makes nothing', async () => {
     const runtime = runtimeIn();
     const bad = await runtime.runTool('team_create', { name: '../escape', members: ['ann'] });
-    expect(bad).toMatchObject({ isError: true, text: expect.stringMatching(/^Team "..\/escape" is not a valid name/) });
+    expect(bad).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^Team "..\/escape" is not a valid name/),
+    });
     const badMember = await runtime.runTool('team_create', { name: 'ok', members: ['a/b'] });
     expect(badMember.text).toMatch(/^Member "a\/b" is not a valid name/);
     expect(existsSync(join(runtime.sessionDir, 'teams', 'ok'))).toBe(false);
@@ -85,7 +90,10 @@ describe('teams', () => {
     const runtime = runtimeIn();
     await runtime.runTool('team_create', { name: 'empty' });
     const result = await runtime.runTool('send_message', { to: 'empty', message: 'hello?' });
-    expect(result).toMatchObject({ isError: true, text: 'Team "empty" has no members: nobody would read the message.' });
+    expect(result).toMatchObject({
+      isError: true,
+      text: 'Team "empty" has no members: nobody would read the message.',
+    });
     await runtime.dispose();
   });
 
@@ -103,10 +111,15 @@ describe('teams', () => {
     });
     expect(readFileSync(join(folder, 'mailboxes', 'ann.jsonl'), 'utf8')).toContain('hello');
     teams.activeMembers = () => [];
-    expect((await runtime.runTool('team_delete', { name: 'crew' })).text).toBe('Deleted team crew and its mailboxes.');
+    expect((await runtime.runTool('team_delete', { name: 'crew' })).text).toBe(
+      'Deleted team crew and its mailboxes.',
+    );
     expect(existsSync(folder)).toBe(false);
     const gone = await runtime.runTool('team_delete', { name: 'crew' });
-    expect(gone).toMatchObject({ isError: true, text: 'No team "crew". Teams: none (team_create makes one).' });
+    expect(gone).toMatchObject({
+      isError: true,
+      text: 'No team "crew". Teams: none (team_create makes one).',
+    });
     const unknown = await runtime.runTool('send_message', { to: 'crew', message: 'anyone?' });
     expect(unknown.isError).toBe(true);
     await runtime.dispose();

@@ -51,7 +51,11 @@ describe('coordinator mode', () => {
     expect(pool).toContain('read_file');
     expect(pool).toContain('send_message');
     expect(
-      coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: coordinating(), isDenied: denied }),
+      coordinatorProblem({
+        builtins: [...builtinTools(), useSubagent],
+        conditions: coordinating(),
+        isDenied: denied,
+      }),
     ).toBe(
       'coordinator mode is off: the lead could not delegate, as use_subagent is not offered (a deny rule removes it); it keeps its usual tools',
     );
@@ -59,9 +63,9 @@ describe('coordinator mode', () => {
     expect(coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: lite })).toMatch(
       /\(not in the lite profile\)/,
     );
-    expect(coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: coordinating() })).toBe(
-      undefined,
-    );
+    expect(
+      coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: coordinating() }),
+    ).toBe(undefined);
   });
 
   it('a runtime whose build has no use_subagent warns and keeps the usual pool', () => {
@@ -83,16 +87,24 @@ describe('coordinator mode', () => {
     expect(isCoordinatorPool(runtime.conditions, runtime.pool)).toBe(false);
   });
 
-  it("tells the coordinator in its system prompt to delegate, and only the coordinator", () => {
+  it('tells the coordinator in its system prompt to delegate, and only the coordinator', () => {
     const conditions = coordinating();
     const pool = assemblePool({ builtins: [...builtinTools(), useSubagent], conditions });
     expect(isCoordinatorPool(conditions, pool)).toBe(true);
-    const inputs = { profile: 'standard' as const, mode: 'act' as const, environment: 'env', agentsFiles: [] };
+    const inputs = {
+      profile: 'standard' as const,
+      mode: 'act' as const,
+      environment: 'env',
+      agentsFiles: [],
+    };
     expect(systemPrompt({ ...inputs, coordinator: true })).toContain(
       'You are the coordinator: you do not read, edit or run anything yourself. Delegate every piece of work to subagents with use_subagent',
     );
     expect(systemPrompt(inputs)).not.toContain('You are the coordinator');
-    const usual = assemblePool({ builtins: [...builtinTools(), useSubagent], conditions: defaultConditions() });
+    const usual = assemblePool({
+      builtins: [...builtinTools(), useSubagent],
+      conditions: defaultConditions(),
+    });
     expect(isCoordinatorPool(defaultConditions(), usual)).toBe(false);
   });
 });
