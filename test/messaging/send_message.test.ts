@@ -121,7 +121,12 @@ describe('send_message', () => {
 
 describe('send_message in Plan mode', () => {
   it('sends plain text without asking; a stop request asks, which a headless run cannot', async () => {
-    const runtime = createRuntime({ cwd: tempDir(), documentsRoot: tempDir('lathe-home-'), mode: 'plan', env: {} });
+    const runtime = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir('lathe-home-'),
+      mode: 'plan',
+      env: {},
+    });
     const children = agents([['worker', 'agent_9']]);
     runtime.messages.addSource(children.source);
     expect((await runtime.runTool('send_message', { to: 'worker', message: 'status?' })).isError).toBe(false);
