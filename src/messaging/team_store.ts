@@ -209,3 +209,9 @@ export class TeamStore implements TeamAccess {
     };
   }
 }
+
+/** A member's new mail as the member agent reads it, one message after another. */
+export function teamMailNote(messages: readonly TeamMessage[]): string {
+  const lines = messages.map((m) => `From ${m.from} to team ${m.team} (${m.at}):\n${m.text}`);
+  return `New mail in your team mailbox; reply with send_message if it asks for something:\n\n${lines.join('\n\n')}`;
+}

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type TeamMessage, TeamStore } from '../../src/messaging/team_store.js';
+import { type TeamMessage, TeamStore, teamMailNote } from '../../src/messaging/team_store.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -52,7 +52,11 @@ describe('teams', () => {
       ['to all', 'lead', 'builders'],
       ['to bob', 'lead', 'builders'],
     ]);
-    expect((await teams.takeUnread('bob')).map((m) => m.text)).toEqual(['to all', 'to bob']);
+    const unread = await teams.takeUnread('bob');
+    expect(unread.map((m) => m.text)).toEqual(['to all', 'to bob']);
+    expect(teamMailNote(unread)).toMatch(
+      /^New mail in your team mailbox.*\n\nFrom lead to team builders \(.*\):\nto all\n\nFrom lead to team builders \(.*\):\nto bob$/s,
+    );
     expect(await teams.takeUnread('bob')).toEqual([]);
     await runtime.runTool('send_message', { to: 'builders', message: 'later' });
     expect((await teams.takeUnread('bob')).map((m) => m.text)).toEqual(['later']);
