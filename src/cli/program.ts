@@ -300,6 +300,8 @@ export async function runCli(
         ...EFFORTS,
       ]),
     )
+    // spawn_task's runs: agent kind `task` (no spawn_task inside), in the session the starter named.
+    .addOption(new Option('--spawned-task <session-id>').hideHelp())
     .option(
       '-i, --image <file>',
       'an image sent with the -p prompt (repeatable; models that take images)',
