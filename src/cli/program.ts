@@ -254,6 +254,18 @@ export async function runCli(
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
 
+  const agents = program.command('agents').description('the agent types a child agent can be');
+  agents
+    .command('list', { isDefault: true })
+    .description('each agent type: its description, tools, model and where it comes from')
+    .option('--cwd <dir>', 'the folder whose agent files are read')
+    .option('--trust', TRUST_HELP)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { agentsCommand } = await import('./commands/agents.js');
+      exitCode = agentsCommand(opts);
+    });
+
   program
     .command('trust [folder]')
     .description(
@@ -306,6 +318,8 @@ export async function runCli(
         ...EFFORTS,
       ]),
     )
+    // spawn_task's runs: agent kind `task` (no spawn_task inside), in the session the starter named.
+    .addOption(new Option('--spawned-task <session-id>').hideHelp())
     .option(
       '-i, --image <file>',
       'an image sent with the -p prompt (repeatable; models that take images)',

@@ -1,6 +1,9 @@
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
+import type { PeerEventHandler } from '../messaging/peers.js';
+import type { MessageRouter } from '../messaging/router.js';
+import type { TeamStore } from '../messaging/team_store.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import type { Place } from '../permission/place.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
@@ -83,6 +86,19 @@ export interface Runtime {
    * Returns a function that removes the handler.
    */
   onScheduledPrompt(handler: ScheduledPromptHandler): () => void;
+  /**
+   * send_message's router; `messages.addSource(source)` adds recipients (an agent's children)
+   * and returns the function that removes them.
+   */
+  readonly messages: MessageRouter;
+  /** The session's teams (feature `swarms`): `teams.takeUnread(member)` is a member's new mail. */
+  readonly teams: TeamStore | undefined;
+  /**
+   * Installs the client's handler of messages from other lathe processes and opens this one's
+   * inbox (feature `peers`; without it, nothing happens). Returns a function that removes the
+   * handler; messages that come meanwhile wait for the next one.
+   */
+  onPeerMessage(handler: PeerEventHandler): () => void;
   /** Ends everything the runtime started: background commands, tasks, schedules, endpoint, runs. */
   dispose(): Promise<void>;
   /** Whether commands run in the OS sandbox here (probed once). */
@@ -153,6 +169,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   warnings.push(...permissions.warnings);
   tools.setMode(permissions.mode);
+  if (tools.coordinatorProblem) warnings.push(tools.coordinatorProblem);
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
@@ -162,6 +179,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     place,
     canAsk: options.askUser !== undefined && !options.yolo,
     latheBin: options.latheBin,
+    sessionId,
+    sessionDir,
+    yolo: options.yolo,
+    approve: options.approve,
   });
   let callCounter = 0;
 
@@ -188,6 +209,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         tasks: services.background.tasks,
         schedules: services.background.schedules,
         mcp: tools.mcp,
+        messages: services.messaging.router,
+        teams: services.messaging.teams,
+        peers: services.messaging.peers,
+        spawner: services.spawner,
         interaction: extra.interaction,
         progress: extra.progress,
         workspaceMove: place,
@@ -249,6 +274,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     detachForegroundCommands: () => services.detachForegroundCommands(),
     stopBackgroundCommands: () => services.stopBackgroundCommands(),
     onScheduledPrompt: (handler) => services.background.onScheduledPrompt(handler),
+    messages: services.messaging.router,
+    teams: services.messaging.teams,
+    onPeerMessage: (handler) => services.messaging.onPeerMessage(handler),
     dispose: () => services.dispose(),
     setCapabilities: (next) => tools.setCapabilities(next),
   };

@@ -1,7 +1,7 @@
 import type { AgentKind, Mode, Profile } from '../config/types.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import type { McpAccess } from '../tool/context/mcp.js';
-import { assemblePool, findTool } from '../tool/pool.js';
+import { assemblePool, coordinatorProblem, findTool } from '../tool/pool.js';
 import type { PoolConditions, ProviderCapabilities, Tool } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
@@ -32,7 +32,7 @@ export class PoolState {
   private deferred: readonly string[] = [];
   private capabilities: Partial<ProviderCapabilities>;
   private mode: Mode = 'act';
-  private current!: { conditions: PoolConditions; pool: Tool[] };
+  private current!: { conditions: PoolConditions; pool: Tool[]; coordinatorProblem?: string };
 
   /** Assembles nothing yet: `setMode` makes the first pool, once the permission engine exists. */
   constructor(private readonly options: PoolStateOptions) {
@@ -47,6 +47,11 @@ export class PoolState {
 
   get pool(): Tool[] {
     return this.current.pool;
+  }
+
+  /** Why coordinator mode, asked for, does not apply to this pool (the lead kept its tools). */
+  get coordinatorProblem(): string | undefined {
+    return this.current.coordinatorProblem;
   }
 
   /** The MCP client the MCP tools use, once servers are attached. */
@@ -88,15 +93,13 @@ export class PoolState {
       jsonSchema: options.jsonSchema,
       nodeEnv: options.nodeEnv,
     });
-    const pool = withDeferredToolNames(
-      assemblePool({
-        builtins: this.builtins,
-        external: this.external,
-        conditions,
-        isDenied: (name) => options.isDenied(name),
-      }),
-      this.deferred,
-    );
-    this.current = { conditions, pool };
+    const poolOptions = {
+      builtins: this.builtins,
+      external: this.external,
+      conditions,
+      isDenied: (name: string) => options.isDenied(name),
+    };
+    const pool = withDeferredToolNames(assemblePool(poolOptions), this.deferred);
+    this.current = { conditions, pool, coordinatorProblem: coordinatorProblem(poolOptions) };
   }
 }

@@ -23,6 +23,8 @@ export interface ApprovalRequest {
   category?: ApprovalCategory;
   /** Set when the ask is one no rule can silence (protected path, Plan mode, no sandbox). */
   sticky?: StickyAsk;
+  /** The child agent whose call this is; absent for the user's own agent. */
+  agent?: { id: string; name: string; type: string; depth: number };
 }
 
 export interface ApprovalAnswer {

@@ -6,8 +6,11 @@ import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
+import type { PeerAccess } from './context/peers.js';
 import type { ScheduleAccess } from './context/schedules.js';
+import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
+import type { TeamAccess } from './context/teams.js';
 import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
@@ -148,6 +151,12 @@ export interface ToolContext {
   messages?: MessageAccess;
   /** Moves the session into a worktree and back (enter_worktree, exit_worktree); absent where it cannot move. */
   workspaceMove?: WorkspaceMove;
+  /** The teams of team_create / team_delete (feature `swarms`). */
+  teams?: TeamAccess;
+  /** The other lathe processes of this user (feature `peers`). */
+  peers?: PeerAccess;
+  /** Starts spawn_task's independent `lathe -p` runs. */
+  spawner?: TaskSpawner;
 }
 
 /**

@@ -1,5 +1,10 @@
 import { findTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
+import { listPeers } from './agents/list_peers.js';
+import { sendMessage } from './agents/send_message.js';
+import { spawnTask } from './agents/spawn_task.js';
+import { teamCreate } from './agents/team_create.js';
+import { teamDelete } from './agents/team_delete.js';
 import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
@@ -65,6 +70,11 @@ export function builtinTools(): Tool[] {
     monitor,
     ...scheduleTools,
     ...worktreeTools,
+    sendMessage,
+    teamCreate,
+    teamDelete,
+    listPeers,
+    spawnTask,
     overflowTest,
     testingPermission,
   ];
