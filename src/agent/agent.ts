@@ -4,7 +4,7 @@ import { requestCost } from '../provider/prices.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import { announcesOnly } from '../tool/kinds.js';
-import { findTool } from '../tool/pool.js';
+import { findTool, isCoordinatorPool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
 import type { AgentOptions } from './agent_options.js';
@@ -227,6 +227,7 @@ export class Agent {
         return agent.previousMode;
       },
       jsonSchema: this.options.jsonSchema,
+      modelName: this.options.modelName,
       ask: async (question, options) => {
         const answer = await user.ask(question, options);
         this.emit({ type: 'question', question, options, answer: answer.answer });
@@ -274,6 +275,7 @@ export class Agent {
       jsonSchema: this.options.jsonSchema,
       instructions: this.options.systemPrompt?.replace,
       appended: this.options.systemPrompt?.append,
+      coordinator: isCoordinatorPool(runtime.conditions, runtime.pool),
       textTools: capabilities.nativeTools
         ? undefined
         : describeToolsInText(runtime.pool.map((t) => definitionForModel(t, profile))),

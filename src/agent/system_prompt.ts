@@ -13,6 +13,8 @@ export interface PromptInputs {
   instructions?: string;
   /** Text that ends the prompt (`--append-system-prompt`). */
   appended?: string;
+  /** Coordinator mode: the agent has only the tools to delegate (feature `coordinator`). */
+  coordinator?: boolean;
 }
 
 const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
@@ -28,6 +30,8 @@ How to work:
 
 const PLAN_MODE = `You are in Plan mode: explore with read-only tools and design; tools that change things need the user's explicit approval each time. When the plan is ready, present it with make_plan (or exit_plan_mode).`;
 
+const COORDINATOR = `You are the coordinator: you do not read, edit or run anything yourself. Delegate every piece of work to subagents with use_subagent, giving each a complete, self-contained prompt (a child does not see this conversation). Split independent work across several children, check what each reports, send follow-ups with send_message, stop a child gone astray with task_stop, and give the user the combined result.`;
+
 const LITE = `You are lathe, a coding agent. Use the tools to read, search, edit and run code in the user's repository.
 - Look before you change: search_files, list_files, read_file.
 - Edit with replace_in_file (exact lines from the file) or write_to_file.
@@ -40,6 +44,7 @@ const SIMPLE = `You are lathe, a coding agent. Tools: execute_command runs shell
 export function systemPrompt(inputs: PromptInputs): string {
   const base = inputs.profile === 'lite' ? LITE : inputs.profile === 'simple' ? SIMPLE : STANDARD;
   const parts = [inputs.instructions ?? base];
+  if (inputs.coordinator) parts.push(COORDINATOR);
   if (inputs.mode === 'plan') parts.push(PLAN_MODE);
   parts.push(`Environment (as it was when the conversation started):\n${inputs.environment}`);
   for (const file of inputs.agentsFiles) {

@@ -51,11 +51,17 @@ function checkApprove(categories: string[]): void {
   }
 }
 
+/** Features that switch a mode rather than tools of their own, and the tool each mode needs. */
+const MODE_FEATURES: Record<string, string> = { coordinator: 'use_subagent' };
+
 /** A feature is worth turning on only when this build has tools behind it. */
 async function checkFeatures(names: string[]): Promise<void> {
   if (names.length === 0) return;
   const { builtinTools } = await import('../tools/index.js');
-  const withTools = new Set(builtinTools().flatMap((tool) => tool.availability.feature ?? []));
+  const tools = builtinTools();
+  const withTools = new Set(tools.flatMap((tool) => tool.availability.feature ?? []));
+  for (const [feature, needs] of Object.entries(MODE_FEATURES))
+    if (tools.some((tool) => tool.name === needs)) withTools.add(feature);
   for (const name of names) {
     if (!(KNOWN_FEATURES as readonly string[]).includes(name))
       throw new UsageError(

@@ -179,6 +179,24 @@ export async function runCli(
     .addOption(new Option('--format <format>', 'export format').choices(['md', 'jsonl']).default('md'))
     .action((id, opts) => sessionsAction('export')(id, opts));
 
+  const worktrees = program
+    .command('worktrees')
+    .description("list lathe's git worktrees, or prune those whose process is gone");
+  const worktreesAction = (sub: 'list' | 'prune') => async (opts: { json?: boolean }) => {
+    const { worktreesCommand } = await import('./commands/worktrees.js');
+    exitCode = await worktreesCommand(sub, opts);
+  };
+  worktrees
+    .command('list', { isDefault: true })
+    .description('name, branch, folder, owner, alive / stale / kept, changes')
+    .option('--json', 'print JSON')
+    .action(worktreesAction('list'));
+  worktrees
+    .command('prune')
+    .description('commit the changes of worktrees whose process is gone on their branches, and remove them')
+    .option('--json', 'print JSON')
+    .action(worktreesAction('prune'));
+
   const mcp = program
     .command('mcp')
     .description('MCP: serve lathe’s tools, or list, add, remove and test servers');
@@ -236,6 +254,18 @@ export async function runCli(
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
 
+  const agents = program.command('agents').description('the agent types a child agent can be');
+  agents
+    .command('list', { isDefault: true })
+    .description('each agent type: its description, tools, model and where it comes from')
+    .option('--cwd <dir>', 'the folder whose agent files are read')
+    .option('--trust', TRUST_HELP)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { agentsCommand } = await import('./commands/agents.js');
+      exitCode = agentsCommand(opts);
+    });
+
   program
     .command('trust [folder]')
     .description(
@@ -288,6 +318,8 @@ export async function runCli(
         ...EFFORTS,
       ]),
     )
+    // spawn_task's runs: agent kind `task` (no spawn_task inside), in the session the starter named.
+    .addOption(new Option('--spawned-task <session-id>').hideHelp())
     .option(
       '-i, --image <file>',
       'an image sent with the -p prompt (repeatable; models that take images)',

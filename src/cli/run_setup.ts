@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ConversationMessage } from '../agent/model_stream.js';
@@ -13,6 +14,7 @@ import { findSession, latestSession, type SessionSummary } from '../session/cata
 import type { SessionEvent } from '../session/event.js';
 import { SessionLog } from '../session/log.js';
 import { readSessionTail, type SessionSettings } from '../session/tail.js';
+import { worktreesRoot } from '../worktree/places.js';
 
 /**
  * The pieces every run is assembled from — where a session resumes, the model, the session
@@ -199,16 +201,35 @@ export function startRuntimeServices(
     );
   };
   if (!options.probeSandboxLater) probeSandbox();
+  const leftovers = pruneLeftoverWorktrees(runtime.documentsRoot, report);
   return {
     mcp,
     probeSandbox,
     end: async () => {
       ended = true;
+      await leftovers;
       await runtime.dispose();
       // Stdio servers are processes: they would keep lathe alive.
       await (await mcp)?.close();
     },
   };
+}
+
+/**
+ * Worktrees left by lathe processes that are gone (killed, crashed) are pruned at start: their
+ * changes committed on their branches, their folders removed; each is reported in a line.
+ */
+async function pruneLeftoverWorktrees(documentsRoot: string, report: (line: string) => void): Promise<void> {
+  if (!existsSync(worktreesRoot(documentsRoot))) return;
+  try {
+    const { pruneWorktrees } = await import('../worktree/index.js');
+    const { prunedLine, pruneFailureLine } = await import('./commands/worktrees.js');
+    const { pruned, failed } = await pruneWorktrees({ documentsRoot });
+    for (const p of pruned) report(prunedLine(p));
+    for (const f of failed) report(pruneFailureLine(f));
+  } catch (error) {
+    report(`could not prune leftover worktrees: ${(error as Error).message}`);
+  }
 }
 
 /** The services of a runtime, started; returns what ends them. */

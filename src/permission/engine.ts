@@ -3,6 +3,7 @@ import type { ResolvedSettings, RuleText } from '../config/settings.js';
 import type { ApprovalCategory, Mode } from '../config/types.js';
 import { type CommandFacts, commandFacts } from './command_facts.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
+import type { Place } from './place.js';
 import {
   commandPatternMatches,
   hostPatternMatches,
@@ -39,6 +40,11 @@ export interface PermissionEngineOptions {
   extraRoots?: readonly string[];
   /** Which tools' path rules guard reading and writing for every tool (from the tools' declarations). */
   pathRuleTools: PathRuleTools;
+  /**
+   * Where the workspace and cwd are read from at each decision, when they move (a worktree);
+   * without it they are `workspace` and `cwd`, fixed.
+   */
+  place?: Place;
 }
 
 interface Target {
@@ -62,17 +68,25 @@ export class RulePermissionEngine implements PermissionEngine {
   private readonly ruleList: PermissionRule[] = [];
   readonly warnings: string[] = [];
   private currentMode: Mode;
-  private readonly workspaceReal: string;
+  private readonly place: Place;
+  /** The workspace's real path, found again only when the workspace moves. */
+  private real: { workspace: string; real: string } | undefined;
   private readonly extraRootsReal: string[];
 
   constructor(private readonly options: PermissionEngineOptions) {
     this.currentMode = options.mode ?? options.settings.mode;
-    this.workspaceReal = realPathOf(options.workspace);
+    this.place = options.place ?? options;
     this.extraRootsReal = (options.extraRoots ?? []).map((root) => realPathOf(root));
     for (const text of options.settings.rules) {
       const problem = this.addParsed(text);
       if (problem) this.warnings.push(problem);
     }
+  }
+
+  private get workspaceReal(): string {
+    const { workspace } = this.place;
+    if (this.real?.workspace !== workspace) this.real = { workspace, real: realPathOf(workspace) };
+    return this.real.real;
   }
 
   /** The rules in effect, in the order they were added: settings first, then the session's. */
@@ -263,7 +277,8 @@ export class RulePermissionEngine implements PermissionEngine {
   /** The facts of a parsed shell command in this place (undefined for other subjects). */
   private commandFacts(subject: PermissionSubject): CommandFacts | undefined {
     if (subject.kind !== 'execute' || !subject.commands) return undefined;
-    const { settings, workspace, cwd } = this.options;
+    const { settings } = this.options;
+    const { workspace, cwd } = this.place;
     return commandFacts(subject.commands, {
       cwd: subject.cwd ? resolvePath(subject.cwd, cwd).lexical : cwd,
       workspace,
@@ -273,7 +288,7 @@ export class RulePermissionEngine implements PermissionEngine {
   }
 
   private namedTarget(path: NamedPath, cwd: string | undefined): NamedTarget {
-    const base = cwd ? resolvePath(cwd, this.options.cwd).lexical : this.options.cwd;
+    const base = cwd ? resolvePath(cwd, this.place.cwd).lexical : this.place.cwd;
     const targets = path.absolute.map((p) => this.target(p, base));
     return { path, targets, outside: path.unknown || targets.some((t) => t.relative === undefined) };
   }
@@ -294,7 +309,7 @@ export class RulePermissionEngine implements PermissionEngine {
     return this.options.canonicalName ? this.options.canonicalName(name) : name;
   }
 
-  private target(p: string, cwd = this.options.cwd): Target {
+  private target(p: string, cwd = this.place.cwd): Target {
     const { lexical, real } = resolvePath(p, cwd);
     const inside = isInside(real, this.workspaceReal);
     return {
@@ -365,9 +380,8 @@ export class RulePermissionEngine implements PermissionEngine {
     const realRel = t.relative;
     if (pathPatternMatches(rule.pattern!, t.real, realRel)) return true;
     if (!either) return false;
-    const lexicalRel = isInside(t.absolute, this.options.workspace)
-      ? relative(this.options.workspace, t.absolute) || '.'
-      : undefined;
+    const { workspace } = this.place;
+    const lexicalRel = isInside(t.absolute, workspace) ? relative(workspace, t.absolute) || '.' : undefined;
     return pathPatternMatches(rule.pattern!, t.absolute, lexicalRel);
   }
 

@@ -3,12 +3,17 @@ import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
+import type { PeerEventHandler } from '../messaging/peers.js';
+import type { MessageRouter } from '../messaging/router.js';
+import type { TeamStore } from '../messaging/team_store.js';
 import { RulePermissionEngine } from '../permission/engine.js';
+import type { Place } from '../permission/place.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
+import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
@@ -16,6 +21,7 @@ import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../
 import { builtinTools } from '../tools/index.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
+import { RuntimePlace } from './place.js';
 import { PoolState } from './pool_state.js';
 import { type BackgroundWork, RuntimeServices } from './services.js';
 import { type ExecutionOptions, toolContext } from './tool_context.js';
@@ -50,8 +56,15 @@ export interface RuntimeOptions extends ConfigurationOptions {
 }
 
 export interface Runtime {
+  /** Where the session started (its settings, trust and sessions belong to this folder). */
   readonly cwd: string;
   readonly workspace: string;
+  /**
+   * Where the tools work now: the workspace, or the worktree enter_worktree moved the session
+   * into. `place.moveTo(worktree)` moves the cwd, the permission workspace and the sandbox's
+   * writable root together (a child isolated in a worktree of its own starts there).
+   */
+  readonly place: Place & WorkspaceMove;
   readonly documentsRoot: string;
   readonly sessionId: string;
   readonly sessionDir: string;
@@ -81,6 +94,19 @@ export interface Runtime {
    * Returns a function that removes the handler.
    */
   onScheduledPrompt(handler: ScheduledPromptHandler): () => void;
+  /**
+   * send_message's router; `messages.addSource(source)` adds recipients (an agent's children)
+   * and returns the function that removes them.
+   */
+  readonly messages: MessageRouter;
+  /** The session's teams (feature `swarms`): `teams.takeUnread(member)` is a member's new mail. */
+  readonly teams: TeamStore | undefined;
+  /**
+   * Installs the client's handler of messages from other lathe processes and opens this one's
+   * inbox (feature `peers`; without it, nothing happens). Returns a function that removes the
+   * handler; messages that come meanwhile wait for the next one.
+   */
+  onPeerMessage(handler: PeerEventHandler): () => void;
   /** Ends everything the runtime started: background commands, tasks, schedules, endpoint, runs. */
   dispose(): Promise<void>;
   /** Whether commands run in the OS sandbox here (probed once). */
@@ -125,6 +151,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...agentTypes.warnings);
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
+  const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const tools = new PoolState({
     builtins: builtinTools(agentTypes.types),
     profile: settings.profile,
@@ -145,6 +172,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     workspace,
     documentsRoot,
     cwd,
+    place,
     yolo: options.yolo,
     approve: options.approve,
     canonicalName: tools.canonicalName,
@@ -153,18 +181,24 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   warnings.push(...permissions.warnings);
   tools.setMode(permissions.mode);
+  if (tools.coordinatorProblem) warnings.push(tools.coordinatorProblem);
 
   const sessionId = options.sessionId ?? newSessionId();
   const sessionDir = options.sessionDir ?? sessionFolder(documentsRoot, workspace, sessionId);
   const services = new RuntimeServices({
     configuration,
     permissions,
+    place,
     canAsk: options.askUser !== undefined && !options.yolo,
     latheBin: options.latheBin,
+    sessionId,
+    sessionDir,
+    yolo: options.yolo,
+    approve: options.approve,
   });
   let callCounter = 0;
 
-  const shared = { configuration, permissions, services };
+  const shared = { configuration, permissions, services, place };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     new ToolExecution({
       pool: tools.pool,
@@ -200,6 +234,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   return {
     cwd,
     workspace,
+    place,
     documentsRoot,
     sessionId,
     sessionDir,
@@ -237,6 +272,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     detachForegroundCommands: () => services.detachForegroundCommands(),
     stopBackgroundCommands: () => services.stopBackgroundCommands(),
     onScheduledPrompt: (handler) => services.background.onScheduledPrompt(handler),
+    messages: services.messaging.router,
+    teams: services.messaging.teams,
+    onPeerMessage: (handler) => services.messaging.onPeerMessage(handler),
     dispose: () => services.dispose(),
     setCapabilities: (next) => tools.setCapabilities(next),
     tasks: services.background.tasks,

@@ -1,7 +1,7 @@
 import type { AgentKind, Mode, Profile } from '../config/types.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
 import type { McpAccess } from '../tool/context/mcp.js';
-import { assemblePool, findTool } from '../tool/pool.js';
+import { assemblePool, coordinatorProblem, findTool } from '../tool/pool.js';
 import type { PoolConditions, ProviderCapabilities, Tool } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
@@ -38,7 +38,7 @@ export class PoolState {
   private deferred: readonly string[] = [];
   private capabilityOverrides: Partial<ProviderCapabilities>;
   private mode: Mode = 'act';
-  private current!: { conditions: PoolConditions; pool: Tool[] };
+  private current!: { conditions: PoolConditions; pool: Tool[]; coordinatorProblem?: string };
 
   /** Assembles nothing yet: `setMode` makes the first pool, once the permission engine exists. */
   constructor(private readonly options: PoolStateOptions) {
@@ -64,6 +64,11 @@ export class PoolState {
   /** The model's capabilities the pool was assembled for. */
   get capabilities(): Partial<ProviderCapabilities> {
     return this.capabilityOverrides;
+  }
+
+  /** Why coordinator mode, asked for, does not apply to this pool (the lead kept its tools). */
+  get coordinatorProblem(): string | undefined {
+    return this.current.coordinatorProblem;
   }
 
   /** The MCP client the MCP tools use, once servers are attached. */
@@ -106,15 +111,18 @@ export class PoolState {
       childAgents: options.childAgents ?? true,
       nodeEnv: options.nodeEnv,
     });
-    const pool = withDeferredToolNames(
-      assemblePool({
-        builtins: this.builtins,
-        external: this.externalTools,
-        conditions,
-        isDenied: (name) => options.isDenied(name),
-      }),
-      this.deferred,
-    );
-    this.current = { conditions, pool: options.keep ? pool.filter(options.keep) : pool };
+    const poolOptions = {
+      builtins: this.builtins,
+      external: this.externalTools,
+      conditions,
+      isDenied: (name: string) => options.isDenied(name),
+    };
+    const pool = withDeferredToolNames(assemblePool(poolOptions), this.deferred);
+    this.current = {
+      conditions,
+      // A child's type keeps only some tools.
+      pool: options.keep ? pool.filter(options.keep) : pool,
+      coordinatorProblem: coordinatorProblem(poolOptions),
+    };
   }
 }

@@ -1,7 +1,10 @@
 import { workspaceSettingsPath } from '../config/paths.js';
+import { Messaging } from '../messaging/messaging.js';
+import type { Place } from '../permission/place.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
 import type { PermissionEngine } from '../permission/types.js';
 import { BackgroundServices } from '../schedule/background_services.js';
+import { HeadlessTaskSpawner } from '../schedule/spawned_tasks.js';
 import type { BackgroundCommand } from '../tool/context/background_commands.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import type { RuntimeConfiguration } from './configuration.js';
@@ -18,10 +21,17 @@ export interface BackgroundWork {
 export interface ServicesOptions {
   configuration: RuntimeConfiguration;
   permissions: Pick<PermissionEngine, 'mode' | 'readDenyPatterns'>;
+  /** Where commands may write: the workspace, or the worktree the session entered. */
+  place?: Pick<Place, 'workspace'>;
   /** A person answers approvals and --yolo is off: a command the sandbox cannot wrap asks. */
   canAsk: boolean;
   /** The lathe command that scheduled and triggered runs start. */
   latheBin?: string;
+  sessionId: string;
+  sessionDir: string;
+  /** The run's approval flags, which the tasks it spawns inherit. */
+  yolo?: boolean;
+  approve?: readonly string[] | 'all';
 }
 
 /**
@@ -35,6 +45,10 @@ export class RuntimeServices {
   readonly background: BackgroundServices;
   readonly sandbox: Sandbox;
   readonly sandboxGate: SandboxGate;
+  /** send_message's router, the teams and the peers. */
+  readonly messaging: Messaging;
+  /** Starts spawn_task's runs. */
+  readonly spawner: HeadlessTaskSpawner;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -46,6 +60,16 @@ export class RuntimeServices {
       features,
       latheBin: options.latheBin,
     });
+    const { sessionId, sessionDir } = options;
+    this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
+    this.spawner = new HeadlessTaskSpawner({
+      documentsRoot,
+      // Runs started from here need a usable environment whatever the runtime was given.
+      env: { ...process.env, ...env },
+      latheBin: options.latheBin,
+      yolo: options.yolo,
+      approve: options.approve,
+    });
     this.sandbox = new Sandbox(
       {
         mode: settings.sandbox.mode,
@@ -54,7 +78,7 @@ export class RuntimeServices {
         documentsRoot,
         readDenied: () => permissions.readDenyPatterns(),
       },
-      { agentMode: () => permissions.mode },
+      { agentMode: () => permissions.mode, place: options.place },
     );
     this.sandboxGate = new SandboxGate({
       sandbox: this.sandbox,
@@ -96,6 +120,7 @@ export class RuntimeServices {
     await Promise.all([
       ...[...this.backgroundCommands.values()].map((c) => c.done),
       this.background.dispose(),
+      this.messaging.dispose(),
     ]);
     this.sandbox.dispose();
   }

@@ -6,6 +6,7 @@ import type { ReadTracker } from '../tool/read_tracker.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ToolContext, ToolResult } from '../tool/types.js';
 import type { RuntimeConfiguration } from './configuration.js';
+import type { RuntimePlace } from './place.js';
 import type { RuntimeServices } from './services.js';
 
 export interface ExecutionOptions {
@@ -23,6 +24,8 @@ export interface SharedParts {
   configuration: RuntimeConfiguration;
   permissions: RulePermissionEngine;
   services: RuntimeServices;
+  /** Where calls work: the home workspace or the worktree the session entered. */
+  place: RuntimePlace;
 }
 
 /** What is a runtime's own: its session folder, its conditions, its memory of files read. */
@@ -39,11 +42,16 @@ export function toolContext(
   own: OwnParts,
   extra: ExecutionOptions,
 ): Omit<ToolContext, 'signal'> {
-  const { configuration, permissions, services } = shared;
-  const { workspace, documentsRoot, settings } = configuration;
+  const { configuration, permissions, services, place } = shared;
+  const { documentsRoot, settings } = configuration;
   return {
-    cwd: workspace,
-    workspace,
+    // Read at each call: a call after enter_worktree works in the worktree.
+    get cwd() {
+      return place.cwd;
+    },
+    get workspace() {
+      return place.workspace;
+    },
     documentsRoot,
     sessionDir: own.sessionDir,
     conditions: own.conditions,
@@ -56,6 +64,11 @@ export function toolContext(
     tasks: services.background.tasks,
     schedules: services.background.schedules,
     mcp: own.mcp,
+    messages: services.messaging.router,
+    teams: services.messaging.teams,
+    peers: services.messaging.peers,
+    spawner: services.spawner,
+    workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,
     ...(extra.agents ? { agents: extra.agents } : {}),

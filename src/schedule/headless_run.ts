@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runsDir } from './paths.js';
 
 /** A `lathe -p` run started by a schedule or a trigger. */
@@ -10,6 +10,9 @@ export interface HeadlessRun {
   pid: number | undefined;
   logPath: string;
   finished: boolean;
+  /** How the process ended, once it has. */
+  exitCode?: number | null;
+  signal?: NodeJS.Signals | null;
   /** Settles when the run's process has exited. */
   done: Promise<void>;
   /** Ends the run's whole process group (SIGTERM; SIGKILL after a grace period). */
@@ -25,6 +28,10 @@ export interface HeadlessRunRequest {
   origin: string;
   /** The lathe command (a JS file run with this Node), as the CLI passed it down; none: the run is refused. */
   bin: string | undefined;
+  /** More arguments, before the prompt (a model, approval flags). */
+  args?: readonly string[];
+  /** Where its output goes instead of `<documents-root>/schedules/runs/<id>.log`. */
+  logPath?: string;
 }
 
 const GRACE_MS = 3_000;
@@ -42,21 +49,24 @@ export function startHeadlessRun(request: HeadlessRunRequest): HeadlessRun {
     );
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
   const id = `run_${stamp}_${randomBytes(3).toString('hex')}`;
-  const folder = runsDir(request.documentsRoot);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const logPath = join(folder, `${id}.log`);
+  const logPath = request.logPath ?? join(runsDir(request.documentsRoot), `${id}.log`);
+  mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
   const fd = openSync(logPath, 'a', 0o600);
   let child: ReturnType<typeof spawn>;
   try {
     writeSync(fd, `# ${request.origin}, ${new Date().toISOString()}, in ${request.workspace}\n`);
     writeSync(fd, `# prompt: ${JSON.stringify(request.prompt)}\n`);
     // `--print=…` keeps a prompt that starts with "-" from being read as an option.
-    child = spawn(process.execPath, [bin, '--cwd', request.workspace, `--print=${request.prompt}`], {
-      cwd: request.workspace,
-      env: { ...request.env, LATHE_HOME: request.documentsRoot },
-      detached: true,
-      stdio: ['ignore', fd, fd],
-    });
+    child = spawn(
+      process.execPath,
+      [bin, '--cwd', request.workspace, ...(request.args ?? []), `--print=${request.prompt}`],
+      {
+        cwd: request.workspace,
+        env: { ...request.env, LATHE_HOME: request.documentsRoot },
+        detached: true,
+        stdio: ['ignore', fd, fd],
+      },
+    );
   } finally {
     closeSync(fd);
   }
@@ -83,6 +93,8 @@ export function startHeadlessRun(request: HeadlessRunRequest): HeadlessRun {
       child.on('exit', (code, signal) => {
         clearTimeout(killTimer);
         appendFileSync(logPath, `# ended: ${signal ? `signal ${signal}` : `exit code ${code}`}\n`);
+        run.exitCode = code;
+        run.signal = signal;
         run.finished = true;
         resolve();
       });

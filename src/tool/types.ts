@@ -6,8 +6,12 @@ import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
+import type { PeerAccess } from './context/peers.js';
 import type { ScheduleAccess } from './context/schedules.js';
+import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
+import type { TeamAccess } from './context/teams.js';
+import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
 import type { ReadTracker } from './read_tracker.js';
@@ -114,14 +118,15 @@ export interface ToolContext {
   backgroundCommands: Map<string, BackgroundCommand>;
   /**
    * Wraps a command line in the OS sandbox; resolves to undefined when commands run bare. In
-   * Plan mode (`agentMode`) it is the read-only sandbox. `cleanup()`, once the command has
-   * ended, may return a line saying what it undid at protected paths (for the result).
+   * Plan mode (`agentMode`) it is the read-only sandbox; `workspace` gives one command another
+   * writable root (a new worktree's setup). `cleanup()`, once the command has ended, may return
+   * a line saying what it undid at protected paths (for the result).
    */
   sandbox?: {
     wrap(
       argv: string[],
       cwd: string,
-      call?: { agentMode?: Mode },
+      call?: { agentMode?: Mode; workspace?: string },
     ): Promise<{ argv: string[]; cleanup(): string | undefined } | undefined>;
   };
   /**
@@ -146,6 +151,14 @@ export interface ToolContext {
   agents?: SubagentAccess;
   /** The roster send_message reaches: children, teams, peers. */
   messages?: MessageAccess;
+  /** Moves the session into a worktree and back (enter_worktree, exit_worktree); absent where it cannot move. */
+  workspaceMove?: WorkspaceMove;
+  /** The teams of team_create / team_delete (feature `swarms`). */
+  teams?: TeamAccess;
+  /** The other lathe processes of this user (feature `peers`). */
+  peers?: PeerAccess;
+  /** Starts spawn_task's independent `lathe -p` runs. */
+  spawner?: TaskSpawner;
 }
 
 /**

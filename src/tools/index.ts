@@ -2,6 +2,11 @@ import type { AgentTypeSummary } from '../tool/context/agents.js';
 import { findTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
 import { agentTools } from './agents/index.js';
+import { listPeers } from './agents/list_peers.js';
+import { sendMessage } from './agents/send_message.js';
+import { spawnTask } from './agents/spawn_task.js';
+import { teamCreate } from './agents/team_create.js';
+import { teamDelete } from './agents/team_delete.js';
 import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
@@ -31,6 +36,7 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { worktreeTools } from './worktree/index.js';
 
 /**
  * Every built-in tool; the pool keeps those whose conditions hold. `agentTypes`: the child agent
@@ -69,6 +75,12 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     monitor,
     ...scheduleTools,
     ...agentTools(agentTypes),
+    ...worktreeTools,
+    sendMessage,
+    teamCreate,
+    teamDelete,
+    listPeers,
+    spawnTask,
     overflowTest,
     testingPermission,
   ];

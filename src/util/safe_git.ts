@@ -33,16 +33,29 @@ export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Process
 export interface GitRun {
   status: number | null;
   stdout: string;
+  stderr: string;
+  /** Set when git could not be started (ENOENT: git is not installed) or was stopped. */
+  error?: NodeJS.ErrnoException;
 }
 
 /** Runs git without waiting on it: the event loop (and so lathe's start-up) goes on meanwhile. */
-async function git(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitRun> {
-  const run = await collectProcess(['git', ...args], { cwd, env: safeGitEnv(), timeoutMs });
-  return { status: run.error ? null : run.code, stdout: run.stdout };
+async function git(
+  args: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<GitRun> {
+  const run = await collectProcess(['git', ...args], { cwd, env: safeGitEnv(env), timeoutMs });
+  return {
+    status: run.error ? null : run.code,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    ...(run.error ? { error: run.error } : {}),
+  };
 }
 
 /** Names of the filter drivers the configuration seen from `cwd` defines. */
-async function filterDrivers(cwd: string, timeoutMs: number): Promise<string[]> {
+export async function gitFilterDrivers(cwd: string, timeoutMs = 2_000): Promise<string[]> {
   const listed = await git(safeGitArgs(['config', '--get-regexp', '^filter\\.']), cwd, timeoutMs);
   const names = new Set<string>();
   for (const line of listed.stdout.split('\n')) {
@@ -60,8 +73,15 @@ async function filterDrivers(cwd: string, timeoutMs: number): Promise<string[]> 
  */
 export async function runGit(
   args: readonly string[],
-  options: { cwd: string; timeoutMs?: number },
+  options: {
+    cwd: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    /** The repository's filter drivers, found once (`gitFilterDrivers`) for a run of calls; default: found now. */
+    filterDrivers?: readonly string[];
+  },
 ): Promise<GitRun> {
   const timeout = options.timeoutMs ?? 2_000;
-  return git(safeGitArgs(args, await filterDrivers(options.cwd, timeout)), options.cwd, timeout);
+  const drivers = options.filterDrivers ?? (await gitFilterDrivers(options.cwd, timeout));
+  return git(safeGitArgs(args, drivers), options.cwd, timeout, options.env);
 }

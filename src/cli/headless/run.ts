@@ -26,6 +26,7 @@ import {
   withSessionSettings,
 } from '../run_setup.js';
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
+import { headlessPeerHandler } from './peer_messages.js';
 import { headlessUserSide } from './user_side.js';
 
 export interface HeadlessOptions extends CommonOptions, PromptFlags {
@@ -43,6 +44,16 @@ export interface HeadlessOptions extends CommonOptions, PromptFlags {
   effort?: Effort;
   /** Image files sent with the prompt (`-i`). */
   image?: string[];
+  /** This run is a spawned task, in a new session of this id (hidden `--spawned-task`). */
+  spawnedTask?: string;
+}
+
+/** The session id of `--spawned-task`, checked: it names a new session's folder. */
+function spawnedTaskSession(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  if (!/^\d{8}-\d{6}-[0-9a-f]{6}$/.test(id))
+    throw new UsageError(`--spawned-task: "${id}" is not a session id`);
+  return id;
 }
 
 function readJsonSchema(file: string): Record<string, unknown> {
@@ -71,9 +82,11 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     const user = headlessUserSide({ answersFile: opts.answers, yolo: opts.yolo });
     const runtimeOptions = { ...runtimeOptionsFrom(opts), jsonSchema: jsonSchema !== undefined };
     const resumed = findResumePoint(runtimeOptions, opts);
+    const spawned = spawnedTaskSession(opts.spawnedTask);
     const runtime = createRuntime({
       ...withSessionSettings(runtimeOptions, resumed),
-      sessionId: resumed?.id,
+      sessionId: resumed?.id ?? spawned,
+      ...(spawned ? { agentKind: 'task' as const } : {}),
     });
     reportRuntimeNotices(runtime);
     const warn = (line: string) => process.stderr.write(`lathe: warning: ${line}\n`);
@@ -142,6 +155,9 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       onMessage: (message) => recordMessage(session, message),
       onCompacted: (messages) => recordCompaction(session, messages),
     });
+    // Messages from other lathe processes (feature peers): shown on stderr, held for the agent.
+    const heldPeerNotes: string[] = [];
+    runtime.onPeerMessage(headlessPeerHandler(report, (note) => heldPeerNotes.push(note)));
     const { approve, yolo } = runtimeOptions;
     printer.start({ sessionId: session.id, model: modelName, runtime, approve, yolo });
 

@@ -22,7 +22,8 @@ export interface ProtectionPlan {
 
 /**
  * `.agents/`, lathe's settings and the parts of the repository that make git run programs
- * (config, hooks, info, commondir — a `.git` file followed to its real folder) stay read-only.
+ * (config, hooks, info, commondir — a `.git` file followed to its real folder) stay read-only,
+ * and so do the main checkout's HEAD and index when the workspace is a linked worktree.
  * Nothing is created in the user's tree: existing paths are bound read-only at their real
  * location; missing ones inside a writable folder are watched and undone after the command.
  * The git folders are bound over themselves so they cannot be renamed away and replaced.
@@ -37,6 +38,9 @@ export function planProtection(policy: SandboxPolicy): ProtectionPlan {
     // A `.git` file is bound read-only; a `.git` link cannot be, so it is watched.
     if (layout.kind === 'file') protectedPaths.push(layout.dotGit);
     protectedPaths.push(...gitControlPaths(layout));
+    // A linked worktree's commands never move the main checkout's HEAD or change its index.
+    if (layout.commonDir !== layout.gitDir)
+      protectedPaths.push(join(layout.commonDir, 'HEAD'), join(layout.commonDir, 'index'));
   }
   const writable = policy.mode === 'workspace-write' ? folders : [];
   const readOnly: string[] = [];

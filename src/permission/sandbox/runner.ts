@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mode } from '../../config/types.js';
+import type { Place } from '../place.js';
 import { wrapCommand } from './command_line.js';
 import { systemSockets } from './host_sockets.js';
 import { filesToMask } from './masking.js';
@@ -10,11 +11,15 @@ import { describeOutcome, type ProbeOutcome, probeBubblewrap } from './probe.js'
 export interface SandboxOptions {
   /** The agent's current mode: in Plan mode every command runs in the read-only sandbox. */
   agentMode?: () => Mode;
+  /** Where the writable root is read from at each command, when it moves (a worktree); default `policy.workspace`. */
+  place?: Pick<Place, 'workspace'>;
 }
 
 export interface WrapCallOptions {
   /** The mode of the agent making this call (overrides `SandboxOptions.agentMode`). */
   agentMode?: Mode;
+  /** The writable root of this one command (a new worktree's setup), instead of the runtime's. */
+  workspace?: string;
 }
 
 /**
@@ -59,9 +64,10 @@ export class Sandbox {
     if (mode === 'off') return undefined;
     const probe = await this.probe();
     if (!probe.status.active) return undefined;
-    const masked = await filesToMask(this.policy.readDenied?.() ?? [], this.policy.workspace);
+    const workspace = call.workspace ?? this.options.place?.workspace ?? this.policy.workspace;
+    const masked = await filesToMask(this.policy.readDenied?.() ?? [], workspace);
     this.sockets ??= systemSockets();
-    return wrapCommand({ ...this.policy, mode }, argv, cwd, {
+    return wrapCommand({ ...this.policy, mode, workspace }, argv, cwd, {
       unshareUser: probe.unshareUser,
       masked,
       emptyFile: masked.length > 0 ? this.emptyFile() : undefined,

@@ -20,4 +20,6 @@ export interface AgentInteraction {
   readonly previousMode: Mode;
   /** The JSON Schema the final answer must match (headless --json-schema). */
   readonly jsonSchema?: Record<string, unknown>;
+  /** The model the agent runs on (`provider/model`), for runs it starts (spawn_task). */
+  readonly modelName?: string;
 }

@@ -6,6 +6,7 @@ import type { PromptHistory } from '../input/history.js';
 import { KeyReader } from '../input/keys.js';
 import { renderEditor } from '../input/render_editor.js';
 import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prompt_state.js';
+import { childPanelLines } from '../render/child_line.js';
 import { renderEntry, spaceAbove } from '../render/entries.js';
 import type { Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
@@ -13,6 +14,7 @@ import { SLASH_COMMAND_NAMES } from '../session/command_names.js';
 import type { SessionControls } from '../session/starting.js';
 import { todoPanelLines } from '../session/todo_view.js';
 import type { TranscriptItem } from '../state/items.js';
+import { ChildrenPanel } from './children_panel.js';
 import { LinesView } from './lines_view.js';
 import { LiveArea } from './live_area.js';
 import { BusyLine, StatusLine } from './status_line.js';
@@ -65,6 +67,10 @@ export function App({ session, history }: { session: SessionControls; history: P
       return rerender();
     }
     if (key.ctrl && input === 'o') return session.expandLatest();
+    if (key.ctrl && input === 't') {
+      store.toggleChildren();
+      return rerender();
+    }
     if (key.ctrl && input === 'b') {
       const moved = session.detachCommands();
       store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
@@ -118,8 +124,10 @@ export function App({ session, history }: { session: SessionControls; history: P
       ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'gray' } }], width)]
       : [];
   const todo = snap.todo ? todoPanelLines(snap.todo, 6) : [];
+  const agents = childPanelLines(snap.children, snap.childrenOpen, width, 0, '').length;
   const busy = (snap.busy ? 1 : 0) + Math.min(4, snap.queued.length);
-  const fixed = 1 + promptView.length + inputView.length + suggestions.length + todo.length + busy + 2;
+  const fixed =
+    1 + promptView.length + inputView.length + suggestions.length + todo.length + agents + busy + 2;
   const liveMax = Math.max(3, rows - fixed - 1);
 
   return (
@@ -128,6 +136,7 @@ export function App({ session, history }: { session: SessionControls; history: P
         {(item) => <EntryView key={item.key} item={item} width={width} />}
       </Static>
       <LiveArea live={snap.live} width={width} maxLines={liveMax} />
+      <ChildrenPanel agents={snap.children} open={snap.childrenOpen} width={width} />
       {todo.length > 0 ? <LinesView lines={todo} /> : null}
       <BusyLine
         busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { formatTokens } from '../render/counts.js';
 import type { Line, Style } from '../render/style.js';
 import { formatElapsed } from '../render/tool_line.js';
 import { lineWidth, truncateLine } from '../render/width.js';
@@ -7,12 +8,6 @@ import { LinesView } from './lines_view.js';
 import { spinnerFrame, useNow } from './use_terminal.js';
 
 const GRAY: Style = { color: 'gray' };
-
-function tokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
 
 /** Mode, model, profile, context used against the window, and cost — cut to the width. */
 export function statusLine(status: StatusInfo, width: number, hint?: string): Line {
@@ -26,8 +21,8 @@ export function statusLine(status: StatusInfo, width: number, hint?: string): Li
           ]
         : [{ text: ' ACT ', style: { inverse: true, bold: true } }];
   const context = status.contextWindow
-    ? `${tokens(status.contextTokens)}/${tokens(status.contextWindow)} (${Math.round((100 * status.contextTokens) / status.contextWindow)}%)`
-    : `${tokens(status.contextTokens)} tokens`;
+    ? `${formatTokens(status.contextTokens)}/${formatTokens(status.contextWindow)} (${Math.round((100 * status.contextTokens) / status.contextWindow)}%)`
+    : `${formatTokens(status.contextTokens)} tokens`;
   const parts = status.starting
     ? [...(status.model ? [status.model] : []), 'starting…']
     : [status.model ?? 'no model', status.profile, context];

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../state/items.js';
+import { childSummaryLine } from './child_line.js';
 import { renderMarkdown } from './markdown.js';
 import type { Line, Style } from './style.js';
 import { renderToolLine } from './tool_line.js';
@@ -145,6 +146,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
         ...(entry.title ? [[{ text: entry.title, style: { bold: true } }]] : []),
         ...entry.lines.flatMap((line) => wrapLine(line, width, columnIndent(line))),
       ];
+    case 'child':
+      return [childSummaryLine(entry.child, width)];
     case 'expanded': {
       const lines = entry.text.split('\n');
       const out: Line[] = [[{ text: entry.title, style: { bold: true } }]];

@@ -7,6 +7,7 @@ import type { Effort } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ImageBlock } from '../../tool/types.js';
+import { childTranscript } from '../render/child_line.js';
 import { resultView } from '../render/tool_facts.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { UiStore } from '../state/store.js';
@@ -57,6 +58,11 @@ export class AgentRunner {
   constructor(private readonly parts: RunnerParts) {
     this.view = new AgentEventView(parts.store);
     this.view.cwd = () => parts.runtime().cwd;
+    // A child's run, once it ended, can be printed in full with Ctrl-O.
+    this.view.children.onEnded = (child) => {
+      const { title, text } = childTranscript(child);
+      parts.results.keep(title, text);
+    };
   }
 
   /** A step (a prompt, a compaction) is under way. */

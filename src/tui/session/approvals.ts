@@ -44,15 +44,21 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   // The change as the tool's own engine computes it; none when the call would fail (it says why).
   const change = await request.tool.describeChange(request.input, folders).catch(() => undefined);
   const diff = change?.diff;
-  store.settleText();
-  store.addBefore(request.call.id, {
-    kind: 'proposal',
-    title: `${verb} ${detail}`,
+  // A child's call has no tool line here (its id may even equal one of the parent's): its
+  // proposal goes at the end, and the question names the child.
+  const child = request.agent;
+  const proposal = {
+    kind: 'proposal' as const,
+    title: child ? `${child.name} (${child.type}): ${verb} ${detail}` : `${verb} ${detail}`,
     lines: proposalLines(request, diff, suggestion.subcommands, runtime.cwd),
-  });
+  };
+  store.settleText();
+  if (child) store.add(proposal);
+  else store.addBefore(request.call.id, proposal);
+  const question = approvalQuestion(request, runtime.cwd);
   const data: ApprovalData = {
     kind: 'approval',
-    title: approvalQuestion(request, runtime.cwd),
+    title: child ? `${child.name} wants to: ${question}` : question,
     reason: request.reason,
     rules: suggestion.rules,
     subcommands: suggestion.subcommands,
@@ -63,9 +69,9 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   };
   // While it waits for the answer the call shows as pending; its time starts when it may run.
   // A diff shown here is not printed again with the result.
-  store.updateTool(request.call.id, { status: 'pending', diffShown: diff !== undefined });
+  if (!child) store.updateTool(request.call.id, { status: 'pending', diffShown: diff !== undefined });
   const choice = await store.ask<ApprovalChoice>({ ...data, cancelValue: { kind: 'interrupt' } });
-  store.updateTool(request.call.id, { status: 'running', startedAt: Date.now() });
+  if (!child) store.updateTool(request.call.id, { status: 'running', startedAt: Date.now() });
   switch (choice.kind) {
     case 'yes':
       return { approved: true };

@@ -29,11 +29,16 @@ export class RecentResults {
     const { text, savedPath } = event.result;
     const { verb, detail } = toolTitle(event.name, input, this.cwd());
     const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;
-    this.results.push({ title: `${verb} ${detail}`, text: whole.slice(0, KEPT_RESULT_CHARS) });
+    this.keep(`${verb} ${detail}`, whole);
+  }
+
+  /** Keeps something Ctrl-O can print in full, as the latest (a child agent's run, when it ends). */
+  keep(title: string, text: string): void {
+    this.results.push({ title, text: text.slice(0, KEPT_RESULT_CHARS) });
     if (this.results.length > KEPT_RESULTS) this.results.shift();
   }
 
-  /** Prints the latest result not yet shown in full. */
+  /** Prints the latest result (or child agent's run) not yet shown in full. */
   expandLatest(): void {
     const latest = this.results.pop();
     if (!latest) {

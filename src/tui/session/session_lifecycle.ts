@@ -8,6 +8,7 @@ import { askApproval } from './approvals.js';
 import type { ConversationHost, ResumedSession } from './host.js';
 import { ModelSlot } from './model_slot.js';
 import { notice } from './notice.js';
+import { peerMessageHandler } from './peer_messages.js';
 import { carrySessionRules } from './permissions_panel.js';
 import { spentSoFar } from './resumed_usage.js';
 import { scheduledPromptHandler } from './scheduled.js';
@@ -28,7 +29,7 @@ export interface SessionOptions {
 export interface LifecycleEvents {
   /** Another runtime took over: the next prompt needs a new agent. */
   runtimeReplaced(): void;
-  /** A scheduled prompt came due: it goes in as if typed. */
+  /** A scheduled prompt came due, or a peer's message came: it goes in as if typed. */
   submit(text: string, shown: string): void;
   /** Esc while a question is on screen. */
   interrupt(): void;
@@ -104,8 +105,12 @@ export class SessionLifecycle {
     const unsubscribe = runtime.onScheduledPrompt(
       scheduledPromptHandler(store, (text, shown) => this.events.submit(text, shown)),
     );
+    const stopPeerMessages = runtime.onPeerMessage(
+      peerMessageHandler(store, (text, shown) => this.events.submit(text, shown)),
+    );
     this.detach = async () => {
       unsubscribe();
+      stopPeerMessages();
       await release();
     };
   }

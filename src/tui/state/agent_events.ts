@@ -1,6 +1,7 @@
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from '../../agent/events.js';
 import { showsOwnEntry } from '../render/tool_facts.js';
 import { formatElapsed } from '../render/tool_line.js';
+import { ChildTracker } from './children.js';
 import type { UiStore } from './store.js';
 
 /** Turns the agent's events into what the UI shows. */
@@ -15,7 +16,12 @@ export class AgentEventView {
   /** The working folder, which tool lines show paths relative to. */
   cwd: () => string | undefined = () => undefined;
 
-  constructor(private readonly store: UiStore) {}
+  /** The child agents, followed apart from this agent's own events. */
+  readonly children: ChildTracker;
+
+  constructor(private readonly store: UiStore) {
+    this.children = new ChildTracker(store, () => this.cwd());
+  }
 
   /** A new agent (another model): its usage and cost add to what was spent before. */
   newAgent(): void {
@@ -136,6 +142,9 @@ export class AgentEventView {
         return;
       case 'done':
         this.finish(event.outcome);
+        return;
+      case 'subagent':
+        this.children.apply(event);
         return;
     }
   }

@@ -1,3 +1,4 @@
+import type { SubagentTag } from '../../agent/events.js';
 import type { Line } from '../render/style.js';
 
 /** What one tool call shows: a line with its status and time, then a collapsed result. */
@@ -18,6 +19,33 @@ export interface ToolLine {
   diffShown?: boolean;
 }
 
+/** How a child ended, or that it still runs. */
+export type ChildStatus = 'running' | 'completed' | 'failed' | 'budget_exhausted' | 'interrupted';
+
+/** One thing a child did: a tool call with how it went, or something it said. */
+export type ChildStep =
+  | { kind: 'tool'; id: string; label: string; status: 'running' | 'ok' | 'error'; result?: string }
+  | { kind: 'text'; text: string };
+
+/** What the UI shows of one child agent. */
+export interface ChildView extends SubagentTag {
+  status: ChildStatus;
+  startedAt: number;
+  /** Set when it ended. */
+  elapsedMs?: number;
+  toolCalls: number;
+  /** Input and output tokens so far. */
+  tokens: number;
+  /** What it is doing now: its latest tool call, or the last line it wrote. */
+  doing?: string;
+  /** What it was asked. */
+  prompt?: string;
+  /** Its latest steps, oldest first (capped). */
+  steps: ChildStep[];
+  /** Its final text, or why it stopped. */
+  finalText?: string;
+}
+
 /** Something printed in the conversation. Once committed it is never rendered again. */
 export type TranscriptEntry =
   | { kind: 'user'; text: string; queued?: boolean }
@@ -33,7 +61,9 @@ export type TranscriptEntry =
   | { kind: 'proposal'; title: string; lines: Line[] }
   | { kind: 'shell'; command: string; output: string; exitCode: number | null }
   | { kind: 'panel'; title?: string; lines: Line[] }
-  | { kind: 'expanded'; title: string; text: string };
+  | { kind: 'expanded'; title: string; text: string }
+  /** A child agent that ended, in one line. */
+  | { kind: 'child'; child: ChildView };
 
 export type TranscriptItem = TranscriptEntry & { key: number };
 

@@ -1,6 +1,6 @@
 import { emptyUsage, type Usage } from '../../agent/events.js';
 import type { Mode } from '../../config/types.js';
-import type { LiveEntry, TodoItem, ToolLine, TranscriptEntry, TranscriptItem } from './items.js';
+import type { ChildView, LiveEntry, TodoItem, ToolLine, TranscriptEntry, TranscriptItem } from './items.js';
 import type { Prompt, PromptRequest } from './prompts.js';
 import { StreamBlocks } from './stream_blocks.js';
 
@@ -46,6 +46,10 @@ export interface Snapshot {
   busy?: { since: number; label: string };
   hint?: string;
   todo?: TodoItem[];
+  /** The child agents running now, in the order they started. */
+  children: ChildView[];
+  /** Running children show their latest steps under their line (Ctrl+T). */
+  childrenOpen: boolean;
   exiting: boolean;
 }
 
@@ -76,7 +80,7 @@ export class UiStore {
   private draft: Omit<Snapshot, 'staticKey' | 'staticItems' | 'live' | 'prompt'>;
 
   constructor(status: StatusInfo) {
-    this.draft = { status, queued: [], exiting: false };
+    this.draft = { status, queued: [], children: [], childrenOpen: false, exiting: false };
     this.snapshot = { staticKey: 0, staticItems: [], live: [], ...this.draft };
   }
 
@@ -271,6 +275,24 @@ export class UiStore {
 
   setTodo(todo: TodoItem[] | undefined): void {
     this.change({ todo });
+  }
+
+  /**
+   * The running children, shown in a panel of their own under what is live: a child that runs
+   * on in the background never holds back the conversation, as a live entry would.
+   */
+  setChildren(children: ChildView[]): void {
+    this.change({ children });
+  }
+
+  /** Shows or hides the latest steps of the running children; says which. */
+  toggleChildren(): void {
+    const open = !this.draft.childrenOpen;
+    this.change({ childrenOpen: open });
+    const none = this.draft.children.length === 0 ? ' (none is running now)' : '';
+    this.setHint(
+      open ? `Child agents show their latest steps${none}` : `Child agents show one line each${none}`,
+    );
   }
 
   setExiting(): void {

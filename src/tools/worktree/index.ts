@@ -1,0 +1,4 @@
+import { enterWorktree } from './enter_worktree.js';
+import { exitWorktree } from './exit_worktree.js';
+
+export const worktreeTools = [enterWorktree, exitWorktree];
