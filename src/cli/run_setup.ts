@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ConversationMessage } from '../agent/model_stream.js';
 import { historyFromEvents } from '../agent/session_history.js';
+import { type ModelSource, modelSourceBeside } from '../agent/subagents/child_model.js';
 import type { Effort } from '../config/types.js';
 import { MODES, PROFILES } from '../config/types.js';
 import type { McpHub } from '../mcp/hub.js';
@@ -110,6 +111,8 @@ export interface ModelSetup {
   providerOptions: ReturnType<typeof providerOptionsFor>;
   effort?: Effort;
   optionsForEffort(effort: Effort | undefined): ReturnType<typeof providerOptionsFor>;
+  /** The models child agents run when their type or call names another one. */
+  childModels: ModelSource;
 }
 
 /**
@@ -131,7 +134,12 @@ export async function setUpModel(
     browserUse: capabilities.browserUse,
     nativeTools: capabilities.nativeTools,
   });
-  const model = await createModel(spec, { ...endpoint, timeouts: runtime.settings.modelTimeouts });
+  const connection = {
+    baseUrl: endpoint.baseUrl,
+    apiKey: endpoint.apiKey,
+    timeouts: runtime.settings.modelTimeouts,
+  };
+  const model = await createModel(spec, connection);
   const effort = endpoint.effort ?? runtime.settings.effort;
   return {
     modelName,
@@ -141,6 +149,7 @@ export async function setUpModel(
     providerOptions: providerOptionsFor(spec, effort),
     effort,
     optionsForEffort: (level) => providerOptionsFor(spec, level),
+    childModels: modelSourceBeside({ provider: spec.provider, endpoint: connection }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
+import { modelSourceBeside } from '../../src/agent/subagents/child_model.js';
 import type { AgentType } from '../../src/config/agent_types/index.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { capabilitiesFor } from '../../src/provider/capabilities.js';
@@ -84,6 +85,13 @@ export async function startParent(options: {
       options.onEvent?.(event);
     },
     retries: 0,
+    // Children on another model (explore's small one) reach the same fake server.
+    subagents: {
+      models: modelSourceBeside({
+        provider: 'anthropic',
+        endpoint: { apiKey: 'test-key', baseUrl: server.url },
+      }),
+    },
   });
   const modelRequests = () => server.requests.filter((r) => r.kind === 'model');
   return {

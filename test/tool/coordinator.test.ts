@@ -9,22 +9,11 @@ import type { PoolConditions } from '../../src/tool/types.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
-/** A use_subagent declared as the subagent tool is (the engine that runs children is not needed here). */
-const useSubagent = buildTool({
-  name: 'use_subagent',
-  inputSchema: z.strictObject({ prompt: z.string() }),
-  description: 'Run a subagent.',
-  availability: { profiles: ['standard'], feature: 'subagents', notFor: ['subagent', 'task'] },
-  kind: 'agent',
-  title: () => 'Subagent',
-  call: async () => ({ text: '' }),
-});
-
 const coordinating = (overrides: Partial<PoolConditions> = {}) =>
   defaultConditions({ features: new Set(['subagents', 'browser', 'coordinator']), ...overrides });
 
 const names = (conditions: PoolConditions, isDenied?: (name: string) => boolean) =>
-  assemblePool({ builtins: [...builtinTools(), useSubagent], conditions, isDenied }).map((t) => t.name);
+  assemblePool({ builtins: builtinTools(), conditions, isDenied }).map((t) => t.name);
 
 describe('coordinator mode', () => {
   it("leaves the lead only the coordinator's tools, task_stop even without feature tasks", () => {
@@ -41,7 +30,8 @@ describe('coordinator mode', () => {
     for (const agentKind of ['subagent', 'task'] as const) {
       const pool = names(coordinating({ agentKind }));
       expect(pool).toContain('read_file');
-      expect(pool).not.toContain('use_subagent');
+      expect(pool).not.toContain('spawn_task');
+      expect(pool.length).toBeGreaterThan(4);
     }
   });
 
@@ -52,7 +42,7 @@ describe('coordinator mode', () => {
     expect(pool).toContain('send_message');
     expect(
       coordinatorProblem({
-        builtins: [...builtinTools(), useSubagent],
+        builtins: builtinTools(),
         conditions: coordinating(),
         isDenied: denied,
       }),
@@ -60,28 +50,33 @@ describe('coordinator mode', () => {
       'coordinator mode is off: the lead could not delegate, as use_subagent is not offered (a deny rule removes it); it keeps its usual tools',
     );
     const lite = coordinating({ profile: 'lite' });
-    expect(coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: lite })).toMatch(
+    expect(coordinatorProblem({ builtins: builtinTools(), conditions: lite })).toMatch(
       /\(not in the lite profile\)/,
     );
-    expect(
-      coordinatorProblem({ builtins: [...builtinTools(), useSubagent], conditions: coordinating() }),
-    ).toBe(undefined);
+    expect(coordinatorProblem({ builtins: builtinTools(), conditions: coordinating() })).toBe(undefined);
   });
 
-  it('a runtime whose build has no use_subagent warns and keeps the usual pool', () => {
+  it("gives a coordinating runtime's lead only the coordinator's tools", () => {
     const runtime = createRuntime({
       cwd: tempDir(),
       documentsRoot: tempDir('lathe-home-'),
       features: ['coordinator'],
       env: {},
     });
-    if (runtime.pool.some((t) => t.name === 'use_subagent')) {
-      expect(runtime.pool.map((t) => t.name)).toEqual(['send_message', 'task_stop', 'use_subagent']);
-      expect(isCoordinatorPool(runtime.conditions, runtime.pool)).toBe(true);
-      return;
-    }
+    expect(runtime.pool.map((t) => t.name)).toEqual(['send_message', 'task_stop', 'use_subagent']);
+    expect(isCoordinatorPool(runtime.conditions, runtime.pool)).toBe(true);
+  });
+
+  it('a runtime whose rules deny use_subagent warns and keeps the usual pool', () => {
+    const runtime = createRuntime({
+      cwd: tempDir(),
+      documentsRoot: tempDir('lathe-home-'),
+      features: ['coordinator'],
+      settings: { permissions: { deny: ['use_subagent'] } },
+      env: {},
+    });
     expect(runtime.warnings).toContain(
-      'coordinator mode is off: the lead could not delegate, as use_subagent is not offered (this build has no use_subagent); it keeps its usual tools',
+      'coordinator mode is off: the lead could not delegate, as use_subagent is not offered (a deny rule removes it); it keeps its usual tools',
     );
     expect(runtime.pool.map((t) => t.name)).toContain('read_file');
     expect(isCoordinatorPool(runtime.conditions, runtime.pool)).toBe(false);
@@ -89,7 +84,7 @@ describe('coordinator mode', () => {
 
   it('tells the coordinator in its system prompt to delegate, and only the coordinator', () => {
     const conditions = coordinating();
-    const pool = assemblePool({ builtins: [...builtinTools(), useSubagent], conditions });
+    const pool = assemblePool({ builtins: builtinTools(), conditions });
     expect(isCoordinatorPool(conditions, pool)).toBe(true);
     const inputs = {
       profile: 'standard' as const,
@@ -102,7 +97,7 @@ describe('coordinator mode', () => {
     );
     expect(systemPrompt(inputs)).not.toContain('You are the coordinator');
     const usual = assemblePool({
-      builtins: [...builtinTools(), useSubagent],
+      builtins: builtinTools(),
       conditions: defaultConditions(),
     });
     expect(isCoordinatorPool(defaultConditions(), usual)).toBe(false);

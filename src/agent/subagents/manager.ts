@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { AgentType } from '../../config/agent_types/index.js';
+import { type AgentType, SMALL_MODEL } from '../../config/agent_types/index.js';
+import { smallModelOf } from '../../provider/small_model.js';
 import type {
   AgentTypeSummary,
   SubagentAccess,
@@ -148,8 +149,16 @@ export class SubagentManager implements SubagentAccess {
   }
 
   private async modelFor(request: SubagentRequest, type: AgentType): Promise<ChildModel> {
-    const name = request.model ?? type.model;
-    if (!name || name === this.options.model.modelName) return this.options.model;
+    const parent = this.options.model;
+    const wanted = request.model ?? type.model;
+    if (wanted === SMALL_MODEL) {
+      // A hint: the provider's small fast model, else (none, or it cannot load) the parent's.
+      const small = smallModelOf(parent.modelName);
+      if (!small || small === parent.modelName) return parent;
+      return this.options.models(small).catch(() => parent);
+    }
+    const name = wanted;
+    if (!name || name === parent.modelName) return parent;
     try {
       return await this.options.models(name);
     } catch (error) {

@@ -102,7 +102,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     endServices = services.end;
     const modelName = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
     if (!modelName) throw new UsageError(NO_MODEL);
-    const { capabilities, model, providerOptions } = await setUpModel(runtime, modelName, {
+    const { capabilities, model, providerOptions, childModels } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
       effort: opts.effort,
@@ -147,6 +147,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       history: resumed?.history ?? [],
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
       environment,
+      subagents: { models: childModels },
       onEvent: (event) => {
         if (event.type === 'tool_call') services.probeSandbox();
         recordAgentEvent(session, event);

@@ -193,6 +193,7 @@ export class AgentRunner {
           : (model.optionsForEffort?.(this.effort === 'off' ? undefined : this.effort) ??
             model.providerOptions),
       systemPrompt: host.systemPrompt,
+      subagents: model.childModels && { models: model.childModels },
       user: terminalUserSide(store),
       history: this.history,
       retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,

@@ -1,5 +1,6 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ConversationMessage } from '../../agent/model_stream.js';
+import type { ModelSource } from '../../agent/subagents/child_model.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { ModelCapabilities } from '../../provider/capabilities.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
@@ -18,6 +19,8 @@ export interface LoadedModel {
   effort?: Effort;
   /** The request options for another effort level (`/effort`). */
   optionsForEffort?(effort: Effort | undefined): SharedV3ProviderOptions | undefined;
+  /** The models child agents run when their type or call names another one. */
+  childModels?: ModelSource;
 }
 
 /** A session found on disk, to resume. */

@@ -108,7 +108,7 @@ describe('agent types', () => {
     expect(reports(harness.events).map((r) => r.type)).toEqual(['reviewer', 'reviewer']);
   });
 
-  it('gives explore children only tools that change nothing', async () => {
+  it("gives explore children only tools that change nothing, on the provider's small model", async () => {
     const task = { description: 'look', prompt: 'find it', type: 'explore' };
     harness = await startParent({
       reply: (sender, i) =>
@@ -120,7 +120,9 @@ describe('agent types', () => {
     expect(child.toolNames).toContain('search_files');
     for (const name of ['write_to_file', 'execute_command', 'use_subagent', 'ask_followup_question'])
       expect(child.toolNames).not.toContain(name);
-    expect(child.systemText).toContain('You explore a codebase');
+    expect(child.systemText).toContain('You are exploring a codebase');
+    expect(child.model).toBe('claude-haiku-4-5');
+    expect(harness.requestsOf('parent')[0].model).toBe('claude-sonnet-4-5');
   });
 
   it('never offers a child the questions to the user or the plan-mode tools', async () => {
