@@ -7,6 +7,7 @@ import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
+import type { Worktree } from '../worktree/index.js';
 
 /** What the agent needs of a runtime (structurally: this layer does not import the runtime). */
 export interface AgentRuntime {
@@ -35,6 +36,18 @@ export interface AgentRuntime {
   readonly subagents?: SubagentSetup;
   /** A runtime for a child agent; present with `subagents`. */
   child?(options: ChildRuntimeOptions): AgentRuntime;
+  /**
+   * A new git worktree for a child with `isolation: "worktree"` (the repository's setup run in
+   * the sandbox); throws with the reason when none can be made. Absent where none can be.
+   */
+  isolate?(name: string): Promise<IsolatedPlace>;
+}
+
+/** A worktree a child works in, and how to leave it once the child has ended. */
+export interface IsolatedPlace {
+  worktree: Worktree;
+  /** Commits what the child changed on the worktree's branch and removes the folder (or both, when nothing changed). */
+  finish(): Promise<{ outcome: 'removed' | 'committed' | 'kept'; diffstat?: string }>;
 }
 
 export interface SubagentSetup {
@@ -56,4 +69,6 @@ export interface ChildRuntimeOptions {
   keepTool(tool: Tool): boolean;
   /** Its model's capabilities, when it runs another model than the parent's. */
   capabilities?: Partial<ProviderCapabilities>;
+  /** The worktree it works in (its cwd, permission workspace and sandbox root), when isolated. */
+  worktree?: Worktree;
 }

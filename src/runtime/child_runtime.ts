@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
 import type { AgentType } from '../config/agent_types/index.js';
+import type { RulePermissionEngine } from '../permission/engine.js';
 import { agentSessionsDir } from '../session/ids.js';
 import { ToolExecution } from '../tool/executor.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks } from '../tool/run_call.js';
+import type { Worktree } from '../worktree/index.js';
+import { isolate } from './isolation.js';
+import { RuntimePlace } from './place.js';
 import { PoolState } from './pool_state.js';
 import { type ExecutionOptions, type SharedParts, toolContext } from './tool_context.js';
 
@@ -13,6 +17,8 @@ export interface TreeParts extends SharedParts {
   /** The user's agent's pool: its built-in tools (made once) and the MCP servers' tools. */
   tools: PoolState;
   types: readonly AgentType[];
+  /** A permission engine for another place (a child's worktree), with the user's rules. */
+  permissionsAt(place: RuntimePlace): RulePermissionEngine;
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   hooks?: CallHooks;
 }
@@ -32,8 +38,9 @@ export function subagentSetup(parts: TreeParts, depth: number): SubagentSetup | 
  * with the child; with no one there (headless) an ask is refused at once. Nothing here starts a
  * process or reads settings again, so a child costs a pool and a few objects.
  */
-export function createChildRuntime(parts: TreeParts, options: ChildRuntimeOptions): AgentRuntime {
-  const { configuration, permissions, services } = parts;
+export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions): AgentRuntime {
+  const parts = options.worktree ? isolatedParts(tree, options.worktree) : tree;
+  const { configuration, permissions, services, place } = parts;
   const { workspace, documentsRoot, settings, features, env } = configuration;
   const depth = options.tag.depth;
   const tools = new PoolState({
@@ -59,8 +66,8 @@ export function createChildRuntime(parts: TreeParts, options: ChildRuntimeOption
   const askUser = parentAsk && ((request: ApprovalRequest) => parentAsk({ ...request, agent: options.tag }));
 
   return {
-    cwd: workspace,
-    workspace,
+    cwd: place.cwd,
+    workspace: place.workspace,
     documentsRoot,
     sessionId,
     sessionDir,
@@ -88,6 +95,14 @@ export function createChildRuntime(parts: TreeParts, options: ChildRuntimeOption
       }),
     tasks: services.background.tasks,
     subagents: subagentSetup(parts, depth),
-    child: (next) => createChildRuntime(parts, next),
+    child: (next) => createChildRuntime(tree, next),
+    isolate: (name) => isolate(tree, name, sessionDir),
   };
+}
+
+/** A child's parts in its own worktree: the cwd, the permission workspace and the sandbox's root move there. */
+function isolatedParts(tree: TreeParts, worktree: Worktree): TreeParts {
+  const place = new RuntimePlace(tree.place.home, tree.configuration.workspace, tree.place.trusted);
+  place.moveTo(worktree);
+  return { ...tree, place, permissions: tree.permissionsAt(place) };
 }

@@ -1,4 +1,9 @@
-import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
+import type {
+  AgentRuntime,
+  ChildRuntimeOptions,
+  IsolatedPlace,
+  SubagentSetup,
+} from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
@@ -21,6 +26,7 @@ import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../
 import { builtinTools } from '../tools/index.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
+import { isolate } from './isolation.js';
 import { RuntimePlace } from './place.js';
 import { PoolState } from './pool_state.js';
 import { type BackgroundWork, RuntimeServices } from './services.js';
@@ -140,6 +146,8 @@ export interface Runtime {
   readonly subagents?: SubagentSetup;
   /** A runtime for a child agent of this runtime's agent (see `createChildRuntime`). */
   child(options: ChildRuntimeOptions): AgentRuntime;
+  /** A new git worktree for a child with `isolation: "worktree"` (see `AgentRuntime.isolate`). */
+  isolate(name: string): Promise<IsolatedPlace>;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -167,18 +175,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // Called once the engine below exists: the first pool is assembled by `setMode` after it.
     isDenied: (name): boolean => permissions.isToolDenied(name),
   });
-  const permissions: RulePermissionEngine = new RulePermissionEngine({
-    settings,
-    workspace,
-    documentsRoot,
-    cwd,
-    place,
-    yolo: options.yolo,
-    approve: options.approve,
-    canonicalName: tools.canonicalName,
-    extraRoots: options.addDirs,
-    pathRuleTools: pathRuleTools(tools.builtins),
-  });
+  const permissionsAt = (at: RuntimePlace): RulePermissionEngine =>
+    new RulePermissionEngine({
+      settings,
+      workspace,
+      documentsRoot,
+      cwd,
+      place: at,
+      yolo: options.yolo,
+      approve: options.approve,
+      canonicalName: tools.canonicalName,
+      extraRoots: options.addDirs,
+      pathRuleTools: pathRuleTools(tools.builtins),
+    });
+  const permissions = permissionsAt(place);
   warnings.push(...permissions.warnings);
   tools.setMode(permissions.mode);
   if (tools.coordinatorProblem) warnings.push(tools.coordinatorProblem);
@@ -218,6 +228,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     ...shared,
     tools,
     types: agentTypes.types,
+    permissionsAt,
     askUser: options.askUser,
     hooks: options.hooks,
   };
@@ -280,5 +291,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     tasks: services.background.tasks,
     subagents: subagentSetup(tree, 0),
     child: (next) => createChildRuntime(tree, next),
+    isolate: (name) => isolate(tree, name, sessionDir),
   };
 }

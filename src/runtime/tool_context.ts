@@ -58,7 +58,11 @@ export function toolContext(
     permissions,
     readFiles: own.readFiles,
     backgroundCommands: services.backgroundCommands,
-    sandbox: services.sandbox,
+    // The writable root is the place's: a child in its own worktree writes there, not at home.
+    sandbox: {
+      wrap: (argv, cwd, call) =>
+        services.sandbox.wrap(argv, cwd, { ...call, workspace: call?.workspace ?? place.workspace }),
+    },
     sandboxGate: () => services.sandboxGate.decide(),
     maxOutputBytes: settings.commands.maxOutputBytes,
     tasks: services.background.tasks,

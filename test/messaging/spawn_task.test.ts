@@ -22,12 +22,12 @@ describe('spawn_task', () => {
     expect(runtimeAs('task').pool.map((t) => t.name)).not.toContain('spawn_task');
   });
 
-  it('with isolation "worktree" refuses with the reason and starts nothing, never in the main checkout', async () => {
+  it('with isolation "worktree" outside a git repository refuses with the reason and starts nothing', async () => {
     const runtime = runtimeAs('main', { latheBin: '/nonexistent/lathe.js' });
     const result = await runtime.runTool('spawn_task', { prompt: 'do it', isolation: 'worktree' });
     expect(result).toMatchObject({
       isError: true,
-      text: expect.stringMatching(/^isolation "worktree" is not available/),
+      text: expect.stringMatching(/^The task was not started: its worktree could not be made: .*is not in a git repository/),
     });
     expect(runtime.runningBackgroundWork()).toEqual([]);
     expect(existsSync(join(runtime.sessionDir, 'tasks'))).toBe(false);

@@ -4,13 +4,14 @@ import { agentSessionsDir } from '../../session/ids.js';
 import { SessionLog } from '../../session/log.js';
 import type { SubagentReport, SubagentStatus, SubagentTag } from '../../tool/context/agents.js';
 import type { AgentOptions, UserSide } from '../agent_options.js';
-import type { AgentRuntime } from '../agent_runtime.js';
+import type { AgentRuntime, IsolatedPlace } from '../agent_runtime.js';
 import type { AgentEvent, AgentOutcome } from '../events.js';
 import type { ConversationMessage } from '../model_stream.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../session_record.js';
 import type { ChildModel } from './child_model.js';
 import type { ChildOutput } from './child_output.js';
 import { childInstructions } from './child_prompt.js';
+import { isolatedPlace } from './isolation.js';
 import { childLogPath } from './stored_child.js';
 import { toolChoice } from './tool_choice.js';
 import type { TreeBudget } from './tree_budget.js';
@@ -47,6 +48,8 @@ export interface ChildRunOptions {
   history: ConversationMessage[];
   /** The log of the child being resumed; a new child gets a new log. */
   resumeLog?: string;
+  /** It works in a git worktree of its own, made when it starts and left when it ends. */
+  isolated?: boolean;
   limits: AgentLimits;
   tree: TreeBudget;
   /** A background child's output file. */
@@ -103,7 +106,10 @@ export class ChildRun {
   async run(signal?: AbortSignal): Promise<SubagentReport> {
     const { tag, limits, tree } = this.options;
     const started = Date.now();
-    const { agent, log } = this.start();
+    const isolated = this.options.isolated
+      ? await isolatedPlace(this.options.parent.runtime, tag)
+      : undefined;
+    const { agent, log } = this.start(isolated);
     const onAbort = () => this.stop('the parent was interrupted');
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -124,6 +130,7 @@ export class ChildRun {
       tree.ended(tag.id);
     }
     const report = this.report(outcome, Date.now() - started);
+    if (isolated) report.worktree = await leave(isolated);
     log.append({ type: 'session_end', reason: outcome.kind, status: report.status, usage: outcome.usage });
     log.close();
     this.options.output?.end(report);
@@ -131,11 +138,12 @@ export class ChildRun {
   }
 
   /** The child's runtime, session log and agent. */
-  private start(): { agent: ChildAgent; log: SessionLog } {
+  private start(isolated?: IsolatedPlace): { agent: ChildAgent; log: SessionLog } {
     const { tag, type, parent, model, limits } = this.options;
     const runtime = parent.runtime.child!({
       tag,
       keepTool: toolChoice(type),
+      worktree: isolated?.worktree,
       ...(model.modelName === this.options.parentModelName ? {} : { capabilities: model.capabilities }),
     });
     const log = this.openLog();
@@ -253,6 +261,19 @@ export class ChildRun {
       sessionId: tag.id,
       logPath: this.logPath,
     };
+  }
+}
+
+/** Leaves a child's worktree: its work committed on the branch, or nothing left when it changed nothing. */
+async function leave(isolated: IsolatedPlace): Promise<SubagentReport['worktree']> {
+  const { branch, dir } = isolated.worktree;
+  try {
+    const finished = await isolated.finish();
+    if (finished.outcome === 'removed')
+      return { branch, dir, diffstat: 'no changes: the worktree and its branch were removed' };
+    return { branch, dir, ...(finished.diffstat ? { diffstat: finished.diffstat } : {}) };
+  } catch (error) {
+    return { branch, dir, diffstat: `the worktree was left as it is: ${(error as Error).message}` };
   }
 }
 

@@ -1,18 +1,24 @@
-import type { SubagentRequest } from '../../tool/context/agents.js';
+import type { AgentType } from '../../config/agent_types/index.js';
+import type { SubagentRequest, SubagentTag } from '../../tool/context/agents.js';
+import type { AgentRuntime, IsolatedPlace } from '../agent_runtime.js';
 
-/** Where a child works other than the parent's checkout, when it asked for isolation. */
-export interface Isolation {
-  cwd: string;
+/** Whether a child works in a worktree of its own: its call asks, or its type does for every child. */
+export function wantsWorktree(request: SubagentRequest, type: AgentType): boolean {
+  return (request.isolation ?? type.isolation) === 'worktree';
 }
 
 /**
- * The one place a child's `isolation: "worktree"` is decided. A child that asked for a
- * worktree and cannot have one is refused, never run in the main checkout; worktrees are not
- * built yet, so for now every such request is refused with the reason.
+ * The one place a child's worktree is made. A child that asked for one and cannot have it
+ * fails with the reason; it never runs in the main checkout instead.
  */
-export async function isolationFor(request: SubagentRequest): Promise<Isolation | undefined> {
-  if (request.isolation !== 'worktree') return undefined;
-  throw new Error(
-    'isolation: "worktree" is not available yet: no child was started. Leave isolation out to work in the current checkout.',
-  );
+export async function isolatedPlace(runtime: AgentRuntime, tag: SubagentTag): Promise<IsolatedPlace> {
+  if (!runtime.isolate)
+    throw new Error(
+      'No child started: this runtime cannot make git worktrees, so isolation "worktree" is not possible here.',
+    );
+  try {
+    return await runtime.isolate(tag.id);
+  } catch (error) {
+    throw new Error(`No child started: its worktree could not be made: ${(error as Error).message}`);
+  }
 }

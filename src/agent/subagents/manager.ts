@@ -16,7 +16,7 @@ import { backgroundTask, endNote, taskStatusOf } from './background.js';
 import type { ChildModel, ModelSource } from './child_model.js';
 import { ChildOutput } from './child_output.js';
 import { ChildRun, type ParentSide } from './child_run.js';
-import { isolationFor } from './isolation.js';
+import { wantsWorktree } from './isolation.js';
 import { childRecipients, type KnownChild } from './recipients.js';
 import { Slots } from './slots.js';
 import { childLogPath, readStoredChild } from './stored_child.js';
@@ -43,6 +43,8 @@ interface Plan {
   model: ChildModel;
   history: ConversationMessage[];
   resumeLog?: string;
+  /** It works in a git worktree of its own. */
+  isolated: boolean;
 }
 
 const newChildId = () => `agent_${randomBytes(4).toString('hex')}`;
@@ -116,8 +118,6 @@ export class SubagentManager implements SubagentAccess {
       throw new Error(
         `Unknown agent type "${typeName}". Valid types: ${setup.types.map((t) => t.name).join(', ')}.`,
       );
-    // A type may ask for a worktree for every child of it.
-    await isolationFor({ ...request, isolation: request.isolation ?? type.isolation });
     const tag: SubagentTag = {
       id: stored?.id ?? newChildId(),
       name: request.description || stored?.name || typeName,
@@ -132,6 +132,7 @@ export class SubagentManager implements SubagentAccess {
       model: await this.modelFor(request, type),
       history,
       resumeLog: stored?.logPath,
+      isolated: wantsWorktree(request, type),
     };
   }
 
@@ -177,6 +178,7 @@ export class SubagentManager implements SubagentAccess {
       parentModelName: model.modelName,
       history: plan.history,
       resumeLog: plan.resumeLog,
+      isolated: plan.isolated,
       limits: setup.limits,
       tree,
       output,

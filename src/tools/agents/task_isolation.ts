@@ -1,4 +1,6 @@
 import type { ToolContext } from '../../tool/types.js';
+import { createWorktree, finishWorktree } from '../../worktree/index.js';
+import { sandboxedSetup } from '../worktree/setup_runner.js';
 
 /** Where an isolated task works, and what to do with that place once the task has ended. */
 export interface TaskWorkspace {
@@ -8,11 +10,30 @@ export interface TaskWorkspace {
 }
 
 /**
- * The git worktree a spawned task with `isolation: "worktree"` works in. Isolation must never
- * fall back to the main checkout: until worktrees are built in, this refuses with the reason.
+ * The git worktree a spawned task with `isolation: "worktree"` works in, pinned to HEAD's
+ * commit. Isolation never falls back to the main checkout: when no worktree can be made, the
+ * task is not started and the error says why.
  */
-export async function worktreeForTask(_ctx: ToolContext, _name: string): Promise<TaskWorkspace> {
-  throw new Error(
-    'isolation "worktree" is not available in this build: the task was not started (it never runs in the main checkout instead). Start it without isolation, or not at all.',
-  );
+export async function worktreeForTask(ctx: ToolContext, name: string): Promise<TaskWorkspace> {
+  const home = ctx.workspaceMove?.home ?? ctx.workspace;
+  let worktree: Awaited<ReturnType<typeof createWorktree>>;
+  try {
+    worktree = await createWorktree({
+      repo: home,
+      name,
+      documentsRoot: ctx.documentsRoot,
+      trusted: ctx.workspaceMove?.trusted ?? false,
+      runSetup: sandboxedSetup(ctx, name),
+    });
+  } catch (error) {
+    throw new Error(`The task was not started: its worktree could not be made: ${(error as Error).message}`);
+  }
+  return {
+    dir: worktree.dir,
+    finish: async () => {
+      const done = await finishWorktree(worktree, {});
+      if (done.outcome === 'removed') return `worktree ${worktree.branch}: no changes; removed`;
+      return `worktree ${worktree.branch}: its changes were committed on the branch\n${done.diffstat ?? ''}`;
+    },
+  };
 }
