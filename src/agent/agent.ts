@@ -76,6 +76,7 @@ export class Agent {
     this.environment = options.environment;
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
     this.subagents = this.startManager();
+    if (this.subagents) options.runtime.addRecipients?.(this.subagents.recipients());
   }
 
   /**
@@ -165,6 +166,8 @@ export class Agent {
     let lastWasWorkingOnly = false;
     for (let turn = 1; turn <= maxTurns; turn++) {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
+      const mail = await this.options.inbox?.();
+      if (mail) this.notify(mail);
       this.sendNotes();
       if (shouldCompact(this.contextTokens, this.options.capabilities.contextWindow))
         await this.compact(signal);

@@ -16,6 +16,8 @@ export interface UserSide {
 }
 
 export interface AgentOptions {
+  /** Mail waiting for the agent (a team member's), read before each model request and sent as a note. */
+  inbox?: () => Promise<string | undefined>;
   runtime: AgentRuntime;
   model: LanguageModelV3;
   modelName: string;

@@ -3,6 +3,7 @@ import type { AgentType } from '../config/agent_types/index.js';
 import type { Mode } from '../config/types.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
+import type { RecipientSource } from '../tool/context/messages.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
@@ -32,6 +33,17 @@ export interface AgentRuntime {
   }): ToolExecution;
   /** The task table that background children join (task_get, task_output, task_stop read them). */
   readonly tasks?: Map<string, BackgroundTask>;
+  /** Makes an agent's children reachable by send_message; returns the function that removes them. */
+  addRecipients?(source: RecipientSource): () => void;
+  /**
+   * The session's teams as a child is one of their members: `running` marks it running under
+   * its name (team_delete waits for it) until the returned function is called; `takeMail` is
+   * its unread mail as one note, or undefined.
+   */
+  readonly teamMembers?: {
+    markRunning(name: string): () => void;
+    takeMail(name: string): Promise<string | undefined>;
+  };
   /** What children of this runtime's agent can be and may spend; absent where none may start. */
   readonly subagents?: SubagentSetup;
   /** A runtime for a child agent; present with `subagents`. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type PeerEventHandler, Peers } from './peers.js';
 import { MessageRouter } from './router.js';
+import { TeamMembers } from './team_members.js';
 import { TeamStore } from './team_store.js';
 
 export interface MessagingOptions {
@@ -19,12 +20,15 @@ export interface MessagingOptions {
 export class Messaging {
   readonly router = new MessageRouter(() => 'lead');
   readonly teams?: TeamStore;
+  /** Which team members run now, and their mail (feature `swarms`). */
+  readonly teamMembers?: TeamMembers;
   readonly peers?: Peers;
 
   constructor(options: MessagingOptions) {
     if (options.features.has('swarms')) {
       this.teams = new TeamStore(join(options.sessionDir, 'teams'));
       this.router.addSource(this.teams.recipients());
+      this.teamMembers = new TeamMembers(this.teams);
     }
     if (options.features.has('peers')) {
       this.peers = new Peers(options);

@@ -96,6 +96,8 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     tasks: services.background.tasks,
     subagents: subagentSetup(parts, depth),
     child: (next) => createChildRuntime(tree, next),
+    addRecipients: (source) => services.messaging.router.addSource(source),
+    teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
   };
 }

@@ -10,6 +10,7 @@ import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import type { PeerEventHandler } from '../messaging/peers.js';
 import type { MessageRouter } from '../messaging/router.js';
+import type { TeamMembers } from '../messaging/team_members.js';
 import type { TeamStore } from '../messaging/team_store.js';
 import { RulePermissionEngine } from '../permission/engine.js';
 import type { Place } from '../permission/place.js';
@@ -17,6 +18,7 @@ import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bu
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import type { RecipientSource } from '../tool/context/messages.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import { ToolExecution } from '../tool/executor.js';
@@ -148,6 +150,10 @@ export interface Runtime {
   child(options: ChildRuntimeOptions): AgentRuntime;
   /** A new git worktree for a child with `isolation: "worktree"` (see `AgentRuntime.isolate`). */
   isolate(name: string): Promise<IsolatedPlace>;
+  /** Makes an agent's children reachable by send_message (see `AgentRuntime.addRecipients`). */
+  addRecipients(source: RecipientSource): () => void;
+  /** Which team members run, and their mail (feature `swarms`; see `AgentRuntime.teamMembers`). */
+  readonly teamMembers?: TeamMembers;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -291,6 +297,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     tasks: services.background.tasks,
     subagents: subagentSetup(tree, 0),
     child: (next) => createChildRuntime(tree, next),
+    addRecipients: (source) => services.messaging.router.addSource(source),
+    teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
   };
 }

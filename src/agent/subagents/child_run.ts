@@ -114,6 +114,7 @@ export class ChildRun {
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     tree.started(tag.id);
+    const leaveTeams = this.options.parent.runtime.teamMembers?.markRunning(tag.name);
     const timer = setTimeout(
       () => this.exhaust(`its time budget of ${seconds(limits.maxMs)} (agents.maxSeconds)`),
       limits.maxMs,
@@ -128,6 +129,7 @@ export class ChildRun {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       tree.ended(tag.id);
+      leaveTeams?.();
     }
     const report = this.report(outcome, Date.now() - started);
     if (isolated) report.worktree = await leave(isolated);
@@ -159,6 +161,7 @@ export class ChildRun {
       systemPrompt: { replace: childInstructions(type) },
       history: this.options.history,
       environment: parent.environment(),
+      inbox: runtime.teamMembers && (() => runtime.teamMembers!.takeMail(tag.name)),
       onEvent: (event) => this.onEvent(event, log),
       onMessage: (message) => recordMessage(log, message),
       onCompacted: (messages) => recordCompaction(log, messages),
@@ -204,7 +207,16 @@ export class ChildRun {
       this.streaming = '';
     } else if (event.type === 'tool_call') this.toolCalls++;
     else if (event.type === 'usage') this.account(event.usage.inputTokens + event.usage.outputTokens);
-    this.options.parent.emit({ type: 'subagent', child: this.options.tag, event });
+    this.options.parent.emit({ type: 'subagent', child: this.options.tag, event: this.asParentSees(event) });
+  }
+
+  /**
+   * A child its token or time budget stopped ends "aborted" in its own eyes; the parent's clients
+   * read a child's end from its `done`, so it reaches them as a budget's end (`max_turns`).
+   */
+  private asParentSees(event: AgentEvent): AgentEvent {
+    if (event.type !== 'done' || this.stopReason?.status !== 'budget_exhausted') return event;
+    return { type: 'done', outcome: { ...event.outcome, kind: 'max_turns' } };
   }
 
   /** Counts a child's tokens (its running total) against its budget and the tree's. */

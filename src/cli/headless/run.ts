@@ -156,9 +156,8 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       onMessage: (message) => recordMessage(session, message),
       onCompacted: (messages) => recordCompaction(session, messages),
     });
-    // Messages from other lathe processes (feature peers): shown on stderr, held for the agent.
-    const heldPeerNotes: string[] = [];
-    runtime.onPeerMessage(headlessPeerHandler(report, (note) => heldPeerNotes.push(note)));
+    // Messages from other lathe processes (feature peers): shown on stderr, given to the agent.
+    runtime.onPeerMessage(headlessPeerHandler(report, (note) => agent.notify(note)));
     const { approve, yolo } = runtimeOptions;
     printer.start({ sessionId: session.id, model: modelName, runtime, approve, yolo });
 

@@ -74,6 +74,9 @@ describe('budgets', () => {
     expect(report.status).toBe('budget_exhausted');
     expect(report.text).toContain('token budget of 1,000 tokens (agents.maxTokens)');
     expect(harness.requestsOf('spend')).toHaveLength(2);
+    // Clients read a child's end from its done event: a budget's end, not an interrupt.
+    const end = harness.events.find((e) => e.type === 'subagent' && e.event.type === 'done');
+    expect(end?.type === 'subagent' && end.event.type === 'done' && end.event.outcome.kind).toBe('max_turns');
   });
 
   it('refuses new children once all of them together spent agents.tree.maxTokens', async () => {

@@ -152,7 +152,6 @@ describe('bad requests start nothing', () => {
     ],
     [{ description: 'x' }, /prompt is missing: say what the child should do/],
     [{ description: 'x', prompt: '' }, /prompt is empty/],
-    [{ description: 'x', prompt: 'y', isolation: 'worktree' }, /isolation: "worktree" is not available yet/],
     [{ description: 'x', prompt: 'y', resume: 'agent_00000000' }, /No child agent agent_00000000 to resume/],
     [{ description: 'x', prompt: 'y', resume: '../../etc' }, /is not a child agent's id/],
   ])('%j is an error naming what to fix', async (input, message) => {
