@@ -50,3 +50,26 @@ describe("an agent's children as message recipients", () => {
     );
   });
 });
+
+describe('a child as a team member', () => {
+  it("gets its team's mail before its first request, once", async () => {
+    harness = await startParent({
+      features: ['swarms'],
+      settings: { approvals: { subagents: 'allow' } },
+      reply: (sender, i) => {
+        if (sender !== 'parent') return say('read it');
+        const steps = [
+          call('team_create', { name: 'crew', members: ['scout'] }),
+          call('send_message', { to: 'crew', message: 'MAIL-MARK-7: look in src/' }),
+          call('use_subagent', { description: 'scout', prompt: 'look around' }),
+        ];
+        return steps[i] ?? say('done');
+      },
+    });
+    await harness.agent.send('organise');
+    const [first] = harness.requestsOf('look around');
+    expect(JSON.stringify(first.body.messages)).toContain('MAIL-MARK-7: look in src/');
+    const teams = harness.runtime.teams!;
+    expect(await teams.takeUnread('scout')).toEqual([]);
+  });
+});
