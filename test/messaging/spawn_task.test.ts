@@ -27,7 +27,9 @@ describe('spawn_task', () => {
     const result = await runtime.runTool('spawn_task', { prompt: 'do it', isolation: 'worktree' });
     expect(result).toMatchObject({
       isError: true,
-      text: expect.stringMatching(/^The task was not started: its worktree could not be made: .*is not in a git repository/),
+      text: expect.stringMatching(
+        /^The task was not started: its worktree could not be made: .*is not in a git repository/,
+      ),
     });
     expect(runtime.runningBackgroundWork()).toEqual([]);
     expect(existsSync(join(runtime.sessionDir, 'tasks'))).toBe(false);

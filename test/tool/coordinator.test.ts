@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { systemPrompt } from '../../src/agent/system_prompt.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
-import { buildTool } from '../../src/tool/build_tool.js';
 import { defaultConditions } from '../../src/tool/conditions.js';
 import { assemblePool, coordinatorProblem, isCoordinatorPool } from '../../src/tool/pool.js';
 import type { PoolConditions } from '../../src/tool/types.js';
