@@ -3,8 +3,10 @@ import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../edit/atomic_write.js';
 import type { Recipient, RecipientSource } from '../tool/context/messages.js';
-import type { TeamAccess, TeamInfo } from '../tool/context/teams.js';
+import type { TeamAccess, TeamInfo, TeamTask } from '../tool/context/teams.js';
 import { appendRecords, readRecords, takeNewRecords } from './locked_jsonl.js';
+
+export type { TeamTask } from '../tool/context/teams.js';
 
 /** One message in a member's mailbox. */
 export interface TeamMessage {
@@ -12,15 +14,6 @@ export interface TeamMessage {
   team: string;
   from: string;
   text: string;
-  at: string;
-}
-
-/** One item of a team's shared task list (the list is its records in order; later ones update earlier). */
-export interface TeamTask {
-  id: string;
-  subject: string;
-  status: 'open' | 'claimed' | 'done';
-  owner?: string;
   at: string;
 }
 

@@ -11,6 +11,7 @@ import {
   taskOutputPath,
   taskTable,
 } from './task_table.js';
+import { createTeamTask, TEAM_PARAMETER } from './team_tasks.js';
 
 const inputSchema = z.strictObject({
   subject: z.string().min(1).describe('A short title: what the task is for'),
@@ -21,6 +22,7 @@ const inputSchema = z.strictObject({
     .optional()
     .describe('A shell command that does the work in the background; without one the task is only tracked'),
   cwd: z.string().optional().describe('Folder to run the command in, inside the workspace'),
+  team: z.string().min(1).optional().describe(TEAM_PARAMETER),
 });
 
 export const taskCreate = buildTool({
@@ -29,7 +31,8 @@ export const taskCreate = buildTool({
   description:
     'Create a background task. With a command, it starts at once as a real process (builds, test suites, ' +
     'servers) and you carry on: check it with task_get or task_list, read its output with task_output, ' +
-    'stop it with task_stop. Without a command, the task is a tracked item whose status you set with task_update.',
+    'stop it with task_stop. Without a command, the task is a tracked item whose status you set with task_update. ' +
+    "With team, the task goes on that team's shared list (open, then claimed by an owner, then done), seen by every member.",
   availability: TASKS_AVAILABILITY,
   kind: 'execute',
   title: () => 'Start task',
@@ -38,10 +41,13 @@ export const taskCreate = buildTool({
   permissionSubject: (input, _ctx, facts) =>
     input.command ? commandSubject(facts, input.command, input.cwd) : { kind: 'none' },
   async validateInput(input, ctx) {
+    if (input.team !== undefined && input.command !== undefined)
+      return "A team's task is tracked only: drop command, or leave out team to run the command here.";
     if (input.cwd !== undefined && input.command === undefined) return 'cwd needs a command to run there.';
     return cwdProblem(ctx, input.cwd);
   },
   async call(input, ctx) {
+    if (input.team !== undefined) return createTeamTask(ctx, input.team, input);
     const table = taskTable(ctx);
     if ('error' in table) return table.error;
     const { tasks } = table;

@@ -1,22 +1,28 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { TASKS_AVAILABILITY, taskData, taskLine, taskTable } from './task_table.js';
-
-const STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'] as const;
+import { ANY_TASK_STATUS, listTeamTasks, statusProblem, TEAM_PARAMETER } from './team_tasks.js';
 
 export const taskList = buildTool({
   name: 'task_list',
   inputSchema: z.strictObject({
-    status: z.enum(STATUSES).optional().describe('Only tasks with this status'),
+    status: z
+      .enum(ANY_TASK_STATUS)
+      .optional()
+      .describe("Only tasks with this status (a team's: open, claimed, done)"),
+    team: z.string().min(1).optional().describe(TEAM_PARAMETER),
   }),
-  description: "List this session's tasks with their status, oldest first.",
+  description:
+    "List this session's tasks with their status, oldest first; with team, that team's shared task list.",
   availability: TASKS_AVAILABILITY,
   kind: 'read',
   example: { input: {} },
   title: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  validateInput: (input) => statusProblem(input.team, input.status),
   async call(input, ctx) {
+    if (input.team !== undefined) return listTeamTasks(ctx, input.team, input.status);
     const table = taskTable(ctx);
     if ('error' in table) return table.error;
     const { tasks } = table;
