@@ -27,9 +27,21 @@ export class MessageRouter implements MessageAccess {
   }
 
   async send(to: string, message: string): Promise<Recipient> {
+    return this.sendAs(this.sender(), to, message);
+  }
+
+  /** The same roster, with what is sent signed by another agent of the tree (a child, by its name). */
+  signedAs(sender: string): MessageAccess {
+    return {
+      recipients: () => this.recipients(),
+      send: (to, message) => this.sendAs(sender, to, message),
+    };
+  }
+
+  private async sendAs(sender: string, to: string, message: string): Promise<Recipient> {
     const { routed, problems } = await this.roster();
     const { source, ...recipient } = resolveRecipient(routed, to, problems);
-    await source.deliver(recipient, message, this.sender());
+    await source.deliver(recipient, message, sender);
     return recipient;
   }
 

@@ -62,6 +62,8 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
   const sessionId = options.tag.id;
   const sessionDir = join(agentSessionsDir(documentsRoot, workspace), sessionId);
   const readFiles = new ReadTracker();
+  // The child's messages are signed as the child: its name (its team member name) and its id.
+  const sender = `${options.tag.name} (${sessionId})`;
   const parentAsk = parts.askUser;
   const askUser = parentAsk && ((request: ApprovalRequest) => parentAsk({ ...request, agent: options.tag }));
 
@@ -84,7 +86,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
         pool: tools.pool,
         context: toolContext(
           parts,
-          { sessionDir, conditions: tools.conditions, readFiles, mcp: tools.mcp },
+          { sessionDir, conditions: tools.conditions, readFiles, mcp: tools.mcp, sender },
           extra,
         ),
         askUser,

@@ -34,6 +34,8 @@ export interface OwnParts {
   conditions: PoolConditions;
   readFiles: ReadTracker;
   mcp: McpAccess | undefined;
+  /** How this runtime's messages are signed (a child's name and id); the router's own (`lead`) when absent. */
+  sender?: string;
 }
 
 /** The context a runtime's tool calls run in (the same shape for a user's agent and a child). */
@@ -68,7 +70,8 @@ export function toolContext(
     tasks: services.background.tasks,
     schedules: services.background.schedules,
     mcp: own.mcp,
-    messages: services.messaging.router,
+    messages:
+      own.sender === undefined ? services.messaging.router : services.messaging.router.signedAs(own.sender),
     teams: services.messaging.teams,
     peers: services.messaging.peers,
     spawner: services.spawner,

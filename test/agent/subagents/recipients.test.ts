@@ -73,3 +73,31 @@ describe('a child as a team member', () => {
     expect(await teams.takeUnread('scout')).toEqual([]);
   });
 });
+
+describe("a child's messages", () => {
+  it("are signed with the child's name and id, the lead's still as lead", async () => {
+    harness = await startParent({
+      features: ['swarms'],
+      settings: { approvals: { subagents: 'allow' } },
+      reply: (sender, i) => {
+        if (sender === 'parent') {
+          const steps = [
+            call('team_create', { name: 'crew', members: ['scout', 'boss'] }),
+            call('send_message', { to: 'crew/boss', message: 'from the lead' }),
+            call('use_subagent', { description: 'scout', prompt: 'report to boss' }),
+          ];
+          return steps[i] ?? say('done');
+        }
+        return i === 0 ? call('send_message', { to: 'crew/boss', message: 'found it' }) : say('sent');
+      },
+    });
+    await harness.agent.send('organise');
+    const started = harness.events.find((e) => e.type === 'subagent' && e.child.name === 'scout');
+    const childId = started?.type === 'subagent' ? started.child.id : 'no child';
+    const mail = await harness.runtime.teams!.mailbox('crew', 'boss');
+    expect(mail.map((m) => [m.from, m.text])).toEqual([
+      ['lead', 'from the lead'],
+      [`scout (${childId})`, 'found it'],
+    ]);
+  });
+});
