@@ -49,7 +49,8 @@ describe('a child agent in the terminal UI', () => {
     expect(snapshot().live).toMatchObject([{ kind: 'tool', tool: { id: 'p1', name: 'read_file' } }]);
     expect(snapshot().live).toHaveLength(1);
     expect(shown(store).join('\n')).not.toContain('Reading a.ts first.');
-    expect(snapshot().status.usage.inputTokens).toBe(0);
+    // The status line counts the child's two requests so far; the parent has made none.
+    expect(snapshot().status.usage.inputTokens).toBe(2000);
   });
 
   it('collapses to a one-line summary when it ends: status, tool calls, tokens, time', async () => {

@@ -1,4 +1,5 @@
-import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from '../../agent/events.js';
+import { type AgentEvent, type AgentOutcome, emptyUsage } from '../../agent/events.js';
+import { addSpend, ChildrenSpend, type Spend } from '../../agent/subagents/children_spend.js';
 import { showsOwnEntry } from '../render/tool_facts.js';
 import { formatElapsed } from '../render/tool_line.js';
 import { ChildTracker } from './children.js';
@@ -9,9 +10,16 @@ export class AgentEventView {
   /** Calls of conversation tools: they show as their own entries, not as tool lines. */
   private readonly quiet = new Map<string, string>();
   private runStarted = 0;
-  /** Usage of earlier agents of this session (a model switch starts a new one). */
-  private usageBase: Usage = emptyUsage();
-  private costBase = 0;
+  /**
+   * What was spent before this agent (earlier agents of the session: a model switch starts a new
+   * one; a resumed session's log), less what the children had spent by then, which `children`
+   * goes on counting.
+   */
+  private base: Spend = { usage: emptyUsage() };
+  /** This agent's own spend: its usage events, which never include its children's. */
+  private own: Spend = { usage: emptyUsage() };
+  /** What the children (at any depth) spend, from their own usage events. */
+  private readonly childrenSpend = new ChildrenSpend();
 
   /** The working folder, which tool lines show paths relative to. */
   cwd: () => string | undefined = () => undefined;
@@ -26,8 +34,14 @@ export class AgentEventView {
   /** A new agent (another model): its usage and cost add to what was spent before. */
   newAgent(): void {
     const { usage, costUsd } = this.store.status;
-    this.usageBase = { ...usage };
-    this.costBase = costUsd ?? 0;
+    this.base = addSpend({ usage: { ...usage }, costUsd }, this.childrenSpend.total(), -1);
+    this.own = { usage: emptyUsage() };
+  }
+
+  /** The status line's tokens and cost: before this agent, this agent's own, and its children's. */
+  private showSpend(): void {
+    const { usage, costUsd } = addSpend(addSpend(this.base, this.own), this.childrenSpend.total());
+    this.store.setStatus({ usage, costUsd });
   }
 
   apply(event: AgentEvent): void {
@@ -80,21 +94,11 @@ export class AgentEventView {
         });
         return;
       }
-      case 'usage': {
-        const usage = {
-          inputTokens: this.usageBase.inputTokens + event.usage.inputTokens,
-          outputTokens: this.usageBase.outputTokens + event.usage.outputTokens,
-          cachedInputTokens: this.usageBase.cachedInputTokens + event.usage.cachedInputTokens,
-          cacheWriteTokens: this.usageBase.cacheWriteTokens + event.usage.cacheWriteTokens,
-        };
-        const cost = event.costUsd;
-        store.setStatus({
-          usage,
-          contextTokens: event.contextTokens,
-          costUsd: cost === undefined && this.costBase === 0 ? undefined : this.costBase + (cost ?? 0),
-        });
+      case 'usage':
+        this.own = { usage: { ...event.usage }, costUsd: event.costUsd };
+        store.setStatus({ contextTokens: event.contextTokens });
+        this.showSpend();
         return;
-      }
       case 'retry':
         store.add({
           kind: 'notice',
@@ -144,6 +148,7 @@ export class AgentEventView {
         this.finish(event.outcome);
         return;
       case 'subagent':
+        if (this.childrenSpend.take(event)) this.showSpend();
         this.children.apply(event);
         return;
     }

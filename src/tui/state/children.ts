@@ -1,4 +1,5 @@
 import type { AgentEvent, AgentOutcome, SubagentTag } from '../../agent/events.js';
+import { innermost } from '../../agent/subagents/children_spend.js';
 import { toolTitle } from '../render/tool_line.js';
 import type { ChildStatus, ChildStep, ChildView } from './items.js';
 import type { UiStore } from './store.js';
@@ -35,25 +36,12 @@ export function childStatusOf(outcome: AgentOutcome): Exclude<ChildStatus, 'runn
   }
 }
 
-/** The innermost child of an event: a grandchild's events come wrapped in its parent's tag. */
-function innermost(event: Extract<AgentEvent, { type: 'subagent' }>): {
-  tag: SubagentTag;
-  event: AgentEvent;
-} {
-  let tag = event.child;
-  let inner = event.event;
-  while (inner.type === 'subagent') {
-    tag = inner.child;
-    inner = inner.event;
-  }
-  return { tag, event: inner };
-}
-
 /**
  * Follows the child agents from their tagged events: a live view per running child (what it is
  * doing, its tool calls, tokens) and, when it ends, a one-line summary in the conversation. A
  * child's events never reach the parent's view: its text is not the parent's reply, its tool
- * calls are not the parent's tool lines, its usage is not the parent's.
+ * calls are not the parent's tool lines, its usage is not the parent's (the status line adds it
+ * to the session's spend apart, see AgentEventView).
  */
 export class ChildTracker {
   private readonly running = new Map<string, ChildView>();
