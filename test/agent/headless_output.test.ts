@@ -220,6 +220,14 @@ describe('headless output: stream-json', () => {
       output_tokens: 7,
       cache_read_input_tokens: 300,
       cache_creation_input_tokens: 40,
+      // A run without child agents: nothing spent by children.
+      children: {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cost_usd: null,
+      },
     });
   });
 });

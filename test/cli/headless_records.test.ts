@@ -97,7 +97,7 @@ describe('stream-json records', () => {
     const denied = { tool: 'read_file', call_id: 'c', input: {}, reason: 'r', category: 'read', remedy: 'm' };
     const result = resultRecord(
       { outcome: { ...outcome, structuredOutput: { a: 1 } }, sessionId: 's', durationMs: 5 },
-      { permissionDenials: [denied], jsonSchema: true },
+      { permissionDenials: [denied], jsonSchema: true, children: { usage, costUsd: 0.25 } },
     );
     for (const record of [init, result]) {
       for (const key of fieldNames(record)) {
@@ -106,6 +106,34 @@ describe('stream-json records', () => {
       }
     }
     expect(result.structured_output).toEqual({ a: 1 });
+  });
+
+  it("keeps the run's own usage apart from its children's, and totals the cost of both", () => {
+    const children = { usage: { ...usage, inputTokens: 100 }, costUsd: 0.25 };
+    const result = resultRecord(
+      { outcome: { ...outcome, costUsd: 0.5 }, sessionId: 's', durationMs: 5 },
+      { permissionDenials: [], jsonSchema: false, children },
+    );
+    expect(result.usage).toEqual({
+      input_tokens: 12,
+      output_tokens: 3,
+      cache_read_input_tokens: 4,
+      cache_creation_input_tokens: 2,
+      children: {
+        input_tokens: 100,
+        output_tokens: 3,
+        cache_read_input_tokens: 4,
+        cache_creation_input_tokens: 2,
+        cost_usd: 0.25,
+      },
+    });
+    expect(result.total_cost_usd).toBe(0.75);
+    const unpriced = resultRecord(
+      { outcome, sessionId: 's', durationMs: 5 },
+      { permissionDenials: [], jsonSchema: false, children: { usage } },
+    );
+    expect(unpriced.total_cost_usd).toBeNull();
+    expect((unpriced.usage as { children: { cost_usd: unknown } }).children.cost_usd).toBeNull();
   });
 
   it('leaves out done, which the result record replaces', () => {

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent/events.js';
+import { ChildrenSpend } from '../../agent/subagents/children_spend.js';
 import { DenialCollector, refusalLine } from './denials.js';
 import { eventRecord } from './records.js';
 import {
@@ -27,6 +28,8 @@ export function createPrinter(
   /** A --json-schema run: its result carries `structured_output`. */
   let jsonSchema = false;
   const denials = new DenialCollector();
+  /** What the child agents spend: the result reports it beside the run's own usage. */
+  const children = new ChildrenSpend();
   const line = (stream: NodeJS.WritableStream, value: unknown) => stream.write(`${JSON.stringify(value)}\n`);
   return {
     start(run: RunDescription): void {
@@ -34,6 +37,7 @@ export function createPrinter(
       if (format === 'stream-json') line(out, initRecord(run));
     },
     event(event: AgentEvent): void {
+      if (event.type === 'subagent') children.take(event);
       const denied = denials.take(event);
       if (denied) err.write(`lathe: ${refusalLine(denied)}\n`);
       if (format === 'stream-json') {
@@ -62,7 +66,10 @@ export function createPrinter(
         stream.write(text.endsWith('\n') ? text : `${text}\n`);
         return;
       }
-      line(out, resultRecord(summary, { permissionDenials: denials.denied, jsonSchema }));
+      line(
+        out,
+        resultRecord(summary, { permissionDenials: denials.denied, jsonSchema, children: children.total() }),
+      );
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { AgentOutcome } from '../../agent/events.js';
+import { addSpend, type Spend } from '../../agent/subagents/children_spend.js';
 import type { ApprovalCategory } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { DeniedCall } from './denials.js';
@@ -69,12 +70,17 @@ export function initRecord(run: RunDescription): JsonRecord {
   };
 }
 
-/** The result object (`json`) and the last line (`stream-json`). */
+/**
+ * The result object (`json`) and the last line (`stream-json`). `usage` is the run's own requests,
+ * with its children's (at any depth) apart in `usage.children`; `total_cost_usd` is both.
+ */
 export function resultRecord(
   summary: RunSummary,
-  extra: { permissionDenials: readonly DeniedCall[]; jsonSchema: boolean },
+  extra: { permissionDenials: readonly DeniedCall[]; jsonSchema: boolean; children: Spend },
 ): JsonRecord {
   const { outcome } = summary;
+  const { children } = extra;
+  const total = addSpend({ usage: outcome.usage, costUsd: outcome.costUsd }, children);
   return {
     type: 'result',
     subtype: outcome.kind,
@@ -83,8 +89,11 @@ export function resultRecord(
     session_id: summary.sessionId,
     num_turns: outcome.turns,
     duration_ms: Math.round(summary.durationMs),
-    usage: usageRecord(outcome.usage),
-    total_cost_usd: outcome.costUsd ?? null,
+    usage: {
+      ...usageRecord(outcome.usage),
+      children: { ...usageRecord(children.usage), cost_usd: children.costUsd ?? null },
+    },
+    total_cost_usd: total.costUsd ?? null,
     permission_denials: extra.permissionDenials,
     // With --json-schema the field is always there: the accepted object, or null without one.
     ...(extra.jsonSchema ? { structured_output: outcome.structuredOutput ?? null } : {}),
