@@ -9,13 +9,15 @@ const names = (list: readonly string[] | undefined, tool: Tool): boolean =>
  * Which tools a child of this type keeps, of those a subagent may be offered at all (the
  * declarations already leave out the questions to the user, the plan-mode tools, and below the
  * depth limit the subagent tools): a custom type's `tools` and `disallowedTools`, and for a
- * read-only type only the tools that change nothing whatever their input.
+ * read-only type — or one in Plan mode, which has no user to approve a change — only the tools
+ * that change nothing whatever their input.
  */
 export function toolChoice(type: AgentType): (tool: Tool) => boolean {
   return (tool) => {
     if (type.tools && !names(type.tools, tool)) return false;
     if (names(type.disallowedTools, tool)) return false;
-    if (type.readOnly && staticFacts(tool).readOnly !== true) return false;
+    const readOnly = type.readOnly || type.mode === 'plan';
+    if (readOnly && staticFacts(tool).readOnly !== true) return false;
     return true;
   };
 }
