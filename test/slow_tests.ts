@@ -10,6 +10,7 @@ export const SLOW_TESTS = [
   'test/edit/atomic_write_kill.test.ts',
   'test/edit/apply_patch.property.test.ts',
   'test/edit/search_replace.property.test.ts',
+  'test/messaging/teams_race.test.ts',
   'test/worktree/parallel.test.ts',
   'test/worktree/leftovers.test.ts',
   'test/agent/subagents/worktree_isolation.test.ts',
