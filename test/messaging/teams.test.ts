@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TeamStore, teamMailNote } from '../../src/messaging/team_store.js';
+import { teamMailNote } from '../../src/messaging/team_store.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
