@@ -6,6 +6,7 @@ import type { SettingsLayer } from '../../src/config/types.js';
 import { capabilitiesFor } from '../../src/provider/capabilities.js';
 import { createModel } from '../../src/provider/create_model.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import type { SubagentReport } from '../../src/tool/context/agents.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../src/tool/run_call.js';
 import type { RecordedRequest, WireJson } from './fake_model/types.js';
 import { FakeModelServer, type FakeModelServerOptions, type ScriptedTurn } from './fake_model_server.js';
@@ -35,6 +36,32 @@ export type Reply = (sender: string, index: number, req: RecordedRequest) => Scr
  * `reply`, by sender: parallel children and their parent each follow their own script,
  * whatever order their requests arrive in.
  */
+/** A fake server whose every answer comes from `reply`, by sender (see `senderOf`). */
+export function fakeServerBySender(
+  reply: Reply,
+  extra: Partial<FakeModelServerOptions> = {},
+): Promise<FakeModelServer> {
+  const counts = new Map<string, number>();
+  return FakeModelServer.start({
+    ...extra,
+    fallback: {
+      respond: (req) => {
+        const sender = senderOf(req);
+        const index = counts.get(sender) ?? 0;
+        counts.set(sender, index + 1);
+        return reply(sender, index, req);
+      },
+    },
+  });
+}
+
+/** The reports of the first use_subagent / use_subagents call among the events. */
+export function subagentReports(events: readonly AgentEvent[]): SubagentReport[] {
+  const result = events.find((e) => e.type === 'tool_result' && e.name.startsWith('use_subagent'));
+  if (result?.type !== 'tool_result') throw new Error('no subagent result');
+  return (result.result.data as { agents: SubagentReport[] }).agents;
+}
+
 export async function startParent(options: {
   reply: Reply;
   settings?: SettingsLayer;
@@ -48,18 +75,7 @@ export async function startParent(options: {
   onTraffic?: FakeModelServerOptions['onTraffic'];
   onEvent?: (event: AgentEvent) => void;
 }) {
-  const counts = new Map<string, number>();
-  const server = await FakeModelServer.start({
-    fallback: {
-      respond: (req) => {
-        const sender = senderOf(req);
-        const index = counts.get(sender) ?? 0;
-        counts.set(sender, index + 1);
-        return options.reply(sender, index, req);
-      },
-    },
-    onTraffic: options.onTraffic,
-  });
+  const server = await fakeServerBySender(options.reply, { onTraffic: options.onTraffic });
   const dir = options.cwd ?? tempDir();
   const home = options.home ?? tempDir('lathe-home-');
   const runtime: Runtime = createRuntime({

@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/agent/events.js';
-import type { SubagentReport } from '../../../src/tool/context/agents.js';
 import type { ApprovalRequest } from '../../../src/tool/run_call.js';
-import { call, say, startParent } from '../../support/subagent_harness.js';
+import { call, say, startParent, subagentReports } from '../../support/subagent_harness.js';
 
 type Harness = Awaited<ReturnType<typeof startParent>>;
 let harness: Harness | undefined;
@@ -13,11 +11,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function reports(events: AgentEvent[]): SubagentReport[] {
-  const result = events.find((e) => e.type === 'tool_result' && e.name.startsWith('use_subagent'));
-  if (result?.type !== 'tool_result') throw new Error('no subagent result');
-  return (result.result.data as { agents: SubagentReport[] }).agents;
-}
+const reports = subagentReports;
 
 const parentCalls =
   (input: unknown, tool = 'use_subagent') =>

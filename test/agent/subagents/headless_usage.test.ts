@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { priceFor, requestCost } from '../../../src/provider/prices.js';
 import { latheAsync } from '../../support/cli.js';
 import type { ScriptedTurn } from '../../support/fake_model/types.js';
-import { FakeModelServer } from '../../support/fake_model_server.js';
+import type { FakeModelServer } from '../../support/fake_model_server.js';
 import { fakeModelEnv } from '../../support/headless_run.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
-import { senderOf } from '../../support/subagent_harness.js';
+import { fakeServerBySender } from '../../support/subagent_harness.js';
 
 const servers: FakeModelServer[] = [];
 afterEach(async () => {
@@ -31,17 +31,7 @@ function reply(sender: string, index: number): ScriptedTurn {
 
 describe('lathe -p with a child agent', () => {
   it("reports the run's own usage and its child's apart, and the cost of both", async () => {
-    const counts = new Map<string, number>();
-    const server = await FakeModelServer.start({
-      fallback: {
-        respond: (req) => {
-          const sender = senderOf(req);
-          const index = counts.get(sender) ?? 0;
-          counts.set(sender, index + 1);
-          return reply(sender, index);
-        },
-      },
-    });
+    const server = await fakeServerBySender(reply);
     servers.push(server);
     const run = await latheAsync(
       ['-p', 'delegate', '--model', 'anthropic/claude-sonnet-4-5', '--output-format', 'json'],

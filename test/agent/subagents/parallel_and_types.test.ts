@@ -1,9 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../../src/agent/events.js';
-import type { SubagentReport } from '../../../src/tool/context/agents.js';
 import type { WireJson } from '../../support/fake_model/types.js';
-import { call, type Reply, say, startParent } from '../../support/subagent_harness.js';
+import { call, type Reply, say, startParent, subagentReports } from '../../support/subagent_harness.js';
 
 type Harness = Awaited<ReturnType<typeof startParent>>;
 let harness: Harness | undefined;
@@ -13,13 +11,7 @@ afterEach(async () => {
 });
 
 /** The reports of the parent's first subagent call. */
-function reports(events: AgentEvent[]): SubagentReport[] {
-  const result = events.find(
-    (e) => e.type === 'tool_result' && (e.name === 'use_subagents' || e.name === 'use_subagent'),
-  );
-  if (result?.type !== 'tool_result') throw new Error('no subagent result');
-  return (result.result.data as { agents: SubagentReport[] }).agents;
-}
+const reports = subagentReports;
 
 describe('use_subagents: children in parallel', () => {
   const tasks = ['one', 'two', 'three'].map((n) => ({ description: `task ${n}`, prompt: `do ${n}` }));

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../../support/cli.js';
 import type { RecordedRequest } from '../../support/fake_model/types.js';
-import { FakeModelServer } from '../../support/fake_model_server.js';
+import type { FakeModelServer } from '../../support/fake_model_server.js';
 import { fakeModelEnv, streamEvents } from '../../support/headless_run.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
-import { call, type Reply, say, senderOf } from '../../support/subagent_harness.js';
+import { call, fakeServerBySender, type Reply, say, senderOf } from '../../support/subagent_harness.js';
 
 const servers: FakeModelServer[] = [];
 afterEach(async () => {
@@ -15,17 +15,7 @@ afterEach(async () => {
 
 /** One `lathe -p` process against a fake server answering by sender. */
 async function lathe(dir: string, home: string, prompt: string, reply: Reply, format = 'json') {
-  const counts = new Map<string, number>();
-  const server = await FakeModelServer.start({
-    fallback: {
-      respond: (req) => {
-        const sender = senderOf(req);
-        const index = counts.get(sender) ?? 0;
-        counts.set(sender, index + 1);
-        return reply(sender, index, req);
-      },
-    },
-  });
+  const server = await fakeServerBySender(reply);
   servers.push(server);
   const result = await latheAsync(
     ['-p', prompt, '--model', 'anthropic/claude-sonnet-4-5', '--feature', 'tasks', '--output-format', format],

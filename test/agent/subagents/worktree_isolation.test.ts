@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SubagentReport } from '../../../src/tool/context/agents.js';
-import { call, type Reply, say, startParent } from '../../support/subagent_harness.js';
+import { call, type Reply, say, startParent, subagentReports } from '../../support/subagent_harness.js';
 import { checkoutState, git, latheBranches, repository, writeFiles } from '../../worktree/repos.js';
 
 type Harness = Awaited<ReturnType<typeof startParent>>;
@@ -12,11 +11,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function reports(harness: Harness): SubagentReport[] {
-  const result = harness.events.find((e) => e.type === 'tool_result' && e.name === 'use_subagents');
-  if (result?.type !== 'tool_result') throw new Error('no subagent result');
-  return (result.result.data as { agents: SubagentReport[] }).agents;
-}
+const reports = (harness: Harness) => subagentReports(harness.events);
 
 describe('children with isolation "worktree"', () => {
   it('six in parallel each commit only their own file on their own branch; the main checkout is untouched', async () => {
