@@ -80,3 +80,39 @@ describe('collecting denials from events', () => {
     expect(denials.denied).toEqual([]);
   });
 });
+
+describe("a child agent's refused calls", () => {
+  it('are listed with the child that made them, kept apart from the parent call of the same id', () => {
+    const collector = new DenialCollector();
+    const child = { id: 'agent_1a2b3c4d', name: 'cleaner', type: 'general', depth: 1 };
+    const denial = {
+      reason: 'execute_command needs approval (category executeAll)',
+      category: 'executeAll' as const,
+    };
+    collector.take({ type: 'tool_call', id: 'c1', name: 'read_file', input: { path: 'a' } });
+    collector.take({
+      type: 'subagent',
+      child,
+      event: { type: 'tool_call', id: 'c1', name: 'execute_command', input: { command: 'rm -rf build' } },
+    });
+    const denied = collector.take({
+      type: 'subagent',
+      child,
+      event: {
+        type: 'tool_result',
+        id: 'c1',
+        name: 'execute_command',
+        result: { isError: true, text: 'no', permissionDenial: denial },
+      },
+    });
+    expect(denied).toMatchObject({
+      tool: 'execute_command',
+      input: { command: 'rm -rf build' },
+      agent: 'cleaner (agent_1a2b3c4d)',
+    });
+    expect(refusalLine(denied!)).toBe(
+      'refused: execute_command `rm -rf build` (child agent cleaner (agent_1a2b3c4d)) — needs approval (category executeAll)',
+    );
+    expect(collector.denied).toHaveLength(1);
+  });
+});

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../agent/events.js';
+import type { AgentEvent, SubagentTag } from '../../agent/events.js';
 import { callLabel } from '../../tool/call_label.js';
 import type { PermissionDenial } from '../../tool/types.js';
 import { builtinTool } from '../../tools/index.js';
@@ -11,6 +11,8 @@ export interface DeniedCall {
   reason: string;
   category?: string;
   remedy?: string;
+  /** The child agent that made the call (`name (id)`); absent for the run's own agent. */
+  agent?: string;
 }
 
 /** Tool inputs stream as JSON text from some providers; a refused call's input is shown parsed. */
@@ -31,12 +33,15 @@ export class DenialCollector {
   readonly denied: DeniedCall[] = [];
   private readonly inputs = new Map<string, unknown>();
 
-  /** The refusal this event reports, if it reports one. */
-  take(event: AgentEvent): DeniedCall | undefined {
-    if (event.type === 'tool_call') this.inputs.set(event.id, parsedInput(event.input));
+  /** The refusal this event reports, if it reports one; a child's calls count as the run's. */
+  take(event: AgentEvent, agent?: SubagentTag): DeniedCall | undefined {
+    if (event.type === 'subagent') return this.take(event.event, event.child);
+    // Children's call ids are their own providers': kept apart from the parent's.
+    const key = (id: string) => (agent ? `${agent.id}:${id}` : id);
+    if (event.type === 'tool_call') this.inputs.set(key(event.id), parsedInput(event.input));
     if (event.type !== 'tool_result') return undefined;
-    const input = this.inputs.get(event.id);
-    this.inputs.delete(event.id);
+    const input = this.inputs.get(key(event.id));
+    this.inputs.delete(key(event.id));
     const denial: PermissionDenial | undefined = event.result.permissionDenial;
     if (!denial) return undefined;
     const denied: DeniedCall = {
@@ -46,6 +51,7 @@ export class DenialCollector {
       reason: denial.reason,
       ...(denial.category ? { category: denial.category } : {}),
       ...(denial.remedy ? { remedy: denial.remedy } : {}),
+      ...(agent ? { agent: `${agent.name} (${agent.id})` } : {}),
     };
     this.denied.push(denied);
     return denied;
@@ -79,5 +85,6 @@ export function refusalLine(denied: DeniedCall): string {
     ? denied.reason.slice(denied.tool.length + 1)
     : denied.reason;
   const what = detail ? `${denied.tool} \`${detail}\`` : denied.tool;
-  return oneLine(`refused: ${what} — ${reason}${denied.remedy ? `; ${denied.remedy}` : ''}`);
+  const by = denied.agent ? ` (child agent ${denied.agent})` : '';
+  return oneLine(`refused: ${what}${by} — ${reason}${denied.remedy ? `; ${denied.remedy}` : ''}`);
 }
