@@ -57,7 +57,7 @@ export class AgentRunner {
 
   constructor(private readonly parts: RunnerParts) {
     this.view = new AgentEventView(parts.store);
-    this.view.cwd = () => parts.runtime().cwd;
+    this.view.cwd = () => parts.runtime().place.cwd;
     // A child's run, once it ended, can be printed in full with Ctrl-O.
     this.view.children.onEnded = (child) => {
       const { title, text } = childTranscript(child);

@@ -33,14 +33,16 @@ export interface ApprovalContext {
  */
 export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext): Promise<ApprovalAnswer> {
   const { store, runtime } = ctx;
+  // Where calls work now: the home folder, or the worktree the session entered.
+  const { cwd, workspace } = runtime.place;
   // Protected paths, Plan mode and commands without the sandbox ask every time: no rule to offer.
   const always = request.sticky !== undefined;
   if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true };
   const suggestion = always
     ? { rules: [], subcommands: [] }
-    : await suggestRules(request, runtime.cwd, runtime.workspace);
-  const { verb, detail } = toolTitle(request.tool.name, request.input, runtime.cwd);
-  const folders = { cwd: runtime.cwd, workspace: runtime.workspace };
+    : await suggestRules(request, cwd, workspace);
+  const { verb, detail } = toolTitle(request.tool.name, request.input, cwd);
+  const folders = { cwd, workspace };
   // The change as the tool's own engine computes it; none when the call would fail (it says why).
   const change = await request.tool.describeChange(request.input, folders).catch(() => undefined);
   const diff = change?.diff;
@@ -50,12 +52,12 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   const proposal = {
     kind: 'proposal' as const,
     title: child ? `${child.name} (${child.type}): ${verb} ${detail}` : `${verb} ${detail}`,
-    lines: proposalLines(request, diff, suggestion.subcommands, runtime.cwd),
+    lines: proposalLines(request, diff, suggestion.subcommands, cwd),
   };
   store.settleText();
   if (child) store.add(proposal);
   else store.addBefore(request.call.id, proposal);
-  const question = approvalQuestion(request, runtime.cwd);
+  const question = approvalQuestion(request, cwd);
   const data: ApprovalData = {
     kind: 'approval',
     title: child ? `${child.name} wants to: ${question}` : question,

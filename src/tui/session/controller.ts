@@ -39,7 +39,7 @@ export class InteractiveSession implements SessionControls, CommandHost {
     this.store = lifecycle.store;
     this.tail = new CommandTail(this.store, () => this.runtime.sessionDir);
     this.queue = new MessageQueue(this.store, () => lifecycle.currentLog);
-    this.results = new RecentResults(this.store, () => this.runtime.cwd);
+    this.results = new RecentResults(this.store, () => this.runtime.place.cwd);
     this.runner = new AgentRunner({
       host: options.host,
       store: this.store,

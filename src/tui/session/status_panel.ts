@@ -40,7 +40,10 @@ export async function statusPanel(facts: StatusFacts): Promise<{ title: string; 
     row('profile', runtime.conditions.profile),
     row('workspace', runtime.workspace),
   ];
-  if (runtime.cwd !== runtime.workspace) lines.push(row('working folder', runtime.cwd));
+  const worktree = runtime.place.worktree;
+  if (worktree) lines.push(row('worktree', `${worktree.dir} (branch ${worktree.branch})`));
+  const cwd = runtime.place.cwd;
+  if (cwd !== runtime.place.workspace) lines.push(row('working folder', cwd));
   lines.push(
     row('session', `${runtime.sessionId}${facts.logPath ? '' : ' (logged from the first prompt)'}`),
     row('sandbox', await sandboxText(runtime)),
