@@ -1,8 +1,8 @@
 /**
  * Tests that prove behaviour at scale (a 600 MB log, hundreds of racing writes, writers of 50 MB
- * files killed mid-write, property tests at 10,000 runs, six worktrees and six isolated children
- * at once, lathe processes killed and restarted): `npm run test:slow` runs them, and CI
- * runs both suites. `npm test` leaves them out to stay within a few minutes on a two-core machine.
+ * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox):
+ * `npm run test:slow` runs them, and CI runs both suites. `npm test` leaves them out to stay
+ * within a few minutes on a two-core machine.
  */
 export const SLOW_TESTS = [
   'test/session/large_log.test.ts',
@@ -11,8 +11,4 @@ export const SLOW_TESTS = [
   'test/edit/apply_patch.property.test.ts',
   'test/edit/search_replace.property.test.ts',
   'test/messaging/teams_race.test.ts',
-  'test/worktree/parallel.test.ts',
-  'test/worktree/leftovers.test.ts',
-  'test/agent/subagents/worktree_isolation.test.ts',
-  'test/agent/subagents/restart.test.ts',
 ];
