@@ -108,5 +108,8 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
 function isolatedParts(tree: TreeParts, worktree: Worktree): TreeParts {
   const place = new RuntimePlace(tree.place.home, tree.configuration.workspace, tree.place.trusted);
   place.moveTo(worktree);
-  return { ...tree, place, permissions: tree.permissionsAt(place) };
+  const permissions = tree.permissionsAt(place);
+  // In Plan mode, a child's worktree is no exception: the parent's mode holds there too.
+  permissions.setMode(tree.permissions.mode);
+  return { ...tree, place, permissions };
 }
