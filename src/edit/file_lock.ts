@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive, LOCK_SUFFIX, type OpenFolder, WriteRefusedError } from './open_folder.js';
+import { pidExists } from '../util/process_identity.js';
+import { LOCK_SUFFIX, type OpenFolder, WriteRefusedError } from './open_folder.js';
 
 /**
  * A lock on one file of an open folder: a lock file `.<name>.lathe-lock` beside it, created
@@ -35,7 +36,7 @@ export async function lockFile(
     }
     const owner = Number(await fs.readFile(path, 'utf8').catch(() => ''));
     // An empty file is a lock being written this instant; only a named, dead owner is stale.
-    if (owner > 0 && !isAlive(owner)) {
+    if (owner > 0 && !pidExists(owner)) {
       // Re-read right before removing, so a lock just taken by a live writer is not removed.
       const again = Number(await fs.readFile(path, 'utf8').catch(() => ''));
       if (again === owner) await fs.rm(path, { force: true });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
+import { pidExists } from '../util/process_identity.js';
 
 /**
  * A folder opened once, by handle, for writing into. Every later step (temp file, lock, rename,
@@ -172,7 +173,7 @@ export class OpenFolder {
     const names = await fs.readdir(this.entry('.')).catch(() => [] as string[]);
     for (const name of names) {
       const pid = TEMP_NAME.exec(name)?.[1] ?? (await this.lockOwner(name));
-      if (pid === undefined || isAlive(Number(pid))) continue;
+      if (pid === undefined || pidExists(Number(pid))) continue;
       const stats = await fs.lstat(this.entry(name)).catch(() => undefined);
       if (stats?.isFile() && Date.now() - stats.mtimeMs > STALE_AFTER_MS) await this.remove(name);
     }
@@ -200,15 +201,4 @@ export class OpenFolder {
 /** `.<name>.lathe-<tag>-<pid>-<hex>`, the name cut short enough to stay a valid file name. */
 export function siblingName(name: string, tag: string): string {
   return `.${name.slice(0, MAX_NAME_PART)}.lathe-${tag}-${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

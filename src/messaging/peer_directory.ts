@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAlive } from '../edit/open_folder.js';
 import type { PeerInfo } from '../tool/context/peers.js';
+import { pidExists } from '../util/process_identity.js';
 
 /**
  * `$LATHE_HOME/run/`: one inbox per lathe process with feature `peers` on, `<pid>.sock` (the
@@ -63,7 +63,7 @@ export async function liveInboxes(dir: string, self: number): Promise<PeerInfo[]
   pids.delete(self);
   const found = await Promise.all(
     [...pids].map(async (pid) => {
-      if (!isAlive(pid)) {
+      if (!pidExists(pid)) {
         await removeInbox(dir, pid);
         return undefined;
       }

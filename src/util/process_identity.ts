@@ -36,7 +36,8 @@ export function processIdentity(pid: number = process.pid): ProcessIdentity {
 }
 
 /** Whether a process with this pid exists (also one of another user, which cannot be signalled). */
-function pidExists(pid: number): boolean {
+export function pidExists(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -51,7 +52,7 @@ function pidExists(pid: number): boolean {
  */
 export function isProcessAlive(identity: ProcessIdentity): boolean {
   const { pid, startTime } = identity;
-  if (!Number.isInteger(pid) || pid <= 0 || !pidExists(pid)) return false;
+  if (!pidExists(pid)) return false;
   const proc = procState(pid);
   if (!proc) return true;
   if (proc.state === 'Z' || proc.state === 'X') return false;

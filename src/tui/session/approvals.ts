@@ -38,9 +38,7 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   // Protected paths, Plan mode and commands without the sandbox ask every time: no rule to offer.
   const always = request.sticky !== undefined;
   if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true };
-  const suggestion = always
-    ? { rules: [], subcommands: [] }
-    : await suggestRules(request, cwd, workspace);
+  const suggestion = always ? { rules: [], subcommands: [] } : await suggestRules(request, cwd, workspace);
   const { verb, detail } = toolTitle(request.tool.name, request.input, cwd);
   const folders = { cwd, workspace };
   // The change as the tool's own engine computes it; none when the call would fail (it says why).
