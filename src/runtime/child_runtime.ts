@@ -3,14 +3,13 @@ import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/
 import type { AgentType } from '../config/agent_types/index.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import { agentSessionsDir } from '../session/ids.js';
-import { ToolExecution } from '../tool/executor.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks } from '../tool/run_call.js';
 import type { Worktree } from '../worktree/index.js';
 import { isolate } from './isolation.js';
 import { RuntimePlace } from './place.js';
-import { PoolState } from './pool_state.js';
-import { type ExecutionOptions, type SharedParts, toolContext } from './tool_context.js';
+import type { PoolState } from './pool_state.js';
+import { type ExecutionOptions, type SharedParts, toolExecution } from './tool_context.js';
 
 /** What every runtime of one session's tree of agents shares with its children. */
 export interface TreeParts extends SharedParts {
@@ -41,22 +40,13 @@ export function subagentSetup(parts: TreeParts, depth: number): SubagentSetup | 
 export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions): AgentRuntime {
   const parts = options.worktree ? isolatedParts(tree, options.worktree) : tree;
   const { configuration, permissions, services, place } = parts;
-  const { workspace, documentsRoot, settings, features, env } = configuration;
+  const { workspace, documentsRoot, settings } = configuration;
   const depth = options.tag.depth;
-  const tools = new PoolState({
-    builtins: parts.tools.builtins,
-    profile: settings.profile,
-    strictPlanMode: settings.strictPlanMode,
-    features,
-    agentKind: 'subagent',
-    jsonSchema: false,
-    nodeEnv: env.NODE_ENV,
-    capabilities: { ...parts.tools.capabilities, ...options.capabilities },
-    external: parts.tools.external,
-    mcp: parts.tools.mcp,
-    isDenied: (name) => permissions.isToolDenied(name),
+  const tools = parts.tools.forChild({
+    capabilities: options.capabilities,
     childAgents: depth < settings.agents.maxDepth,
     keep: (tool) => options.keepTool(tool),
+    isDenied: (name) => permissions.isToolDenied(name),
   });
   tools.setMode(permissions.mode);
   const sessionId = options.tag.id;
@@ -82,19 +72,20 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     // A child has no plan-mode tools; the permission engine's mode stays the parent's.
     setMode: (mode) => tools.setMode(mode),
     createExecution: (extra: ExecutionOptions = {}) =>
-      new ToolExecution({
-        pool: tools.pool,
-        context: toolContext(
-          parts,
-          { sessionDir, conditions: tools.conditions, readFiles, mcp: tools.mcp, sender },
-          extra,
-        ),
-        askUser,
-        hooks: parts.hooks,
-        signal: extra.signal,
-        onStart: extra.onStart,
-        onResult: extra.onResult,
-      }),
+      toolExecution(
+        parts,
+        {
+          pool: tools.pool,
+          sessionDir,
+          conditions: tools.conditions,
+          readFiles,
+          mcp: tools.mcp,
+          sender,
+          askUser,
+          hooks: parts.hooks,
+        },
+        extra,
+      ),
     tasks: services.background.tasks,
     subagents: subagentSetup(parts, depth),
     child: (next) => createChildRuntime(tree, next),

@@ -21,7 +21,7 @@ import type { McpAccess } from '../tool/context/mcp.js';
 import type { RecipientSource } from '../tool/context/messages.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
-import { ToolExecution } from '../tool/executor.js';
+import type { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
@@ -32,7 +32,7 @@ import { isolate } from './isolation.js';
 import { RuntimePlace } from './place.js';
 import { PoolState } from './pool_state.js';
 import { type BackgroundWork, RuntimeServices } from './services.js';
-import { type ExecutionOptions, toolContext } from './tool_context.js';
+import { type ExecutionOptions, toolExecution } from './tool_context.js';
 
 export { RuntimeError, runtimePlaces } from './configuration.js';
 export type { BackgroundWork } from './services.js';
@@ -216,19 +216,19 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const shared = { configuration, permissions, services, place };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
-    new ToolExecution({
-      pool: tools.pool,
-      context: toolContext(
-        shared,
-        { sessionDir, conditions: tools.conditions, readFiles: services.readFiles, mcp: tools.mcp },
-        extra,
-      ),
-      askUser: options.askUser,
-      hooks: options.hooks,
-      signal: extra.signal,
-      onStart: extra.onStart,
-      onResult: extra.onResult,
-    });
+    toolExecution(
+      shared,
+      {
+        pool: tools.pool,
+        sessionDir,
+        conditions: tools.conditions,
+        readFiles: services.readFiles,
+        mcp: tools.mcp,
+        askUser: options.askUser,
+        hooks: options.hooks,
+      },
+      extra,
+    );
 
   const tree: TreeParts = {
     ...shared,

@@ -56,16 +56,6 @@ export class PoolState {
     return this.current.pool;
   }
 
-  /** The tools of MCP servers, as they are now. */
-  get external(): Tool[] {
-    return this.externalTools;
-  }
-
-  /** The model's capabilities the pool was assembled for. */
-  get capabilities(): Partial<ProviderCapabilities> {
-    return this.capabilityOverrides;
-  }
-
   /** Why coordinator mode, asked for, does not apply to this pool (the lead kept its tools). */
   get coordinatorProblem(): string | undefined {
     return this.current.coordinatorProblem;
@@ -74,6 +64,31 @@ export class PoolState {
   /** The MCP client the MCP tools use, once servers are attached. */
   get mcp(): McpAccess | undefined {
     return this.access;
+  }
+
+  /**
+   * A child agent's pool state (agent kind `subagent`): this one's settings and tools — the
+   * built-ins made once, the MCP servers' tools as they are now — with the child's own model
+   * capabilities, depth, type and deny rules.
+   */
+  forChild(child: {
+    capabilities?: Partial<ProviderCapabilities>;
+    childAgents: boolean;
+    keep: (tool: Tool) => boolean;
+    isDenied(name: string): boolean;
+  }): PoolState {
+    return new PoolState({
+      ...this.options,
+      builtins: this.builtins,
+      agentKind: 'subagent',
+      jsonSchema: false,
+      capabilities: { ...this.capabilityOverrides, ...child.capabilities },
+      external: this.externalTools,
+      mcp: this.access,
+      childAgents: child.childAgents,
+      keep: child.keep,
+      isDenied: child.isDenied,
+    });
   }
 
   /** A tool's own name for one of its aliases (rules may name either); other names as they are. */

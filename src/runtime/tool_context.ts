@@ -2,9 +2,10 @@ import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import { ToolExecution } from '../tool/executor.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
-import type { ToolCall } from '../tool/run_call.js';
-import type { PoolConditions, ToolContext, ToolResult } from '../tool/types.js';
+import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
+import type { PoolConditions, Tool, ToolContext, ToolResult } from '../tool/types.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import type { RuntimePlace } from './place.js';
 import type { RuntimeServices } from './services.js';
@@ -80,4 +81,28 @@ export function toolContext(
     progress: extra.progress,
     ...(extra.agents ? { agents: extra.agents } : {}),
   };
+}
+
+/**
+ * A streaming execution of one model message's calls in a runtime (a user's agent or a child):
+ * its pool, its context, and who answers its approvals.
+ */
+export function toolExecution(
+  shared: SharedParts,
+  own: OwnParts & {
+    pool: readonly Tool[];
+    askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+    hooks?: CallHooks;
+  },
+  extra: ExecutionOptions,
+): ToolExecution {
+  return new ToolExecution({
+    pool: own.pool,
+    context: toolContext(shared, own, extra),
+    askUser: own.askUser,
+    hooks: own.hooks,
+    signal: extra.signal,
+    onStart: extra.onStart,
+    onResult: extra.onResult,
+  });
 }
