@@ -1,8 +1,8 @@
 import type { IsolatedPlace } from '../agent/agent_runtime.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import type { PoolConditions } from '../tool/types.js';
-import { sandboxedSetup } from '../tools/worktree/setup_runner.js';
-import { createWorktree, finishWorktree } from '../worktree/index.js';
+import { newWorktree } from '../tools/worktree/new_worktree.js';
+import { finishWorktree } from '../worktree/index.js';
 import type { SharedParts } from './tool_context.js';
 import { toolContext } from './tool_context.js';
 
@@ -16,18 +16,11 @@ export async function isolate(
   name: string,
   sessionDir: string,
 ): Promise<IsolatedPlace> {
-  const { configuration, place } = parts;
   const context = toolContext(
     parts,
     { sessionDir, conditions: parts.tools.conditions, readFiles: new ReadTracker(), mcp: undefined },
     {},
   );
-  const worktree = await createWorktree({
-    repo: place.home,
-    name,
-    documentsRoot: configuration.documentsRoot,
-    trusted: place.trusted,
-    runSetup: sandboxedSetup({ ...context, signal: new AbortController().signal }, name),
-  });
+  const worktree = await newWorktree({ ...context, signal: new AbortController().signal }, { name });
   return { worktree, finish: () => finishWorktree(worktree, {}) };
 }

@@ -1,6 +1,6 @@
 import type { ToolContext } from '../../tool/types.js';
-import { createWorktree, finishWorktree } from '../../worktree/index.js';
-import { sandboxedSetup } from '../worktree/setup_runner.js';
+import { finishWorktree, type Worktree } from '../../worktree/index.js';
+import { newWorktree } from '../worktree/new_worktree.js';
 
 /** Where an isolated task works, and what to do with that place once the task has ended. */
 export interface TaskWorkspace {
@@ -15,16 +15,9 @@ export interface TaskWorkspace {
  * task is not started and the error says why.
  */
 export async function worktreeForTask(ctx: ToolContext, name: string): Promise<TaskWorkspace> {
-  const home = ctx.workspaceMove?.home ?? ctx.workspace;
-  let worktree: Awaited<ReturnType<typeof createWorktree>>;
+  let worktree: Worktree;
   try {
-    worktree = await createWorktree({
-      repo: home,
-      name,
-      documentsRoot: ctx.documentsRoot,
-      trusted: ctx.workspaceMove?.trusted ?? false,
-      runSetup: sandboxedSetup(ctx, name),
-    });
+    worktree = await newWorktree(ctx, { name });
   } catch (error) {
     throw new Error(`The task was not started: its worktree could not be made: ${(error as Error).message}`);
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import { createWorktree, WorktreeError } from '../../worktree/index.js';
-import { sandboxedSetup } from './setup_runner.js';
+import { WorktreeError } from '../../worktree/index.js';
+import { newWorktree } from './new_worktree.js';
 import { WORKTREE_AVAILABILITY, worktreeData } from './shared.js';
 
 const inputSchema = z.strictObject({
@@ -38,14 +38,7 @@ export const enterWorktree = buildTool({
       };
     const name = input.name;
     try {
-      const worktree = await createWorktree({
-        repo: move.home,
-        name,
-        base: input.base,
-        documentsRoot: ctx.documentsRoot,
-        trusted: move.trusted,
-        runSetup: sandboxedSetup(ctx, name ?? 'new'),
-      });
+      const worktree = await newWorktree(ctx, { name, base: input.base });
       move.moveTo(worktree);
       const notes = worktree.notes.map((note) => `\nNote: ${note}.`).join('');
       return {
