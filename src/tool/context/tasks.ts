@@ -1,6 +1,7 @@
 import type { SubagentStatus } from './agents.js';
 
-export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 /** A task of task_create, kept per runtime: tracked work, run by a process when it has a command. */
 export interface BackgroundTask {

@@ -1,3 +1,4 @@
+import { TASK_STATUSES } from '../../tool/context/tasks.js';
 import {
   TEAM_TASK_STATUSES,
   type TeamAccess,
@@ -7,8 +8,7 @@ import {
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
 /** The task tools' statuses: a task of this session's table, or an item of a team's list. */
-export const SESSION_TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'stopped'] as const;
-export const ANY_TASK_STATUS = [...SESSION_TASK_STATUSES, ...TEAM_TASK_STATUSES] as const;
+export const ANY_TASK_STATUS = [...TASK_STATUSES, ...TEAM_TASK_STATUSES] as const;
 
 export const TEAM_PARAMETER =
   "A team's name (feature swarms): its shared task list, which every member sees, instead of this session's tasks";
@@ -16,10 +16,10 @@ export const TEAM_PARAMETER =
 /** The statuses one side takes, or the error naming them: a team's are not a session task's, nor back. */
 export function statusProblem(team: string | undefined, status: string | undefined): string | undefined {
   if (status === undefined) return undefined;
-  const allowed: readonly string[] = team === undefined ? SESSION_TASK_STATUSES : TEAM_TASK_STATUSES;
+  const allowed: readonly string[] = team === undefined ? TASK_STATUSES : TEAM_TASK_STATUSES;
   if (allowed.includes(status)) return undefined;
   return team === undefined
-    ? `Status "${status}" is for a team's tasks (with team); this session's tasks are ${SESSION_TASK_STATUSES.join(', ')}.`
+    ? `Status "${status}" is for a team's tasks (with team); this session's tasks are ${TASK_STATUSES.join(', ')}.`
     : `A team's tasks are ${TEAM_TASK_STATUSES.join(', ')}; "${status}" is for this session's tasks (without team).`;
 }
 
