@@ -9,16 +9,15 @@ export function wantsWorktree(request: SubagentRequest, type: AgentType): boolea
 
 /**
  * The one place a child's worktree is made. A child that asked for one and cannot have it
- * fails with the reason; it never runs in the main checkout instead.
+ * fails with the reason ("It could not start: its worktree could not be made: …"); it never
+ * runs in the main checkout instead.
  */
 export async function isolatedPlace(runtime: AgentRuntime, tag: SubagentTag): Promise<IsolatedPlace> {
   if (!runtime.isolate)
-    throw new Error(
-      'No child started: this runtime cannot make git worktrees, so isolation "worktree" is not possible here.',
-    );
+    throw new Error('this runtime cannot make git worktrees, so isolation "worktree" is not possible here');
   try {
     return await runtime.isolate(tag.id);
   } catch (error) {
-    throw new Error(`No child started: its worktree could not be made: ${(error as Error).message}`);
+    throw new Error(`its worktree could not be made: ${(error as Error).message}`);
   }
 }
