@@ -1,14 +1,10 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { atomicWriteFile, resolveWriteTarget } from '../../src/edit/atomic_write.js';
 import { OpenFolder } from '../../src/edit/open_folder.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const projectRoot = path.resolve(here, '../..');
-const _moduleUrl = pathToFileURL(path.join(projectRoot, 'src/edit/atomic_write.ts')).href;
 const posix = process.platform !== 'win32';
 
 let dir: string;
