@@ -11,6 +11,7 @@ import type { AgentOptions } from './agent_options.js';
 import { compactMessages, shouldCompact } from './compaction.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
+import { promptHooks, stopHooks } from './hook_steps.js';
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { describeModelFailure } from './model_errors.js';
@@ -70,6 +71,8 @@ export class Agent {
   private readonly notes: string[] = [];
   /** This agent's children; absent where none may start (no child runtime, or past the depth limit). */
   readonly subagents?: SubagentManager;
+  /** Whether the start hooks (SessionStart, SubagentStart) have run: before the first prompt only. */
+  private startHooksRan = false;
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
@@ -144,8 +147,22 @@ export class Agent {
   ): Promise<AgentOutcome> {
     this.finished = undefined;
     this.agentsFiles = undefined;
+    const hooked = await promptHooks(this.options.runtime.hooks, prompt, {
+      first: !this.startHooksRan,
+      resumed: this.messages.length > 0,
+      signal,
+    });
+    this.startHooksRan = true;
+    const refusal = hooked.stop ?? (hooked.blocked && `A hook blocked the prompt: ${hooked.blocked}`);
+    if (refusal) {
+      const outcome = this.outcome('stopped', refusal, 0);
+      this.emit({ type: 'notice', message: refusal });
+      this.emit({ type: 'done', outcome });
+      return outcome;
+    }
     this.push(userMessage(prompt, images));
     this.emit({ type: 'user_message', text: prompt });
+    for (const context of hooked.context) this.notify(context);
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', 0);
       const message = describeModelFailure(error, this.options.modelName).message;
@@ -164,6 +181,20 @@ export class Agent {
     const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     let reminders = 0;
     let lastWasWorkingOnly = false;
+    let continuations = 0;
+    /** The Stop hooks: the outcome to return, or undefined when a hook sends the agent on. */
+    const stopping = async (outcome: AgentOutcome): Promise<AgentOutcome | undefined> => {
+      const answer = await stopHooks(this.options.runtime.hooks, outcome, continuations, signal);
+      if ('outcome' in answer) {
+        if (answer.notice) this.emit({ type: 'notice', message: answer.notice });
+        return answer.outcome;
+      }
+      continuations++;
+      this.finished = undefined;
+      this.push(userMessage(`A Stop hook asks you to go on: ${answer.goOn}`));
+      this.emit({ type: 'notice', message: `a Stop hook sent the agent on: ${answer.goOn.split('\n')[0]}` });
+      return undefined;
+    };
     for (let turn = 1; turn <= maxTurns; turn++) {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
       const mail = await this.options.inbox?.();
@@ -193,10 +224,12 @@ export class Agent {
             : this.finished.kind === 'answer'
               ? 'answered'
               : 'stopped';
-        const outcome = this.outcome(kind, this.finished.text, turn);
-        return 'structured' in this.finished
-          ? { ...outcome, structuredOutput: this.finished.structured }
-          : outcome;
+        const base = this.outcome(kind, this.finished.text, turn);
+        const outcome =
+          'structured' in this.finished ? { ...base, structuredOutput: this.finished.structured } : base;
+        const stood = await stopping(outcome);
+        if (stood) return stood;
+        continue;
       }
       if (streamed.calls.length > 0) {
         const pool = this.options.runtime.pool;
@@ -214,7 +247,8 @@ export class Agent {
         this.emit({ type: 'notice', message: 'reminded the model to make the tool call it announced' });
         continue;
       }
-      return this.outcome('final_text', streamed.text, turn);
+      const stood = await stopping(this.outcome('final_text', streamed.text, turn));
+      if (stood) return stood;
     }
     return this.outcome('max_turns', `Stopped after ${maxTurns} model requests (--max-turns).`, maxTurns);
   }
@@ -400,6 +434,7 @@ export class Agent {
   private async compact(signal?: AbortSignal): Promise<void> {
     const before = this.contextTokens;
     const { runtime } = this.options;
+    await runtime.hooks?.compacting('auto');
     const summary = await compactMessages(this.options.model, this.messages, signal, runtime.pool, runtime);
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);

@@ -1,6 +1,7 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
 import type { Mode } from '../config/types.js';
+import type { AgentHooks } from '../hooks/index.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
 import type { RecipientSource } from '../tool/context/messages.js';
@@ -31,6 +32,8 @@ export interface AgentRuntime {
     /** The agent's children, for use_subagent / use_subagents. */
     agents?: SubagentAccess;
   }): ToolExecution;
+  /** The session's hooks for this agent's own events (start, prompt, stop, compaction). */
+  readonly hooks?: AgentHooks;
   /** The task table that background children join (task_get, task_output, task_stop read them). */
   readonly tasks?: Map<string, BackgroundTask>;
   /** Makes an agent's children reachable by send_message; returns the function that removes them. */

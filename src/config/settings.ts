@@ -54,6 +54,8 @@ export interface ResolvedSettings {
   commands: { maxOutputBytes: number };
   /** Bounds on child agents (settings `agents`). */
   agents: AgentLimits;
+  /** The `hooks` object of each layer that has one (untrusted layers never do), in order. */
+  hooks: Array<{ source: string; value: unknown }>;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -105,6 +107,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     featureLayers: [],
+    hooks: [],
     warnings,
     ignoredUntrusted: [],
   };
@@ -174,6 +177,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       else warnings.push(`${source}: commands.maxOutputBytes must be a positive whole number of bytes`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
+    if (settings.hooks !== undefined) resolved.hooks.push({ source, value: settings.hooks });
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
   }

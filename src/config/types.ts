@@ -54,5 +54,7 @@ export interface SettingsLayer {
     maxSeconds?: number;
     tree?: { maxTokens?: number; maxSeconds?: number };
   };
+  /** Commands run at events (`PreToolUse`, …): `{EVENT: [{matcher, hooks}]}`; `readClaude` adds Claude Code's. */
+  hooks?: Record<string, unknown>;
   [key: string]: unknown;
 }

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
 import type { AgentType } from '../config/agent_types/index.js';
+import { type AgentHooks, toolHooks } from '../hooks/index.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import { agentSessionsDir } from '../session/ids.js';
 import { ReadTracker } from '../tool/read_tracker.js';
-import type { ApprovalAnswer, ApprovalRequest, CallHooks } from '../tool/run_call.js';
+import type { ApprovalAnswer, ApprovalRequest } from '../tool/run_call.js';
 import type { Worktree } from '../worktree/index.js';
 import { isolate } from './isolation.js';
 import { RuntimePlace } from './place.js';
@@ -19,7 +20,8 @@ export interface TreeParts extends SharedParts {
   /** A permission engine for another place (a child's worktree), with the user's rules. */
   permissionsAt(place: RuntimePlace): RulePermissionEngine;
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
-  hooks?: CallHooks;
+  /** The session's hooks: a child's calls and its start and stop run them too. */
+  hooks: AgentHooks;
 }
 
 /** What children of an agent at `depth` can be, when the `subagents` feature is on. */
@@ -56,6 +58,8 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
   const sender = `${options.tag.name} (${sessionId})`;
   const parentAsk = parts.askUser;
   const askUser = parentAsk && ((request: ApprovalRequest) => parentAsk({ ...request, agent: options.tag }));
+  const hooks = parts.hooks.forChild(options.tag);
+  const callHooks = toolHooks(hooks.set, options.tag, () => place.cwd);
 
   return {
     cwd: place.cwd,
@@ -82,10 +86,11 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
           mcp: tools.mcp,
           sender,
           askUser,
-          hooks: parts.hooks,
+          hooks: callHooks,
         },
         extra,
       ),
+    hooks,
     tasks: services.background.tasks,
     subagents: subagentSetup(parts, depth),
     child: (next) => createChildRuntime(tree, next),

@@ -8,6 +8,8 @@ import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
+import { sessionHooks } from '../hooks/build.js';
+import { type AgentHooks, toolHooks } from '../hooks/index.js';
 import type { PeerEventHandler } from '../messaging/peers.js';
 import type { MessageRouter } from '../messaging/router.js';
 import type { TeamMembers } from '../messaging/team_members.js';
@@ -23,7 +25,7 @@ import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
-import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
+import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
@@ -51,7 +53,6 @@ export interface RuntimeOptions extends ConfigurationOptions {
   jsonSchema?: boolean;
   /** Asks the user; without it (headless), an ask is a denial. */
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
-  hooks?: CallHooks;
   sessionId?: string;
   /** More folders the tools may read and edit as they do the workspace (`--add-dir`). */
   addDirs?: string[];
@@ -79,6 +80,8 @@ export interface Runtime {
   readonly settings: ResolvedSettings;
   /** Whether the user trusts the workspace, and what of it waits for that trust. */
   readonly trust: WorkspaceTrust;
+  /** The session's hooks (settings `hooks`): `hooks.set.list()` for `/hooks`, `hooks.set.onWarning` for failing ones. */
+  readonly hooks: AgentHooks;
   readonly permissions: RulePermissionEngine;
   /** Problems with settings, rules or switches: reported, never fatal. */
   readonly warnings: string[];
@@ -213,6 +216,17 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     approve: options.approve,
   });
   let callCounter = 0;
+  const hooks = sessionHooks({
+    settings,
+    workspace,
+    trusted: trust.trusted,
+    sessionId,
+    cwd: () => place.cwd,
+    env,
+    warnings,
+  });
+  const callHooks = toolHooks(hooks.set);
+  let sessionEnded = false;
 
   const shared = { configuration, permissions, services, place };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
@@ -225,7 +239,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         readFiles: services.readFiles,
         mcp: tools.mcp,
         askUser: options.askUser,
-        hooks: options.hooks,
+        hooks: callHooks,
       },
       extra,
     );
@@ -236,7 +250,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     types: agentTypes.types,
     permissionsAt,
     askUser: options.askUser,
-    hooks: options.hooks,
+    hooks,
   };
 
   const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
@@ -257,6 +271,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessionDir,
     settings,
     trust,
+    hooks,
     permissions,
     warnings,
     get conditions() {
@@ -292,7 +307,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     messages: services.messaging.router,
     teams: services.messaging.teams,
     onPeerMessage: (handler) => services.messaging.onPeerMessage(handler),
-    dispose: () => services.dispose(),
+    dispose: async () => {
+      if (!sessionEnded) {
+        sessionEnded = true;
+        await hooks.ended('exit');
+      }
+      await services.dispose();
+    },
     setCapabilities: (next) => tools.setCapabilities(next),
     tasks: services.background.tasks,
     subagents: subagentSetup(tree, 0),

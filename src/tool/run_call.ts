@@ -36,10 +36,50 @@ export interface ApprovalAnswer {
   interrupted?: boolean;
 }
 
+/** What the hooks before a call decided (PreToolUse). */
+export interface BeforeCallVerdict {
+  /** The call is not run; the model reads why. */
+  block?: string;
+  /** `allow` answers an ask no rule made sticky; `ask` asks even where rules allow. */
+  decision?: 'allow' | 'ask';
+  /** The input the call runs with instead (validated and judged by permissions like the model's). */
+  updatedInput?: Record<string, unknown>;
+  /** Context for the model, given with the call's result. */
+  additionalContext?: string;
+  /** `continue: false`: the call is not run and the run stops, with this reason. */
+  stop?: string;
+}
+
+/** What the hooks after a call said (PostToolUse, PostToolUseFailure). */
+export interface AfterCallVerdict {
+  /** Feedback for the model about the result (a hook's block: the call ran already). */
+  feedback?: string;
+  additionalContext?: string;
+  stop?: string;
+}
+
+/**
+ * Hooks around each call: the one place PreToolUse, PermissionRequest and PostToolUse(Failure)
+ * hooks run, for the user's agent and its children alike.
+ */
 export interface CallHooks {
-  /** Runs after validation, before permissions; a string blocks the call with that message. */
-  before?(call: ToolCall, tool: Tool, input: unknown): Promise<string | undefined> | string | undefined;
-  after?(call: ToolCall, tool: Tool, result: ToolResult): Promise<void> | void;
+  /** Runs after validation, before permissions. */
+  before?(call: ToolCall, tool: Tool, input: unknown): Promise<BeforeCallVerdict | undefined>;
+  /**
+   * Runs when a call would be asked about, before the user is (or, headless, before it is
+   * refused): a decision answers in the user's place. `userAsked`: a person will be asked next.
+   */
+  permission?(
+    request: ApprovalRequest,
+    userAsked: boolean,
+  ): Promise<{ behavior: 'allow' | 'deny'; reason?: string } | undefined>;
+  /** Runs after a call that ran, its result budgeted. */
+  after?(
+    call: ToolCall,
+    tool: Tool,
+    input: unknown,
+    result: ToolResult,
+  ): Promise<AfterCallVerdict | undefined>;
 }
 
 export interface CallEnvironment {
@@ -177,9 +217,15 @@ async function refusal(
 ): Promise<ToolResult | undefined> {
   if (decision.behavior === 'allow') return undefined;
   if (decision.behavior === 'deny') return refusedByPermissions(decision);
-  if (!env.askUser) return refusedByPermissions(decision);
   const { reason, category, sticky } = decision;
-  const answer = await env.askUser({ ...request, reason, category, ...(sticky ? { sticky } : {}) });
+  const asked = { ...request, reason, category, ...(sticky ? { sticky } : {}) };
+  const answered = await env.hooks?.permission?.(asked, env.askUser !== undefined);
+  if (answered?.behavior === 'deny')
+    return error(`Blocked by a PermissionRequest hook: ${answered.reason ?? 'it denied the call'}`);
+  // A hook allows in the user's place, but never what must be asked each time (a protected path).
+  if (answered?.behavior === 'allow' && !sticky) return undefined;
+  if (!env.askUser) return refusedByPermissions(decision);
+  const answer = await env.askUser(asked);
   if (answer.approved) return undefined;
   if (answer.interrupted)
     return error(
@@ -187,6 +233,50 @@ async function refusal(
     );
   const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
   return error(`The user declined ${request.tool.name}.${why}`);
+}
+
+/**
+ * The tool's own checks. What they find (a path that does not exist) must not answer before
+ * permission does: a denied call, or one outside the workspace that was not approved, gets its
+ * refusal, the same whether the path exists or not.
+ */
+async function checkInput(
+  call: ToolCall,
+  tool: Tool,
+  input: unknown,
+  facts: CallFacts,
+  ctx: ToolContext,
+  env: CallEnvironment,
+): Promise<{ ok: true } | { refused: ToolResult }> {
+  const invalid = await tool.validateInput(input, ctx);
+  if (!invalid) return { ok: true };
+  // A tool's own permission check may need valid input (an MCP tool that exists): then the
+  // validation error is all there is to say.
+  const decision = await decidePermission(tool, input, facts, ctx).catch(() => undefined);
+  if (!decision) return { refused: error(invalid) };
+  const first =
+    decision.behavior === 'deny' ||
+    (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
+  if (first) {
+    const refused = await refusal(decision, { call, tool, input, facts }, env);
+    if (refused) return { refused };
+  }
+  return { refused: error(invalid) };
+}
+
+/**
+ * A PreToolUse hook's say on the permission decision: `ask` makes an allowed call ask (the
+ * hook's reason shown); `allow` answers an ask, unless it is sticky (protected paths, no
+ * sandbox). A deny stands whatever a hook says.
+ */
+function hookedDecision(decision: PermissionCheck, before: BeforeCallVerdict | undefined): PermissionCheck {
+  if (before?.decision === 'ask' && decision.behavior === 'allow')
+    return { ...decision, behavior: 'ask', reason: 'a hook asks for approval' };
+  if (before?.decision === 'allow' && decision.behavior === 'ask' && !decision.sticky) {
+    const { checkedFiles } = decision;
+    return { behavior: 'allow', ...(checkedFiles ? { checkedFiles } : {}) } as PermissionCheck;
+  }
+  return decision;
 }
 
 /**
@@ -214,38 +304,36 @@ export async function runToolCall(
     if (!parsed.ok) return error(parsed.message);
     const { input, facts } = parsed;
 
-    // 3. The tool's own checks. What they find (a path that does not exist) must not answer
-    // before permission does: a denied call, or one outside the workspace that was not approved,
-    // gets its refusal, the same whether the path exists or not.
-    const invalid = await tool.validateInput(input, ctx);
-    if (invalid) {
-      // A tool's own permission check may need valid input (an MCP tool that exists): then the
-      // validation error is all there is to say.
-      const decision = await decidePermission(tool, input, facts, ctx).catch(() => undefined);
-      if (!decision) return error(invalid);
-      const first =
-        decision.behavior === 'deny' ||
-        (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
-      if (first) {
-        const refused = await refusal(decision, { call, tool, input, facts }, env);
-        if (refused) return refused;
-      }
-      return error(invalid);
+    // 3. The tool's own checks (again on a hook's updated input, which is checked like the model's).
+    const checked = await checkInput(call, tool, input, facts, ctx, env);
+    if ('refused' in checked) return checked.refused;
+
+    // 4. Hooks before the call (PreToolUse): block, stop the run, replace the input, allow or ask.
+    const before = await env.hooks?.before?.(call, tool, input);
+    if (before?.stop) {
+      ctx.interaction?.finish({ kind: 'stopped', text: before.stop });
+      return error(`Not run: a hook stopped the run: ${before.stop}`);
+    }
+    if (before?.block) return error(`Blocked by a hook: ${before.block}`);
+    let current = { input, facts };
+    if (before?.updatedInput) {
+      const updated = await parseCall(tool, before.updatedInput);
+      if (!updated.ok)
+        return error(`Not run: a hook changed the input into one that is not valid. ${updated.message}`);
+      const rechecked = await checkInput(call, tool, updated.input, updated.facts, ctx, env);
+      if ('refused' in rechecked) return rechecked.refused;
+      current = { input: updated.input, facts: updated.facts };
     }
 
-    // 4. Hooks before the call may block it.
-    const blocked = await env.hooks?.before?.(call, tool, input);
-    if (blocked) return error(`Blocked by a hook: ${blocked}`);
-
-    // 5. Permission: the tool's own verdict and the engine's; the stricter wins.
-    const decision = await decidePermission(tool, input, facts, ctx);
-    const refused = await refusal(decision, { call, tool, input, facts }, env);
+    // 5. Permission: the tool's own verdict and the engine's; the stricter wins, then the hook's say.
+    const decision = hookedDecision(await decidePermission(tool, current.input, current.facts, ctx), before);
+    const refused = await refusal(decision, { call, tool, ...current }, env);
     if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
     // 6. The call itself, on what its permission check judged.
     const output = await tool.call(
-      input,
+      current.input,
       decision.checkedFiles ? { ...ctx, checkedFiles: decision.checkedFiles } : ctx,
     );
     let result: ToolResult = {
@@ -258,9 +346,15 @@ export async function runToolCall(
     // 7. Budget the result.
     result = await budgetResult(result, tool.maxResultChars, ctx.sessionDir, call.id);
 
-    // 8. Hooks after the call.
-    await env.hooks?.after?.(call, tool, result);
-    return result;
+    // 8. Hooks after the call (PostToolUse, PostToolUseFailure): feedback and context for the model.
+    const after = await env.hooks?.after?.(call, tool, current.input, result);
+    if (after?.stop) ctx.interaction?.finish({ kind: 'stopped', text: after.stop });
+    const notes = [
+      before?.additionalContext,
+      after?.feedback && `A hook says about this result: ${after.feedback}`,
+      after?.additionalContext,
+    ].filter(Boolean);
+    return notes.length > 0 ? { ...result, text: `${result.text}\n\n${notes.join('\n')}` } : result;
   } catch (e) {
     if (signal.aborted) return error(`${tool.name} was cancelled.`);
     return error(`${tool.name} failed: ${(e as Error)?.message ?? String(e)}`);
