@@ -210,6 +210,8 @@ export function startRuntimeServices(
     );
   };
   if (!options.probeSandboxLater) probeSandbox();
+  // A hook that fails, hangs or has a message for the user says so in a line.
+  const stopHookLines = runtime.hooks.set.onWarning(report);
   const leftovers = pruneLeftoverWorktrees(runtime.documentsRoot, report);
   return {
     mcp,
@@ -218,6 +220,7 @@ export function startRuntimeServices(
       ended = true;
       await leftovers;
       await runtime.dispose();
+      stopHookLines();
       // Stdio servers are processes: they would keep lathe alive.
       await (await mcp)?.close();
     },

@@ -10,6 +10,7 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'profile',
   'tools',
   'mcp',
+  'hooks',
   'compact',
   'resume',
   'sessions',

@@ -5,6 +5,7 @@ import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
 import type { CommandHost } from './command_host.js';
 import { exportConversation } from './export_session.js';
+import { hooksPanel } from './hooks_panel.js';
 import { mcpPanel } from './mcp_panel.js';
 import { modelChoices } from './model_picker.js';
 import { permissionsPanel, removePermissionRule, type SettingsFiles } from './permissions_panel.js';
@@ -137,6 +138,14 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     name: 'mcp',
     summary: 'the MCP servers: state (connecting, connected, failed, disabled) and tools',
     run: (session) => session.store.add({ kind: 'panel', ...mcpPanel(session.runtime.mcp?.servers()) }),
+  },
+  {
+    name: 'hooks',
+    summary: 'the hooks that run at events (settings "hooks"), and where each comes from',
+    run: (session) => {
+      const { hooks, trust } = session.runtime;
+      session.store.add({ kind: 'panel', ...hooksPanel(hooks.set.list(), trust.settings.includes('hooks')) });
+    },
   },
   {
     name: 'compact',
