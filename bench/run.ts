@@ -4,6 +4,7 @@ import { benchAgents } from './agents.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchExtensions } from './extensions.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
@@ -28,6 +29,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
+  ['extensions: a no-op hook per tool call', benchExtensions],
   ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],

@@ -229,6 +229,7 @@ export class AgentRunner {
     }
     await this.step('Compacting', async (signal) => {
       const runtime = this.parts.runtime();
+      await runtime.hooks.compacting('manual');
       const summary = await compactMessages(model.model, messages, signal, runtime.pool, runtime);
       messages.splice(0, messages.length, ...summary.messages);
       recordCompaction(this.parts.log(), summary.messages);
