@@ -128,7 +128,7 @@ describe('the hook matrix: PreToolUse answers and failures × tools', () => {
           ...(row.failClosed ? { failClosed: true } : {}),
         }),
       );
-      const { runtime, lines } = await hookedRuntime(workspace, { mcp: true });
+      const { runtime, lines } = await hookedRuntime(workspace, { touchServer: true });
       for (const [i, column] of COLUMNS.entries()) {
         const marker = join(workspace, `marker-${i}`);
         const result = await column.call(runtime, marker);

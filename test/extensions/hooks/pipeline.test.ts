@@ -149,7 +149,7 @@ describe('hooks in the call pipeline', () => {
     writeHookSettings(workspace, {
       PreToolUse: [group('mcp__touchy__.*'), group('touchy__touch'), group('Write'), group('glob')],
     });
-    const { runtime } = await hookedRuntime(workspace, { mcp: true });
+    const { runtime } = await hookedRuntime(workspace, { touchServer: true });
     await runtime.runTool('touchy__touch', { path: join(workspace, 'a') });
     await runtime.runTool('use_mcp_tool', {
       server_name: 'touchy',

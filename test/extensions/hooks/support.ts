@@ -39,13 +39,13 @@ export async function closeHookedRuntimes(): Promise<void> {
 
 /**
  * A trusted runtime over `workspace` (its `.agents/settings.json` as written), with the touch MCP
- * server attached when `mcp`; `lines` collects what the hooks say to the user.
+ * server attached when `touchServer`; `lines` collects what the hooks say to the user.
  */
 export async function hookedRuntime(
   workspace: string,
-  options: RuntimeOptions & { mcp?: boolean } = {},
+  { touchServer, ...options }: Omit<RuntimeOptions, 'mcp'> & { touchServer?: boolean } = {},
 ): Promise<{ runtime: Runtime; lines: string[] }> {
-  if (options.mcp) {
+  if (touchServer) {
     mkdirSync(join(workspace, '.agents', 'mcp'), { recursive: true });
     writeFileSync(
       join(workspace, '.agents', 'mcp', 'touch.json'),
@@ -63,7 +63,7 @@ export async function hookedRuntime(
   runtimes.push(runtime);
   const lines: string[] = [];
   runtime.hooks.set.onWarning((line) => lines.push(line));
-  if (options.mcp) {
+  if (touchServer) {
     const hub = await attachMcp(runtime, { report: () => {}, env: {} });
     if (!hub) throw new Error('no MCP hub');
     hubs.push(hub);
