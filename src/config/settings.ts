@@ -54,6 +54,8 @@ export interface ResolvedSettings {
   commands: { maxOutputBytes: number };
   /** Bounds on child agents (settings `agents`). */
   agents: AgentLimits;
+  /** Rule files left out of the system prompt (`rules.disabled` of every layer together). */
+  disabledRules: string[];
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -104,6 +106,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
+    disabledRules: [],
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -174,6 +177,12 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       else warnings.push(`${source}: commands.maxOutputBytes must be a positive whole number of bytes`);
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
+    // An untrusted folder may not turn off the user's rules.
+    const disabled = settings.rules?.disabled ?? [];
+    if (layer.untrusted && disabled.length > 0) resolved.ignoredUntrusted.push('rules.disabled');
+    else
+      for (const name of disabled)
+        if (!resolved.disabledRules.includes(name)) resolved.disabledRules.push(name);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
   }

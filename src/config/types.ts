@@ -54,5 +54,7 @@ export interface SettingsLayer {
     maxSeconds?: number;
     tree?: { maxTokens?: number; maxSeconds?: number };
   };
+  /** Rule files left out of the system prompt, by the name `/rules` shows or their file name. */
+  rules?: { disabled?: string[] };
   [key: string]: unknown;
 }

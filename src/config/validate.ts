@@ -71,6 +71,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   permissions: section({ allow: stringList, ask: stringList, deny: stringList }),
   sandbox: section({ mode: oneOf(SANDBOX_MODES), network: boolean }),
   agents: (v) => agentLimitProblems(v),
+  rules: section({ disabled: stringList }, ['disabled']),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */
