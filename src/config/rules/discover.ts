@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { problemLine } from '../agent_types/discover.js';
 import { FieldError } from '../agent_types/field_error.js';
 import { repoRoot } from '../agents_md.js';
-import { readRule } from './read_rule.js';
+import { type RuleContent, readRule } from './read_rule.js';
 import type { RuleDiscovery, RulePlace } from './types.js';
 
 /** A file this large is no rule (AGENTS.md-sized rules are cut at 20,000 characters anyway). */
@@ -11,6 +11,9 @@ const MAX_FILE_BYTES = 256 * 1024;
 
 /** Other tools' rule files, read as they are, in each folder from the working folder up to the repository root. */
 const COMPATIBLE_FILES = ['.clinerules', '.cursorrules', '.windsurfrules', 'CLAUDE.md', 'GEMINI.md'];
+
+/** What a rule file held when last read, by path: a file that has not changed is not parsed again. */
+export type RuleFileCache = Map<string, { stamp: string; content: RuleContent | Error }>;
 
 export interface RulePlaces {
   workspace: string;
@@ -26,7 +29,7 @@ export interface RulePlaces {
  * `.windsurfrules`, `CLAUDE.md`, `GEMINI.md`) folder by folder, nearest first as AGENTS.md is.
  * Within a place, files go by name. A file that cannot be used is a warning, never a silent drop.
  */
-export function discoverRules(places: RulePlaces): RuleDiscovery {
+export function discoverRules(places: RulePlaces, cache: RuleFileCache = new Map()): RuleDiscovery {
   const { workspace, documentsRoot } = places;
   const cwd = places.cwd ?? workspace;
   const found: RuleDiscovery = { rules: [], warnings: [] };
@@ -38,7 +41,7 @@ export function discoverRules(places: RulePlaces): RuleDiscovery {
   const add = (path: string, place: RulePlace) => {
     const name = nameOf(path, place);
     try {
-      const content = readRule(readText(path));
+      const content = readCached(path, cache);
       const same = place === 'compatible' ? sameAsAgentsFile(path, content.text) : {};
       found.rules.push({ name, path, place, ...content, ...same });
     } catch (error) {
@@ -63,18 +66,21 @@ export function discoverRules(places: RulePlaces): RuleDiscovery {
 
 /** The `.md` (and, `withText`, `.txt`) files of a folder, by name; none when there is no such folder. */
 function markdownFiles(folder: string, withText = false): string[] {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = readdirSync(folder);
+    entries = readdirSync(folder, { withFileTypes: true });
   } catch {
     return [];
   }
   const extensions = withText ? ['.md', '.txt'] : ['.md'];
-  return names
-    .filter((name) => extensions.includes(extname(name).toLowerCase()))
+  return entries
+    .filter((entry) => extensions.includes(extname(entry.name).toLowerCase()))
+    .filter(
+      (entry) => entry.isFile() || (entry.isSymbolicLink() && entryKind(join(folder, entry.name)) === 'file'),
+    )
+    .map((entry) => entry.name)
     .sort()
-    .map((name) => join(folder, name))
-    .filter((path) => entryKind(path) === 'file');
+    .map((name) => join(folder, name));
 }
 
 function entryKind(path: string): 'file' | 'folder' | undefined {
@@ -86,10 +92,27 @@ function entryKind(path: string): 'file' | 'folder' | undefined {
   }
 }
 
-function readText(path: string): string {
-  if (statSync(path).size > MAX_FILE_BYTES)
-    throw new FieldError('file', `is larger than ${MAX_FILE_BYTES / 1024} KB`);
-  return readFileSync(path, 'utf8');
+/** A rule file's content, parsed again only when its size or modification time changed. */
+function readCached(path: string, cache: RuleFileCache): RuleContent {
+  const { size, mtimeMs, ino } = statSync(path);
+  // An atomic rewrite (new_rule's) is a new file: its inode changes even within the same millisecond.
+  const stamp = `${size}:${mtimeMs}:${ino}`;
+  let entry = cache.get(path);
+  if (entry?.stamp !== stamp) {
+    entry = { stamp, content: readFresh(path, size) };
+    cache.set(path, entry);
+  }
+  if (entry.content instanceof Error) throw entry.content;
+  return entry.content;
+}
+
+function readFresh(path: string, size: number): RuleContent | Error {
+  try {
+    if (size > MAX_FILE_BYTES) throw new FieldError('file', `is larger than ${MAX_FILE_BYTES / 1024} KB`);
+    return readRule(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return error as Error;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { basename, extname, isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { discoverRules, type RulePlaces } from './discover.js';
+import { discoverRules, type RuleFileCache, type RulePlaces } from './discover.js';
 import type { Rule, RuleState, RuleStatus, SessionRules } from './types.js';
 
 /**
@@ -16,6 +16,7 @@ export class RuleSet implements SessionRules {
   /** Conditional rule (by path) → the first seen file that matched it. */
   private readonly matched = new Map<string, string>();
   private readonly matchers = new Map<string, (file: string) => boolean>();
+  private readonly files: RuleFileCache = new Map();
 
   constructor(
     private readonly places: RulePlaces,
@@ -35,7 +36,7 @@ export class RuleSet implements SessionRules {
   }
 
   refresh(): void {
-    const found = discoverRules(this.places);
+    const found = discoverRules(this.places, this.files);
     this.rules = found.rules;
     this.problems = found.warnings;
     // A rule's globs may have changed: its match is looked for again among the files seen.
@@ -80,16 +81,17 @@ export class RuleSet implements SessionRules {
   private match(file: string): void {
     for (const rule of this.rules) {
       if (!rule.paths || this.matched.has(rule.path)) continue;
-      if (this.matcherOf(rule)(file)) this.matched.set(rule.path, file);
+      if (this.matcherOf(rule.paths)(file)) this.matched.set(rule.path, file);
     }
   }
 
-  private matcherOf(rule: Rule): (file: string) => boolean {
-    const key = `${rule.path}\n${rule.paths?.join('\n')}`;
+  /** The compiled globs of a rule, kept across refreshes (by the globs themselves). */
+  private matcherOf(globs: string[]): (file: string) => boolean {
+    const key = globs.join('\n');
     let matcher = this.matchers.get(key);
     if (!matcher) {
       // A glob without a slash (`*.py`) matches a file's name in any folder, as in .gitignore.
-      matcher = picomatch(rule.paths ?? [], { dot: true, basename: true });
+      matcher = picomatch(globs, { dot: true, basename: true });
       this.matchers.set(key, matcher);
     }
     return matcher;
