@@ -4,11 +4,12 @@ import { benchAgents } from './agents.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
-import { benchExtensions } from './extensions.js';
 import { benchHeadlessTiming } from './headless_timing.js';
+import { benchHooks } from './hooks.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
+import { benchRules } from './rules.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
@@ -29,7 +30,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
-  ['extensions: a no-op hook per tool call', benchExtensions],
+  ['extensions: a no-op hook per tool call', benchHooks],
   ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],
@@ -40,6 +41,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
     benchCaching,
   ],
   ['interactive UI: time per frame, memory, start-up', benchTui],
+  ['extensions: rules discovery (200 files)', benchRules],
 ];
 
 const only = process.argv.slice(2);

@@ -160,6 +160,7 @@ export class Agent {
       this.emit({ type: 'done', outcome });
       return outcome;
     }
+    this.options.runtime.rules?.refresh();
     this.push(userMessage(prompt, images));
     this.emit({ type: 'user_message', text: prompt });
     for (const context of hooked.context) this.notify(context);
@@ -295,20 +296,24 @@ export class Agent {
     return tools;
   }
 
-  /** The system prompt; rebuilt only when the mode, the tools or AGENTS.md change. */
+  /** The system prompt; rebuilt only when the mode, the tools, AGENTS.md or the active rules change. */
   private async system(): Promise<string> {
     const { runtime, capabilities } = this.options;
     this.environment ??= environmentDetails(runtime.cwd);
     const { profile, mode } = runtime.conditions;
     this.agentsFiles ??= findAgentsFiles(runtime.cwd);
     const agentsText = this.agentsFiles.map((f) => `${f.path}\n${f.text}`).join('\n');
-    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}`;
+    // A conditional rule joins once a matching file is read: the prompt is rebuilt then.
+    const rules = runtime.rules?.active() ?? [];
+    const rulesText = rules.map((r) => `${r.name} ${r.paths?.join(',') ?? ''}\n${r.text}`).join('\n');
+    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
       mode,
       environment: await this.environment,
       agentsFiles: this.agentsFiles,
+      rules,
       jsonSchema: this.options.jsonSchema,
       instructions: this.options.systemPrompt?.replace,
       appended: this.options.systemPrompt?.append,

@@ -1,5 +1,6 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
+import type { SessionRules } from '../config/rules/index.js';
 import type { Mode } from '../config/types.js';
 import type { AgentHooks } from '../hooks/index.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
@@ -20,6 +21,8 @@ export interface AgentRuntime {
   /** Where the tools save files (results, command and task output). */
   readonly sessionDir: string;
   readonly conditions: PoolConditions;
+  /** The session's rule files; the active ones join the system prompt. Absent: none. */
+  readonly rules?: SessionRules;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
   setMode(mode: Mode): void;

@@ -1,4 +1,5 @@
 import type { AgentsFile } from '../config/agents_md.js';
+import type { Rule } from '../config/rules/index.js';
 import type { Mode, Profile } from '../config/types.js';
 
 export interface PromptInputs {
@@ -6,6 +7,8 @@ export interface PromptInputs {
   mode: Mode;
   environment: string;
   agentsFiles: AgentsFile[];
+  /** The active rule files, in order (the user's, the workspace's, then other tools' files). */
+  rules?: readonly Rule[];
   /** Tool descriptions for models without native tool calling (already formatted). */
   textTools?: string;
   jsonSchema?: Record<string, unknown>;
@@ -40,7 +43,7 @@ const LITE = `You are lathe, a coding agent. Use the tools to read, search, edit
 
 const SIMPLE = `You are lathe, a coding agent. Tools: execute_command runs shell commands, read_file reads a file, edit_file replaces an exact string in a file (read it first). When the task is done, reply with a short summary and no tool call.`;
 
-/** The system prompt for a profile: instructions, environment, AGENTS.md (nearest first). */
+/** The system prompt for a profile: instructions, environment, AGENTS.md (nearest first), rules. */
 export function systemPrompt(inputs: PromptInputs): string {
   const base = inputs.profile === 'lite' ? LITE : inputs.profile === 'simple' ? SIMPLE : STANDARD;
   const parts = [inputs.instructions ?? base];
@@ -52,6 +55,7 @@ export function systemPrompt(inputs: PromptInputs): string {
       `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`,
     );
   }
+  for (const rule of inputs.rules ?? []) if (rule.text) parts.push(ruleSection(rule));
   if (inputs.jsonSchema) {
     parts.push(
       `The final answer must be given with the structured_output tool, as JSON matching this schema:\n${JSON.stringify(inputs.jsonSchema)}`,
@@ -60,4 +64,9 @@ export function systemPrompt(inputs: PromptInputs): string {
   if (inputs.textTools) parts.push(inputs.textTools);
   if (inputs.appended) parts.push(inputs.appended);
   return parts.join('\n\n');
+}
+
+function ruleSection(rule: Rule): string {
+  const scope = rule.paths ? ` (for files matching ${rule.paths.join(', ')})` : '';
+  return `Rule from ${rule.name}${scope} (follow it):\n${rule.text}`;
 }

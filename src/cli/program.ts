@@ -266,6 +266,17 @@ export async function runCli(
       exitCode = agentsCommand(opts);
     });
 
+  const rules = program.command('rules').description('the rule files that join the system prompt');
+  rules
+    .command('list', { isDefault: true })
+    .description('each rule file, in prompt order: in the prompt or not, and why')
+    .option('--cwd <dir>', 'the folder whose rule files are read')
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { rulesCommand } = await import('./commands/rules.js');
+      exitCode = rulesCommand(opts);
+    });
+
   program
     .command('trust [folder]')
     .description(

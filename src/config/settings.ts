@@ -56,6 +56,8 @@ export interface ResolvedSettings {
   agents: AgentLimits;
   /** The `hooks` object of each layer that has one (untrusted layers never do), in order. */
   hooks: Array<{ source: string; value: unknown }>;
+  /** Rule files left out of the system prompt (`rules.disabled` of every layer together). */
+  disabledRules: string[];
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -106,6 +108,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
+    disabledRules: [],
     featureLayers: [],
     hooks: [],
     warnings,
@@ -178,6 +181,12 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     if (settings.hooks !== undefined) resolved.hooks.push({ source, value: settings.hooks });
+    // An untrusted folder may not turn off the user's rules.
+    const disabled = settings.rules?.disabled ?? [];
+    if (layer.untrusted && disabled.length > 0) resolved.ignoredUntrusted.push('rules.disabled');
+    else
+      for (const name of disabled)
+        if (!resolved.disabledRules.includes(name)) resolved.disabledRules.push(name);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
   }

@@ -56,5 +56,7 @@ export interface SettingsLayer {
   };
   /** Commands run at events (`PreToolUse`, …): `{EVENT: [{matcher, hooks}]}`; `readClaude` adds Claude Code's. */
   hooks?: Record<string, unknown>;
+  /** Rule files left out of the system prompt, by the name `/rules` shows or their file name. */
+  rules?: { disabled?: string[] };
   [key: string]: unknown;
 }

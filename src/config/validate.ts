@@ -73,6 +73,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   sandbox: section({ mode: oneOf(SANDBOX_MODES), network: boolean }),
   agents: (v) => agentLimitProblems(v),
   hooks: (v) => parseHooks(v, '').problems,
+  rules: section({ disabled: stringList }, ['disabled']),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

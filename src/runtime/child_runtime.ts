@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
 import type { AgentType } from '../config/agent_types/index.js';
 import { type AgentHooks, toolHooks } from '../hooks/index.js';
+import type { RuleSet } from '../config/rules/index.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import { agentSessionsDir } from '../session/ids.js';
 import { ReadTracker } from '../tool/read_tracker.js';
@@ -16,6 +17,8 @@ import { type ExecutionOptions, type SharedParts, toolExecution } from './tool_c
 export interface TreeParts extends SharedParts {
   /** The user's agent's pool: its built-in tools (made once) and the MCP servers' tools. */
   tools: PoolState;
+  /** The session's rules: a child's reads make conditional rules join, and it follows the same rules. */
+  rules: RuleSet;
   types: readonly AgentType[];
   /** A permission engine for another place (a child's worktree), with the user's rules. */
   permissionsAt(place: RuntimePlace): RulePermissionEngine;
@@ -53,7 +56,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
   tools.setMode(permissions.mode);
   const sessionId = options.tag.id;
   const sessionDir = join(agentSessionsDir(documentsRoot, workspace), sessionId);
-  const readFiles = new ReadTracker();
+  const readFiles = new ReadTracker((path) => parts.rules.touch(path, place.workspace));
   // The child's messages are signed as the child: its name (its team member name) and its id.
   const sender = `${options.tag.name} (${sessionId})`;
   const parentAsk = parts.askUser;
@@ -67,6 +70,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     documentsRoot,
     sessionId,
     sessionDir,
+    rules: parts.rules,
     get conditions() {
       return tools.conditions;
     },

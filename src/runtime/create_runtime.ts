@@ -5,6 +5,7 @@ import type {
   SubagentSetup,
 } from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
+import { RuleSet } from '../config/rules/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
@@ -85,6 +86,8 @@ export interface Runtime {
   readonly permissions: RulePermissionEngine;
   /** Problems with settings, rules or switches: reported, never fatal. */
   readonly warnings: string[];
+  /** The rule files of the session, which join the system prompt (`/rules` lists them). */
+  readonly rules: RuleSet;
   readonly conditions: PoolConditions;
   /** The tools offered under the current conditions, in pool order. */
   readonly pool: Tool[];
@@ -169,6 +172,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
+  const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
+  warnings.push(...rules.warnings);
   const tools = new PoolState({
     builtins: builtinTools(agentTypes.types),
     profile: settings.profile,
@@ -214,6 +219,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessionDir,
     yolo: options.yolo,
     approve: options.approve,
+    onFileSeen: (path) => rules.touch(path, place.workspace),
   });
   let callCounter = 0;
   const hooks = sessionHooks({
@@ -247,6 +253,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const tree: TreeParts = {
     ...shared,
     tools,
+    rules,
     types: agentTypes.types,
     permissionsAt,
     askUser: options.askUser,
@@ -274,6 +281,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     hooks,
     permissions,
     warnings,
+    rules,
     get conditions() {
       return tools.conditions;
     },

@@ -32,6 +32,8 @@ export interface ServicesOptions {
   /** The run's approval flags, which the tasks it spawns inherit. */
   yolo?: boolean;
   approve?: readonly string[] | 'all';
+  /** Hears of every file the model reads or writes (the session's conditional rules). */
+  onFileSeen?: (path: string) => void;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface ServicesOptions {
  */
 export class RuntimeServices {
   /** Per-runtime memory of files read: path → content hash (read-before-edit). */
-  readonly readFiles = new ReadTracker();
+  readonly readFiles: ReadTracker;
   readonly backgroundCommands = new Map<string, BackgroundCommand>();
   readonly background: BackgroundServices;
   readonly sandbox: Sandbox;
@@ -53,6 +55,7 @@ export class RuntimeServices {
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
     const { permissions } = options;
+    this.readFiles = new ReadTracker(options.onFileSeen);
     this.background = new BackgroundServices({
       documentsRoot,
       workspace,

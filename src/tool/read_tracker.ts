@@ -13,6 +13,9 @@ export type ReadState = 'current' | 'unread' | 'changed';
 export class ReadTracker {
   private readonly seen = new Map<string, string>();
 
+  /** `onSeen` hears of every file the model reads or writes (conditional rules join on them). */
+  constructor(private readonly onSeen?: (path: string) => void) {}
+
   /** The model has seen `path` holding these bytes. */
   saw(path: string, content: Uint8Array | string): void {
     this.sawHash(path, sha256(content));
@@ -21,6 +24,12 @@ export class ReadTracker {
   /** The model has seen `path` holding the content with this sha256. */
   sawHash(path: string, hash: string): void {
     this.seen.set(realPathOf(path), hash);
+    this.onSeen?.(path);
+  }
+
+  /** The model has seen part of `path` (a slice of a large file, an image, PDF pages): not enough to edit it. */
+  sawPart(path: string): void {
+    this.onSeen?.(path);
   }
 
   /** Whether the content with sha256 `hash` now in `path` is what the model last saw there. */

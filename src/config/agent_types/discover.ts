@@ -67,7 +67,8 @@ function readText(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-function problemLine(file: string, error: unknown): string {
+/** The warning for a file that cannot be used, naming the file and the field: `<file>: "<field>" <problem>: not loaded`. */
+export function problemLine(file: string, error: unknown): string {
   if (error instanceof FieldError) {
     const field = ['frontmatter', 'file', 'toml'].includes(error.field)
       ? error.field === 'toml'

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { ReadTracker } from '../../tool/read_tracker.js';
-import type { ToolOutput } from '../../tool/types.js';
+import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind, pathProblem } from '../shared/paths.js';
 import { readTextSlice } from './read_text.js';
 import { isImagePath } from './render/image.js';
@@ -91,20 +91,26 @@ export const readFileTool = buildTool({
     );
   },
   async call(input, ctx) {
-    const path = absolutePath(ctx, input.path);
-    const shown = displayPath(ctx, path);
-    const { size } = await pathKind(path);
-    const extension = extname(path).toLowerCase();
-    if (isImagePath(path)) return readImage(path, shown, size);
-    if (extension === '.pdf') return readPdf(path, shown, size, input.pages);
-    if (extension === '.ipynb') return readNotebook(path, shown, ctx.readFiles);
-    const read = await readTextSlice(path, shown, size, {
-      offset: input.offset,
-      limit: input.limit,
-      budget: DEFAULT_RESULT_CHARS - NOTE_ROOM,
-    });
-    if (!read.ok) return { isError: true, text: read.error };
-    if (read.slice.hash) ctx.readFiles.sawHash(path, read.slice.hash);
-    return { text: read.slice.text, data: read.slice.data };
+    const output = await readAnyFile(input, ctx);
+    if (!output.isError) ctx.readFiles.sawPart(absolutePath(ctx, input.path));
+    return output;
   },
 });
+
+async function readAnyFile(input: Input, ctx: ToolContext): Promise<ToolOutput> {
+  const path = absolutePath(ctx, input.path);
+  const shown = displayPath(ctx, path);
+  const { size } = await pathKind(path);
+  const extension = extname(path).toLowerCase();
+  if (isImagePath(path)) return readImage(path, shown, size);
+  if (extension === '.pdf') return readPdf(path, shown, size, input.pages);
+  if (extension === '.ipynb') return readNotebook(path, shown, ctx.readFiles);
+  const read = await readTextSlice(path, shown, size, {
+    offset: input.offset,
+    limit: input.limit,
+    budget: DEFAULT_RESULT_CHARS - NOTE_ROOM,
+  });
+  if (!read.ok) return { isError: true, text: read.error };
+  if (read.slice.hash) ctx.readFiles.sawHash(path, read.slice.hash);
+  return { text: read.slice.text, data: read.slice.data };
+}

@@ -19,6 +19,7 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'permissions',
   'export',
   'clear',
+  'rules',
   'newrule',
   'init',
   'exit',

@@ -9,6 +9,7 @@ import { hooksPanel } from './hooks_panel.js';
 import { mcpPanel } from './mcp_panel.js';
 import { modelChoices } from './model_picker.js';
 import { permissionsPanel, removePermissionRule, type SettingsFiles } from './permissions_panel.js';
+import { rulesPanel } from './rules_panel.js';
 import { row, statusPanel, usageRows } from './status_panel.js';
 
 interface SlashCommand {
@@ -227,6 +228,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       session.clear();
       notice(session, `New session ${session.runtime.sessionId}.`);
     },
+  },
+  {
+    name: 'rules',
+    summary: 'the rule files: which are in the prompt, and why',
+    run: (session) => session.store.add({ kind: 'panel', ...rulesPanel(session.runtime.rules) }),
   },
   {
     name: 'newrule',

@@ -60,7 +60,7 @@ const noop = (event: string) => ({
   [event]: [{ matcher: '', hooks: [{ type: 'command', command: 'true' }] }],
 });
 
-export async function benchExtensions(): Promise<Array<Record<string, string | number>>> {
+export async function benchHooks(): Promise<Array<Record<string, string | number>>> {
   const spawnFloor = await bareSpawn();
   const without = await perCall(undefined);
   const pre = await perCall(noop('PreToolUse'));
@@ -85,5 +85,5 @@ export async function benchExtensions(): Promise<Array<Record<string, string | n
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable('extensions: hooks per tool call', await benchExtensions());
+  printTable('extensions: hooks per tool call', await benchHooks());
 }
