@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { AgentRuntime, ChildRuntimeOptions, SubagentSetup } from '../agent/agent_runtime.js';
 import type { AgentType } from '../config/agent_types/index.js';
-import { type AgentHooks, toolHooks } from '../hooks/index.js';
 import type { RuleSet } from '../config/rules/index.js';
+import { type AgentHooks, toolHooks } from '../hooks/index.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import { agentSessionsDir } from '../session/ids.js';
 import { ReadTracker } from '../tool/read_tracker.js';
