@@ -1,5 +1,6 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
+import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { Mode } from '../config/types.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
@@ -21,6 +22,8 @@ export interface AgentRuntime {
   readonly conditions: PoolConditions;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
+  /** The session's skills (the system prompt lists those the model may load). */
+  readonly skills?: SkillCatalog;
   setMode(mode: Mode): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
   createExecution(options: {

@@ -1,4 +1,6 @@
 import type { AgentsFile } from '../config/agents_md.js';
+import { skillListing } from '../config/skills/listing.js';
+import type { Skill } from '../config/skills/types.js';
 import type { Mode, Profile } from '../config/types.js';
 
 export interface PromptInputs {
@@ -15,6 +17,8 @@ export interface PromptInputs {
   appended?: string;
   /** Coordinator mode: the agent has only the tools to delegate (feature `coordinator`). */
   coordinator?: boolean;
+  /** The skills the model may load: listed by name and description. */
+  skills?: readonly Pick<Skill, 'name' | 'description'>[];
 }
 
 const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
@@ -52,6 +56,8 @@ export function systemPrompt(inputs: PromptInputs): string {
       `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`,
     );
   }
+  const skills = skillListing(inputs.skills ?? []);
+  if (skills) parts.push(skills);
   if (inputs.jsonSchema) {
     parts.push(
       `The final answer must be given with the structured_output tool, as JSON matching this schema:\n${JSON.stringify(inputs.jsonSchema)}`,

@@ -6,6 +6,8 @@ import type {
 } from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
+import { SkillCatalog } from '../config/skills/catalog.js';
+import { discoverSkills } from '../config/skills/discover.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import type { PeerEventHandler } from '../messaging/peers.js';
@@ -23,6 +25,7 @@ import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
+import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
@@ -85,6 +88,8 @@ export interface Runtime {
   readonly conditions: PoolConditions;
   /** The tools offered under the current conditions, in pool order. */
   readonly pool: Tool[];
+  /** The skills found at the start (Agent Skills folders), with their warnings already in `warnings`. */
+  readonly skills: SkillCatalog;
   /** Runs one tool through the whole pipeline: validation, permissions, executor, budgeting. */
   runTool(name: string, input: unknown): Promise<ToolResult>;
   /** Runs several calls as one model message would: safe ones in parallel, results in call order. */
@@ -165,9 +170,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...agentTypes.warnings);
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
+  const builtins = builtinTools(agentTypes.types);
+  const found = discoverSkills({
+    workspace,
+    documentsRoot,
+    includeWorkspace: trust.trusted,
+    isTool: (name) => findTool(builtins, name) !== undefined,
+  });
+  warnings.push(...found.warnings);
+  const skills = new SkillCatalog(found.skills);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const tools = new PoolState({
-    builtins: builtinTools(agentTypes.types),
+    builtins,
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
     features,
@@ -178,6 +192,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     capabilities: options.capabilities ?? {},
     external: options.externalTools ?? [],
     mcp: options.mcp,
+    hasSkills: skills.forModel.length > 0,
     // Called once the engine below exists: the first pool is assembled by `setMode` after it.
     isDenied: (name): boolean => permissions.isToolDenied(name),
   });
@@ -214,7 +229,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   let callCounter = 0;
 
-  const shared = { configuration, permissions, services, place };
+  const shared = { configuration, permissions, services, place, skills };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     toolExecution(
       shared,
@@ -259,6 +274,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     trust,
     permissions,
     warnings,
+    skills,
     get conditions() {
       return tools.conditions;
     },
