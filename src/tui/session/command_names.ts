@@ -10,6 +10,7 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'profile',
   'tools',
   'mcp',
+  'skills',
   'compact',
   'resume',
   'sessions',

@@ -8,6 +8,7 @@ import { exportConversation } from './export_session.js';
 import { mcpPanel } from './mcp_panel.js';
 import { modelChoices } from './model_picker.js';
 import { permissionsPanel, removePermissionRule, type SettingsFiles } from './permissions_panel.js';
+import { skillsPanel } from './skills_panel.js';
 import { row, statusPanel, usageRows } from './status_panel.js';
 
 interface SlashCommand {
@@ -137,6 +138,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     name: 'mcp',
     summary: 'the MCP servers: state (connecting, connected, failed, disabled) and tools',
     run: (session) => session.store.add({ kind: 'panel', ...mcpPanel(session.runtime.mcp?.servers()) }),
+  },
+  {
+    name: 'skills',
+    summary: 'the skills: who may start them (/name runs one), what they pre-approve, their warnings',
+    run: (session) =>
+      session.store.add({ kind: 'panel', ...skillsPanel(session.runtime.skills, session.runtime.workspace) }),
   },
   {
     name: 'compact',
