@@ -44,13 +44,15 @@ export function skillsCommand(opts: SkillsOptions): number {
   }
   const lines: string[] = [];
   for (const skill of skills) {
-    lines.push(`${skill.name}  (${shownPath(skill.path, workspace)})`);
+    const file = shownPath(skill.path, workspace);
+    lines.push(`${skill.name}  (${file})`);
     lines.push(`  ${skill.description}`);
     const details = [invocation(skill)];
     if (skill.allowedTools.length > 0) details.push(`allowed-tools: ${skill.allowedTools.join(', ')}`);
     if (skill.license) details.push(`license: ${skill.license}`);
     lines.push(`  ${details.join(' · ')}`);
-    for (const warning of skill.warnings) lines.push(`  warning: ${warning}`);
+    // The file is named just above.
+    for (const warning of skill.warnings) lines.push(`  warning: ${warning.replace(`${file}: `, '')}`);
   }
   if (others.length > 0) lines.push('', 'Not loaded or waiting:', ...others.map((warning) => `  ${warning}`));
   const warned = skills.filter((skill) => skill.warnings.length > 0).length;
