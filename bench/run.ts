@@ -4,6 +4,7 @@ import { benchAgents } from './agents.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchExtensions } from './extensions.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
@@ -38,6 +39,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
     benchCaching,
   ],
   ['interactive UI: time per frame, memory, start-up', benchTui],
+  ['extensions: finding skills at start', benchExtensions],
 ];
 
 const only = process.argv.slice(2);

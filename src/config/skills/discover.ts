@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { readSkillFolder } from './read_skill.js';
@@ -36,26 +36,35 @@ export function shownPath(path: string, workspace: string, home = homedir()): st
   return inHome !== undefined ? `~/${inHome}` : path;
 }
 
-const isFolder = (path: string) => {
+interface Entry {
+  path: string;
+  isFolder: boolean;
+}
+
+/** A place's entries, by name; dot entries and READMEs are not skills and pass unremarked. */
+function entries(folder: string): Entry[] {
+  let found: Dirent[];
+  try {
+    found = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return found
+    .filter((entry) => !entry.name.startsWith('.') && !/^readme(\.md)?$/i.test(entry.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((entry) => {
+      const path = join(folder, entry.name);
+      // Only a link needs a look at what it points to.
+      return { path, isFolder: entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path)) };
+    });
+}
+
+function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
     return false;
   }
-};
-
-/** A place's entries, by name; dot entries and READMEs are not skills and pass unremarked. */
-function entries(folder: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return [];
-  }
-  return names
-    .filter((name) => !name.startsWith('.') && !/^readme(\.md)?$/i.test(name))
-    .sort()
-    .map((name) => join(folder, name));
 }
 
 /**
@@ -80,15 +89,15 @@ export function discoverSkills(options: SkillDiscoveryOptions): SkillDiscovery {
     seen.add(key);
     const found = entries(place.folder);
     if (place.inWorkspace && !options.includeWorkspace) {
-      const folders = found.filter(isFolder).length;
+      const folders = found.filter((entry) => entry.isFolder).length;
       if (folders > 0) {
         waiting += folders;
         waitingPlaces.push(show(place.folder));
       }
       continue;
     }
-    for (const path of found) {
-      if (!isFolder(path)) {
+    for (const { path, isFolder } of found) {
+      if (!isFolder) {
         if (path.endsWith('.md'))
           warnings.push(`${show(path)}: a skill is a folder holding SKILL.md: not loaded`);
         continue;

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FieldError } from '../agent_types/field_error.js';
 import type { Fields } from '../agent_types/fields.js';
@@ -32,13 +32,47 @@ export interface ReadContext {
   isTool?: (name: string) => boolean;
 }
 
-/** The SKILL.md of a folder: the exact name, else another spelling of it (with a note), else none. */
-function skillFile(folder: string): { file?: string; note?: string } {
-  const names = readdirSync(folder);
-  if (names.includes('SKILL.md')) return { file: join(folder, 'SKILL.md') };
-  const other = names.find((name) => name.toLowerCase() === 'skill.md');
-  if (other) return { file: join(folder, other), note: `the file should be named SKILL.md, not ${other}` };
-  return {};
+/**
+ * The text of a folder's SKILL.md: the exact name, else another spelling of it (with a note);
+ * none when there is neither. Read with one open, so that finding many skills stays cheap.
+ */
+function readSkillFile(folder: string): { file?: string; text?: string; note?: string; error?: string } {
+  const read = (file: string) => {
+    const fd = openSync(file, 'r');
+    try {
+      const { size } = fstatSync(fd);
+      if (size > MAX_FILE_BYTES)
+        return { file, error: `the file is larger than ${MAX_FILE_BYTES / 1024} KB` };
+      const buffer = Buffer.alloc(size);
+      const length = readSync(fd, buffer, 0, size, 0);
+      return { file, text: buffer.toString('utf8', 0, length) };
+    } finally {
+      closeSync(fd);
+    }
+  };
+  let file = join(folder, 'SKILL.md');
+  try {
+    return read(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      return {
+        file,
+        error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      };
+  }
+  const other = readdirSync(folder).find((name) => name.toLowerCase() === 'skill.md');
+  if (!other) return {};
+  file = join(folder, other);
+  const note = `the file should be named SKILL.md, not ${other}`;
+  try {
+    return { ...read(file), note };
+  } catch (error) {
+    return {
+      file,
+      note,
+      error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
+  }
 }
 
 /** A SKILL.md's frontmatter and text; a file without frontmatter is all text. */
@@ -77,25 +111,24 @@ export function splitSkillFile(text: string): {
  */
 export function readSkillFolder(folder: string, context: ReadContext): SkillRead {
   const warnings: string[] = [];
-  const found = skillFile(folder);
+  const found = readSkillFile(folder);
   if (!found.file) return { warnings: [`${context.show(folder)}: no SKILL.md in this folder: not loaded`] };
-  const file = found.file;
-  const shown = context.show(file);
+  const shown = context.show(found.file);
   const warn = (line: string) => warnings.push(`${shown}: ${line}`);
   const notLoaded = (line: string): SkillRead => {
     warn(`${line}: not loaded`);
     return { warnings };
   };
   if (found.note) warn(found.note);
+  if (found.text === undefined) return notLoaded(found.error ?? 'cannot be read');
+  const file = found.file;
 
   let parsed: ReturnType<typeof splitSkillFile>;
   try {
-    const size = statSync(file).size;
-    if (size > MAX_FILE_BYTES) return notLoaded(`the file is larger than ${MAX_FILE_BYTES / 1024} KB`);
-    parsed = splitSkillFile(readFileSync(file, 'utf8'));
+    parsed = splitSkillFile(found.text);
   } catch (error) {
     if (error instanceof FieldError) return notLoaded(`${error.field} ${error.message}`);
-    return notLoaded(`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw error;
   }
   const { data, body } = parsed;
   for (const note of parsed.notes) warn(note);

@@ -40,7 +40,7 @@ describe('the skill listing in the system prompt', () => {
   });
 
   it('joins the system prompt after the project instructions, and not at all without skills', () => {
-    const base = { profile: 'standard', mode: 'act', environment: 'env', agentsFiles: [] } as const;
+    const base = { profile: 'standard' as const, mode: 'act' as const, environment: 'env', agentsFiles: [] };
     const withSkills = systemPrompt({ ...base, skills: [{ name: 'pdf', description: 'Works with PDFs.' }] });
     expect(withSkills).toContain('call load_skill with its name');
     expect(withSkills).toContain('\n- pdf: Works with PDFs.');
