@@ -1,11 +1,23 @@
 import { z } from 'zod';
 import { skillDocument } from '../../config/skills/document.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { ToolContext } from '../../tool/types.js';
 import { displayPath } from '../shared/paths.js';
 
 const inputSchema = z.strictObject({
   name: z.string().min(1).describe("The skill's name, as the system prompt lists it"),
 });
+
+/** Why the model cannot load the skill of this name, or undefined when it can. */
+function whyNot(name: string, ctx: Pick<ToolContext, 'skills'>): string | undefined {
+  const loadable = (ctx.skills?.all ?? []).filter((skill) => skill.modelInvocable);
+  if (loadable.length === 0) return 'There are no skills here to load.';
+  const skill = ctx.skills?.find(name);
+  if (skill && !skill.modelInvocable)
+    return `The skill "${skill.name}" is only for the user to run (/${skill.name}); it is not loaded by the model.`;
+  if (!skill) return `No skill is named "${name}". The skills: ${loadable.map((s) => s.name).join(', ')}.`;
+  return undefined;
+}
 
 export const loadSkill = buildTool({
   name: 'load_skill',
@@ -23,19 +35,13 @@ export const loadSkill = buildTool({
   detail: (input) => input.name,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  validateInput(input, ctx) {
-    const loadable = (ctx.skills?.all ?? []).filter((skill) => skill.modelInvocable);
-    if (loadable.length === 0) return 'There are no skills here to load.';
-    const skill = ctx.skills?.find(input.name);
-    if (skill && !skill.modelInvocable)
-      return `The skill "${skill.name}" is only for the user to run (/${skill.name}); it is not loaded by the model.`;
-    if (!skill)
-      return `No skill is named "${input.name}". The skills: ${loadable.map((s) => s.name).join(', ')}.`;
-    return undefined;
-  },
+  validateInput: (input, ctx) => whyNot(input.name, ctx),
   async call(input, ctx) {
-    const skills = ctx.skills!;
-    const skill = skills.find(input.name)!;
+    const problem = whyNot(input.name, ctx);
+    const skills = ctx.skills;
+    const skill = skills?.find(input.name);
+    if (problem || !skills || !skill)
+      return { text: problem ?? 'There are no skills here to load.', isError: true };
     const loaded = await skills.read(skill);
     const parts = [skillDocument(skill, loaded, (path) => displayPath(ctx, path))];
     let granted: string[] = [];
