@@ -12,6 +12,7 @@ import { benchPromptTokens } from './prompt_tokens.js';
 import { benchRules } from './rules.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSearch } from './search.js';
+import { benchSkills } from './skills.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
 import { benchTui } from './tui.js';
@@ -42,6 +43,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ],
   ['interactive UI: time per frame, memory, start-up', benchTui],
   ['extensions: rules discovery (200 files)', benchRules],
+  ['extensions: finding skills at start', benchSkills],
 ];
 
 const only = process.argv.slice(2);

@@ -69,6 +69,8 @@ export class Agent {
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
   /** Notes for the model, sent as a user message before its next request (`notify`). */
   private readonly notes: string[] = [];
+  /** What ends with the running prompt (a loaded skill's granted tools). */
+  private readonly promptEndings: Array<() => void> = [];
   /** This agent's children; absent where none may start (no child runtime, or past the depth limit). */
   readonly subagents?: SubagentManager;
   /** Whether the start hooks (SessionStart, SubagentStart) have run: before the first prompt only. */
@@ -170,6 +172,7 @@ export class Agent {
       this.emit({ type: 'error', message });
       return this.outcome('error', message, 0);
     });
+    for (const release of this.promptEndings.splice(0)) release();
     this.emit({ type: 'done', outcome });
     return outcome;
   }
@@ -276,6 +279,9 @@ export class Agent {
       finish: (outcome) => {
         this.finished = outcome;
       },
+      onPromptEnd: (release) => {
+        this.promptEndings.push(release);
+      },
       setMode: (mode) => {
         if (mode === runtime.conditions.mode) return;
         if (mode === 'plan') this.previousMode = runtime.conditions.mode;
@@ -318,6 +324,8 @@ export class Agent {
       instructions: this.options.systemPrompt?.replace,
       appended: this.options.systemPrompt?.append,
       coordinator: isCoordinatorPool(runtime.conditions, runtime.pool),
+      // Listed only where the model can load them.
+      skills: runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
       textTools: capabilities.nativeTools
         ? undefined
         : describeToolsInText(runtime.pool.map((t) => definitionForModel(t, profile))),

@@ -1,6 +1,7 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
 import type { SessionRules } from '../config/rules/index.js';
+import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { Mode } from '../config/types.js';
 import type { AgentHooks } from '../hooks/index.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
@@ -25,6 +26,8 @@ export interface AgentRuntime {
   readonly rules?: SessionRules;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
+  /** The session's skills (the system prompt lists those the model may load). */
+  readonly skills?: SkillCatalog;
   setMode(mode: Mode): void;
   /** A streaming execution for one model message: calls are added as they arrive. */
   createExecution(options: {

@@ -1,5 +1,7 @@
 import type { AgentsFile } from '../config/agents_md.js';
 import type { Rule } from '../config/rules/index.js';
+import { skillListing } from '../config/skills/listing.js';
+import type { Skill } from '../config/skills/types.js';
 import type { Mode, Profile } from '../config/types.js';
 
 export interface PromptInputs {
@@ -18,6 +20,8 @@ export interface PromptInputs {
   appended?: string;
   /** Coordinator mode: the agent has only the tools to delegate (feature `coordinator`). */
   coordinator?: boolean;
+  /** The skills the model may load: listed by name and description. */
+  skills?: readonly Pick<Skill, 'name' | 'description'>[];
 }
 
 const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
@@ -56,6 +60,8 @@ export function systemPrompt(inputs: PromptInputs): string {
     );
   }
   for (const rule of inputs.rules ?? []) if (rule.text) parts.push(ruleSection(rule));
+  const skills = skillListing(inputs.skills ?? []);
+  if (skills) parts.push(skills);
   if (inputs.jsonSchema) {
     parts.push(
       `The final answer must be given with the structured_output tool, as JSON matching this schema:\n${JSON.stringify(inputs.jsonSchema)}`,

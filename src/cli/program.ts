@@ -277,6 +277,20 @@ export async function runCli(
       exitCode = rulesCommand(opts);
     });
 
+  const skills = program
+    .command('skills')
+    .description('the skills (Agent Skills folders) the model and /<name> can use');
+  skills
+    .command('list', { isDefault: true })
+    .description('each skill: its description, who may use it, its allowed-tools and its warnings')
+    .option('--cwd <dir>', 'the folder whose skills are read')
+    .option('--trust', TRUST_HELP)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { skillsCommand } = await import('./commands/skills.js');
+      exitCode = skillsCommand(opts);
+    });
+
   program
     .command('trust [folder]')
     .description(

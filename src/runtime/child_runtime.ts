@@ -77,6 +77,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     get pool() {
       return tools.pool;
     },
+    skills: parts.skills,
     // A child has no plan-mode tools; the permission engine's mode stays the parent's.
     setMode: (mode) => tools.setMode(mode),
     createExecution: (extra: ExecutionOptions = {}) =>

@@ -7,6 +7,8 @@ import type {
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import { RuleSet } from '../config/rules/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
+import { SkillCatalog } from '../config/skills/catalog.js';
+import { discoverSkills } from '../config/skills/discover.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import { sessionHooks } from '../hooks/build.js';
@@ -26,6 +28,7 @@ import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { pathRuleTools } from '../tool/kinds.js';
+import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
@@ -91,6 +94,8 @@ export interface Runtime {
   readonly conditions: PoolConditions;
   /** The tools offered under the current conditions, in pool order. */
   readonly pool: Tool[];
+  /** The skills found at the start (Agent Skills folders), with their warnings already in `warnings`. */
+  readonly skills: SkillCatalog;
   /** Runs one tool through the whole pipeline: validation, permissions, executor, budgeting. */
   runTool(name: string, input: unknown): Promise<ToolResult>;
   /** Runs several calls as one model message would: safe ones in parallel, results in call order. */
@@ -171,11 +176,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...agentTypes.warnings);
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
+  const builtins = builtinTools(agentTypes.types);
+  const found = discoverSkills({
+    workspace,
+    documentsRoot,
+    includeWorkspace: trust.trusted,
+    isTool: (name) => findTool(builtins, name) !== undefined,
+  });
+  warnings.push(...found.warnings);
+  const skills = new SkillCatalog(found.skills);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
   warnings.push(...rules.warnings);
   const tools = new PoolState({
-    builtins: builtinTools(agentTypes.types),
+    builtins,
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
     features,
@@ -186,6 +200,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     capabilities: options.capabilities ?? {},
     external: options.externalTools ?? [],
     mcp: options.mcp,
+    hasSkills: skills.forModel.length > 0,
     // Called once the engine below exists: the first pool is assembled by `setMode` after it.
     isDenied: (name): boolean => permissions.isToolDenied(name),
   });
@@ -234,7 +249,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const callHooks = toolHooks(hooks.set);
   let sessionEnded = false;
 
-  const shared = { configuration, permissions, services, place };
+  const shared = { configuration, permissions, services, place, skills };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     toolExecution(
       shared,
@@ -282,6 +297,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     permissions,
     warnings,
     rules,
+    skills,
     get conditions() {
       return tools.conditions;
     },

@@ -1,3 +1,4 @@
+import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
@@ -9,6 +10,7 @@ import type { PoolConditions, Tool, ToolContext, ToolResult } from '../tool/type
 import type { RuntimeConfiguration } from './configuration.js';
 import type { RuntimePlace } from './place.js';
 import type { RuntimeServices } from './services.js';
+import { skillAccess } from './skill_access.js';
 
 export interface ExecutionOptions {
   interaction?: AgentInteraction;
@@ -27,6 +29,8 @@ export interface SharedParts {
   services: RuntimeServices;
   /** Where calls work: the home workspace or the worktree the session entered. */
   place: RuntimePlace;
+  /** The session's skills, found once at its start. */
+  skills?: SkillCatalog;
 }
 
 /** What is a runtime's own: its session folder, its conditions, its memory of files read. */
@@ -80,6 +84,9 @@ export function toolContext(
     interaction: extra.interaction,
     progress: extra.progress,
     ...(extra.agents ? { agents: extra.agents } : {}),
+    ...(shared.skills && shared.skills.all.length > 0
+      ? { skills: skillAccess(shared.skills, permissions) }
+      : {}),
   };
 }
 

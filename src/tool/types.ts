@@ -8,6 +8,7 @@ import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
 import type { ScheduleAccess } from './context/schedules.js';
+import type { SkillAccess } from './context/skills.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { TeamAccess } from './context/teams.js';
@@ -159,6 +160,8 @@ export interface ToolContext {
   peers?: PeerAccess;
   /** Starts spawn_task's independent `lathe -p` runs. */
   spawner?: TaskSpawner;
+  /** The session's skills (load_skill); absent where there are none. */
+  skills?: SkillAccess;
 }
 
 /**

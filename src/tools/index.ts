@@ -30,6 +30,7 @@ import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
 import { listCodeDefinitionNames } from './search/list_code_definition_names.js';
 import { searchFiles } from './search/search_files.js';
+import { loadSkill } from './skills/load_skill.js';
 import { taskTools } from './tasks/index.js';
 import { overflowTest } from './testing/overflow_test.js';
 import { testingPermission } from './testing/testing_permission.js';
@@ -68,6 +69,7 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     exitPlanMode,
     structuredOutput,
     newRule,
+    loadSkill,
     changeTodoList,
     ...mcpTools,
     ...taskTools,

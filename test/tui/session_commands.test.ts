@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { globalSettingsPath } from '../../src/config/paths.js';
@@ -147,5 +147,24 @@ describe('/export', () => {
 describe('Tab completion', () => {
   it('knows every slash command by name without loading them', () => {
     expect(SLASH_COMMAND_NAMES).toEqual(SLASH_COMMANDS.map((c) => c.name));
+  });
+});
+
+describe('/skills', () => {
+  it('lists each skill: who may start it, what it pre-approves, where it lives, its warnings', async () => {
+    app = await renderApp([], { startLater: true });
+    const folder = join(app.home, 'skills', 'pdf-tools');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'SKILL.md'),
+      '---\nname: pdf-tools\ndescription: Extracts text from PDFs.\nallowed-tools: Read\nmodel: opus\n---\nGo.\n',
+    );
+    app.ready();
+    await app.submit('/skills');
+    const shown = await app.waitFor('Skills (1)');
+    expect(shown).toMatch(/\/pdf-tools\s+Extracts text from PDFs\./);
+    expect(shown).toContain('the model may load it · pre-approves read_file ·');
+    expect(shown).toContain(join(folder, 'SKILL.md'));
+    expect(shown).toContain('⚠ model is not a skill field lathe reads: ignored');
   });
 });

@@ -6,9 +6,12 @@ import { createRequire } from 'node:module';
  */
 const load = createRequire(import.meta.url);
 
+let yaml: typeof import('yaml') | undefined;
+
 export function parseYaml(text: string): unknown {
-  const { parse } = load('yaml') as typeof import('yaml');
-  return parse(text, { uniqueKeys: true, strict: true });
+  // Kept once loaded: resolving the module again costs more than parsing a small frontmatter.
+  yaml ??= load('yaml') as typeof import('yaml');
+  return yaml.parse(text, { uniqueKeys: true, strict: true });
 }
 
 export function parseToml(text: string): Record<string, unknown> {

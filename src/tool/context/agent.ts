@@ -22,4 +22,6 @@ export interface AgentInteraction {
   readonly jsonSchema?: Record<string, unknown>;
   /** The model the agent runs on (`provider/model`), for runs it starts (spawn_task). */
   readonly modelName?: string;
+  /** Calls `release` when the user's prompt that is running ends (a skill's tools are granted until then). */
+  onPromptEnd(release: () => void): void;
 }

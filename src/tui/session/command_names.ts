@@ -11,6 +11,7 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'tools',
   'mcp',
   'hooks',
+  'skills',
   'compact',
   'resume',
   'sessions',

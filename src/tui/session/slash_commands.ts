@@ -10,6 +10,7 @@ import { mcpPanel } from './mcp_panel.js';
 import { modelChoices } from './model_picker.js';
 import { permissionsPanel, removePermissionRule, type SettingsFiles } from './permissions_panel.js';
 import { rulesPanel } from './rules_panel.js';
+import { skillsPanel } from './skills_panel.js';
 import { row, statusPanel, usageRows } from './status_panel.js';
 
 interface SlashCommand {
@@ -147,6 +148,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       const { hooks, trust } = session.runtime;
       session.store.add({ kind: 'panel', ...hooksPanel(hooks.set.list(), trust.settings.includes('hooks')) });
     },
+  },
+  {
+    name: 'skills',
+    summary: 'the skills: who may start them (/name runs one), what they pre-approve, their warnings',
+    run: (session) =>
+      session.store.add({ kind: 'panel', ...skillsPanel(session.runtime.skills, session.runtime.workspace) }),
   },
   {
     name: 'compact',
