@@ -61,13 +61,13 @@ function agentFiles(source: Source): string[] {
     .map((name) => join(source.folder, name));
 }
 
-function readText(file: string): string {
+export function readText(file: string): string {
   const size = statSync(file).size;
   if (size > MAX_FILE_BYTES) throw new FieldError('file', `is larger than ${MAX_FILE_BYTES / 1024} KB`);
   return readFileSync(file, 'utf8');
 }
 
-function problemLine(file: string, error: unknown): string {
+export function problemLine(file: string, error: unknown): string {
   if (error instanceof FieldError) {
     const field = ['frontmatter', 'file', 'toml'].includes(error.field)
       ? error.field === 'toml'
