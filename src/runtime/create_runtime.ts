@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type {
   AgentRuntime,
   ChildRuntimeOptions,
@@ -5,6 +6,7 @@ import type {
   SubagentSetup,
 } from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
+import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
@@ -154,6 +156,8 @@ export interface Runtime {
   addRecipients(source: RecipientSource): () => void;
   /** Which team members run, and their mail (feature `swarms`; see `AgentRuntime.teamMembers`). */
   readonly teamMembers?: TeamMembers;
+  /** The `/name` commands (custom command files, workflows) and the workflow scripts. */
+  readonly commands: CommandCatalog;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -165,9 +169,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...agentTypes.warnings);
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
+  const found = discoverCommands({
+    workspace,
+    documentsRoot,
+    home: env.HOME || homedir(),
+    includeWorkspace: trust.trusted,
+  });
+  warnings.push(...found.warnings);
+  const commands = new CommandCatalog(found);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const tools = new PoolState({
-    builtins: builtinTools(agentTypes.types),
+    builtins: builtinTools(agentTypes.types, { scripts: found.scripts, workspace }),
+    hasWorkflows: found.workflows.length > 0,
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
     features,
@@ -214,7 +227,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   let callCounter = 0;
 
-  const shared = { configuration, permissions, services, place };
+  const shared = { configuration, permissions, services, place, commands };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     toolExecution(
       shared,
@@ -300,5 +313,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     addRecipients: (source) => services.messaging.router.addSource(source),
     teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
+    commands,
   };
 }

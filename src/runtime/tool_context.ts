@@ -1,3 +1,4 @@
+import type { CommandCatalog } from '../config/commands/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
@@ -27,6 +28,8 @@ export interface SharedParts {
   services: RuntimeServices;
   /** Where calls work: the home workspace or the worktree the session entered. */
   place: RuntimePlace;
+  /** The session's commands and workflows (load_workflow reads them). */
+  commands?: CommandCatalog;
 }
 
 /** What is a runtime's own: its session folder, its conditions, its memory of files read. */
@@ -79,6 +82,7 @@ export function toolContext(
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,
+    ...(shared.commands ? { workflows: shared.commands } : {}),
     ...(extra.agents ? { agents: extra.agents } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { ScheduleAccess } from './context/schedules.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { TeamAccess } from './context/teams.js';
+import type { WorkflowAccess } from './context/workflows.js';
 import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
@@ -47,6 +48,8 @@ export interface PoolConditions {
   mcpConnected: boolean;
   /** Whether at least one skill exists (load_skill needs one). */
   hasSkills: boolean;
+  /** Whether at least one Markdown workflow exists (load_workflow needs one). */
+  hasWorkflows: boolean;
   /** Whether a language server can be started (find_references, rename). */
   languageServers: boolean;
   /** Headless `--json-schema` runs get structured_output. */
@@ -71,7 +74,7 @@ export interface Availability {
   /** Offered only under NODE_ENV=test. */
   testOnly?: boolean;
   /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run, depth left for children. */
-  requires?: readonly ('mcp' | 'skills' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
+  requires?: readonly ('mcp' | 'skills' | 'workflows' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
 }
 
 /** Why permissions refused a call: a deny, or an ask with no one present to answer it. */
@@ -159,6 +162,8 @@ export interface ToolContext {
   peers?: PeerAccess;
   /** Starts spawn_task's independent `lathe -p` runs. */
   spawner?: TaskSpawner;
+  /** The session's workflows and workflow scripts (load_workflow, run_workflow). */
+  workflows?: WorkflowAccess;
 }
 
 /**

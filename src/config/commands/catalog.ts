@@ -37,7 +37,8 @@ export class CommandCatalog {
     this.commands = [...found.commands];
     for (const command of extra) {
       const winner = this.find(command.name);
-      if (winner) this.warnings.push(`${command.path}: "/${command.name}" is also ${winner.path}, which wins`);
+      if (winner)
+        this.warnings.push(`${command.path}: "/${command.name}" is also ${winner.path}, which wins`);
       else this.commands.push(command);
     }
   }
@@ -66,6 +67,8 @@ export class CommandCatalog {
   shadowedBy(builtIns: readonly string[]): string[] {
     return this.commands
       .filter((command) => builtIns.includes(command.name))
-      .map((command) => `${command.path}: /${command.name} is a built-in command, which wins: rename this one`);
+      .map(
+        (command) => `${command.path}: /${command.name} is a built-in command, which wins: rename this one`,
+      );
   }
 }

@@ -34,12 +34,14 @@ const MAX_DEPTH = 4;
 
 /** Where commands and workflows come from, the first winning a name: the workspace's, then the user's. */
 function sources({ workspace, documentsRoot, home }: CommandDiscoveryOptions): Source[] {
-  const at = (root: string, inWorkspace: boolean) => (folder: string, format: Format, scripts = false) => ({
-    folder: join(root, folder),
-    format,
-    inWorkspace,
-    scripts,
-  });
+  const at =
+    (root: string, inWorkspace: boolean) =>
+    (folder: string, format: Format, scripts = false) => ({
+      folder: join(root, folder),
+      format,
+      inWorkspace,
+      scripts,
+    });
   const ws = at(workspace, true);
   const lathe = at(documentsRoot, false);
   const user = at(home, false);
@@ -171,7 +173,9 @@ export function discoverCommands(options: CommandDiscoveryOptions): CommandDisco
     for (const script of scriptsOf(source)) {
       const winner = scripts.find((s) => s.name === script.name);
       if (winner)
-        warnings.push(`${shown(script.path)}: the workflow script "${script.name}" is also ${shown(winner.path)}, which wins`);
+        warnings.push(
+          `${shown(script.path)}: the workflow script "${script.name}" is also ${shown(winner.path)}, which wins`,
+        );
       else scripts.push(script);
     }
   }

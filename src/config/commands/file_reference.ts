@@ -26,7 +26,9 @@ export function readReferencedFile(path: string, workspace: string): string {
     size = stat.size;
   } catch (error) {
     if (error instanceof ExpandError) throw error;
-    throw new ExpandError(`@{${wanted}} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new ExpandError(
+      `@{${wanted}} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
   }
   if (size > MAX_FILE_BYTES)
     throw new ExpandError(`@{${wanted}} is larger than ${MAX_FILE_BYTES / 1024} KB: name a smaller file`);

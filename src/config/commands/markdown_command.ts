@@ -22,7 +22,11 @@ const MAX_DESCRIPTION = 100;
 function splitFile(text: string): { data: Fields; body: string; notes: string[] } {
   if (!FENCE.test(text)) return { data: {}, body: text.replace(/\r\n?/g, '\n').trim(), notes: [] };
   const { data, body, notYaml } = readMarkdownAgent(text);
-  return { data, body, notes: notYaml ? [`frontmatter is not valid YAML (${notYaml}): read as plain lines`] : [] };
+  return {
+    data,
+    body,
+    notes: notYaml ? [`frontmatter is not valid YAML (${notYaml}): read as plain lines`] : [],
+  };
 }
 
 /** `Bash(git add:*), Bash(git status:*)` or a list: commas inside parentheses stay with their entry. */
@@ -87,7 +91,9 @@ export function readMarkdownCommand(
         const expanded = await expandMarkdownTemplate(body, args, context);
         const trimmed = args.trim();
         const text =
-          expanded.placeholders || trimmed === '' ? expanded.text : `${expanded.text}\n\nARGUMENTS: ${trimmed}`;
+          expanded.placeholders || trimmed === ''
+            ? expanded.text
+            : `${expanded.text}\n\nARGUMENTS: ${trimmed}`;
         return { text, ...(allowedTools?.length ? { allowedTools } : {}), ...(model ? { model } : {}) };
       },
     },

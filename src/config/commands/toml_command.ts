@@ -3,8 +3,8 @@ import { optionalString, requiredString } from '../agent_types/fields.js';
 import { parseToml } from '../agent_types/parsers.js';
 import { shellQuote } from './arguments.js';
 import { readReferencedFile } from './file_reference.js';
-import type { ExpandContext } from './prompt_command.js';
 import type { ReadCommand } from './markdown_command.js';
+import type { ExpandContext } from './prompt_command.js';
 
 /**
  * `@{path}`, `!{command}` (which may hold `{{args}}`, nothing else in braces) and `{{args}}`,

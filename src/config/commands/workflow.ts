@@ -21,7 +21,12 @@ export function readWorkflow(
     throw error;
   }
   const { command: asCommand, notes, body } = read;
-  const workflow: Workflow = { name: where.name, description: asCommand.description, path: where.path, steps: body };
+  const workflow: Workflow = {
+    name: where.name,
+    description: asCommand.description,
+    path: where.path,
+    steps: body,
+  };
   return {
     workflow,
     notes,
