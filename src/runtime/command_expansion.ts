@@ -33,8 +33,9 @@ export function expandContextOf(runtime: ExpandingRuntime): ExpandContext {
   };
 }
 
-/** The model a command asks for, as a model name: `small` is the small model of `current`'s provider (or `current`). */
+/** The model a prompt runs on: the command's, else `current`; `small` is the small model of `current`'s provider (or `current`). */
 export function commandModel(wanted: string | undefined, current: string | undefined): string | undefined {
-  if (wanted === undefined || current === undefined) return wanted === SMALL_MODEL ? current : wanted;
-  return wanted === SMALL_MODEL ? (smallModelOf(current) ?? current) : wanted;
+  if (wanted === undefined) return current;
+  if (wanted !== SMALL_MODEL) return wanted;
+  return current && (smallModelOf(current) ?? current);
 }
