@@ -25,9 +25,9 @@ describe('discoverCommands', () => {
     const found = discoverCommands(places(fixtureWorkspace()));
     expect(found.commands.map((c) => `${c.kind} ${c.name}`)).toEqual([
       'command greet',
+      'command branch',
       'command git:commit',
       'command plain',
-      'command status',
       'command outside',
       'command review',
       'command summary',

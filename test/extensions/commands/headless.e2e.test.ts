@@ -50,7 +50,7 @@ describe('lathe -p "/name args"', () => {
     const { code, stderr, requests } = await run('/deploy now', [done('unused')]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      'lathe: no command /deploy: the commands here are /greet, /git:commit, /plain, /status, /outside, /review, /summary, /release, /triage',
+      'lathe: no command /deploy: the commands here are /greet, /branch, /git:commit, /plain, /outside, /review, /summary, /release, /triage',
     );
     expect(requests).toHaveLength(0);
   });
