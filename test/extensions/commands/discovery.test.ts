@@ -52,7 +52,9 @@ describe('discoverCommands', () => {
     const found = discoverCommands({ ...places(fixtureWorkspace(), home), includeWorkspace: false });
     expect(found.commands.map((c) => c.name)).toEqual(['mine']);
     expect(found.scripts).toEqual([]);
-    expect(found.warnings).toEqual(['11 workspace commands and workflows wait for trust: lathe trust (or --trust)']);
+    expect(found.warnings).toEqual([
+      '11 workspace commands and workflows wait for trust: lathe trust (or --trust)',
+    ]);
   });
 
   it('the workspace wins a name, with a warning naming both files', () => {
@@ -85,7 +87,9 @@ describe('discoverCommands', () => {
       '.agents/commands/open.md: the frontmatter has no closing --- line: not loaded',
       '.agents/commands/typed.md: "description" must be text: left out',
       '.agents/commands/typed.md: "model" must be provider/model, "small" or "inherit", not "sonnet4": left out',
-      expect.stringMatching(/^\.gemini\/commands\/broken\.toml: the TOML is not valid TOML \(.+\): not loaded$/),
+      expect.stringMatching(
+        /^\.gemini\/commands\/broken\.toml: the TOML is not valid TOML \(.+\): not loaded$/,
+      ),
       '.gemini/commands/noprompt.toml: "prompt" is missing or empty: not loaded',
       '.agents/workflows/empty.md: "body" is empty: list the steps after the frontmatter: not loaded',
     ]);

@@ -73,7 +73,13 @@ describe('golden expansions', () => {
 });
 
 describe('hostile arguments never run', () => {
-  const hostile = ['$(touch marker)', '; touch marker', '`touch marker`', "'; touch marker; echo '", '| touch marker'];
+  const hostile = [
+    '$(touch marker)',
+    '; touch marker',
+    '`touch marker`',
+    "'; touch marker; echo '",
+    '| touch marker',
+  ];
 
   for (const args of hostile) {
     it(`TOML !{echo {{args}}} echoes ${args} as text`, async () => {
@@ -104,7 +110,11 @@ describe('@{file} refusals', () => {
   it('refuses a file that is not there, naming it', async () => {
     const runtime = workspaceRuntime();
     writeFileSync(join(runtime.workspace, '.gemini/commands/missing.toml'), 'prompt = "See @{docs/none.md}"');
-    const again = createRuntime({ cwd: runtime.workspace, documentsRoot: runtime.documentsRoot, trust: true });
+    const again = createRuntime({
+      cwd: runtime.workspace,
+      documentsRoot: runtime.documentsRoot,
+      trust: true,
+    });
     runtimes.push(again);
     await expect(expand(again, 'missing', '')).rejects.toThrow('@{docs/none.md} cannot be read (ENOENT)');
   });

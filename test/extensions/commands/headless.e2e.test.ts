@@ -16,7 +16,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const done = (result: string): ScriptedTurn => ({ toolCalls: [{ name: 'attempt_completion', input: { result } }] });
+const done = (result: string): ScriptedTurn => ({
+  toolCalls: [{ name: 'attempt_completion', input: { result } }],
+});
 
 async function run(prompt: string, turns: ScriptedTurn[], options: { dir?: string; args?: string[] } = {}) {
   const server = await FakeModelServer.start({ turns });

@@ -49,7 +49,10 @@ describe('load_workflow', () => {
 
   it('names the workflows there are when asked for another', async () => {
     const result = await runtimeIn(fixtureWorkspace()).runTool('load_workflow', { name: 'deploy' });
-    expect(result).toMatchObject({ isError: true, text: 'No workflow "deploy". Workflows: release, triage.' });
+    expect(result).toMatchObject({
+      isError: true,
+      text: 'No workflow "deploy". Workflows: release, triage.',
+    });
   });
 });
 
@@ -63,7 +66,9 @@ describe('run_workflow', () => {
   it('asks as a command naming .agents/ does, even with --yolo: with no one to ask, the script never runs', async () => {
     const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
     const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['a'] });
-    expect(result.permissionDenial?.reason).toContain(".agents/workflows/hello.mjs is the project's .agents/ settings");
+    expect(result.permissionDenial?.reason).toContain(
+      ".agents/workflows/hello.mjs is the project's .agents/ settings",
+    );
     expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(false);
   });
 
@@ -92,7 +97,9 @@ describe('run_workflow', () => {
   });
 
   it('an unknown script is refused before anything runs, naming the scripts there are', async () => {
-    const result = await runtimeIn(fixtureWorkspace(), { yolo: true }).runTool('run_workflow', { name: 'nope' });
+    const result = await runtimeIn(fixtureWorkspace(), { yolo: true }).runTool('run_workflow', {
+      name: 'nope',
+    });
     expect(result).toMatchObject({ isError: true });
     expect(result.text).toContain('No workflow script "nope". Scripts: count, hello.');
   });
