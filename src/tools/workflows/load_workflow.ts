@@ -15,6 +15,7 @@ export const loadWorkflow = buildTool({
   liteDescription: "Load a workflow's steps by name.",
   availability: { profiles: ['standard'], requires: ['workflows'] },
   kind: 'read',
+  example: { input: { name: 'release' } },
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   title: () => 'Load workflow',
