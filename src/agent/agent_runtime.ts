@@ -1,5 +1,6 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
+import type { CommandCatalog } from '../config/commands/catalog.js';
 import type { SessionRules } from '../config/rules/index.js';
 import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { Mode } from '../config/types.js';
@@ -62,6 +63,8 @@ export interface AgentRuntime {
    * the sandbox); throws with the reason when none can be made. Absent where none can be.
    */
   isolate?(name: string): Promise<IsolatedPlace>;
+  /** The session's `/name` commands and workflows, shared by the whole tree of agents. */
+  readonly commands?: CommandCatalog;
 }
 
 /** A worktree a child works in, and how to leave it once the child has ended. */

@@ -33,7 +33,7 @@ export function realFolder(path: string): string {
   }
 }
 
-function isSameOrBelow(folder: string, parent: string): boolean {
+export function isSameOrBelow(folder: string, parent: string): boolean {
   if (folder === parent || parent === sep) return true;
   return folder.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }

@@ -102,6 +102,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     addRecipients: (source) => services.messaging.router.addSource(source),
     teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
+    commands: parts.commands,
   };
 }
 

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import type {
   AgentRuntime,
   ChildRuntimeOptions,
@@ -5,10 +6,10 @@ import type {
   SubagentSetup,
 } from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
+import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
 import { RuleSet } from '../config/rules/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { SkillCatalog } from '../config/skills/catalog.js';
-import { discoverSkills } from '../config/skills/discover.js';
+import { discoverSkills, SkillCatalog, skillCommands } from '../config/skills/index.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import { sessionHooks } from '../hooks/build.js';
@@ -165,6 +166,8 @@ export interface Runtime {
   addRecipients(source: RecipientSource): () => void;
   /** Which team members run, and their mail (feature `swarms`; see `AgentRuntime.teamMembers`). */
   readonly teamMembers?: TeamMembers;
+  /** The `/name` commands (custom command files, workflows) and the workflow scripts. */
+  readonly commands: CommandCatalog;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -176,20 +179,31 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...agentTypes.warnings);
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
-  const builtins = builtinTools(agentTypes.types);
-  const found = discoverSkills({
+  const foundCommands = discoverCommands({
+    workspace,
+    documentsRoot,
+    home: env.HOME || homedir(),
+    includeWorkspace: trust.trusted,
+  });
+  warnings.push(...foundCommands.warnings);
+  const builtins = builtinTools(agentTypes.types, { scripts: foundCommands.scripts, workspace });
+  const foundSkills = discoverSkills({
     workspace,
     documentsRoot,
     includeWorkspace: trust.trusted,
     isTool: (name) => findTool(builtins, name) !== undefined,
   });
-  warnings.push(...found.warnings);
-  const skills = new SkillCatalog(found.skills);
+  warnings.push(...foundSkills.warnings);
+  const skills = new SkillCatalog(foundSkills.skills);
+  // A user-invocable skill is a command too: `/<skill-name> args`.
+  const commands = new CommandCatalog(foundCommands, skillCommands(skills.all));
+  warnings.push(...commands.warnings);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
   const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
   warnings.push(...rules.warnings);
   const tools = new PoolState({
     builtins,
+    hasWorkflows: foundCommands.workflows.length > 0,
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
     features,
@@ -249,7 +263,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const callHooks = toolHooks(hooks.set);
   let sessionEnded = false;
 
-  const shared = { configuration, permissions, services, place, skills };
+  const shared = { configuration, permissions, services, place, skills, commands };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     toolExecution(
       shared,
@@ -345,5 +359,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     addRecipients: (source) => services.messaging.router.addSource(source),
     teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
+    commands,
   };
 }

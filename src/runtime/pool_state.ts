@@ -24,6 +24,8 @@ export interface PoolStateOptions {
   childAgents?: boolean;
   /** Whether a skill exists that the model may load (load_skill needs one). */
   hasSkills?: boolean;
+  /** Whether a Markdown workflow exists (load_workflow is offered then); default no. */
+  hasWorkflows?: boolean;
   /** Keeps only these tools (a child's type chooses its tools); default all. */
   keep?: (tool: Tool) => boolean;
 }
@@ -127,6 +129,7 @@ export class PoolState {
       jsonSchema: options.jsonSchema,
       childAgents: options.childAgents ?? true,
       hasSkills: options.hasSkills ?? false,
+      hasWorkflows: options.hasWorkflows ?? false,
       nodeEnv: options.nodeEnv,
     });
     const poolOptions = {

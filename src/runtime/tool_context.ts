@@ -1,3 +1,4 @@
+import type { CommandCatalog } from '../config/commands/catalog.js';
 import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
@@ -31,6 +32,8 @@ export interface SharedParts {
   place: RuntimePlace;
   /** The session's skills, found once at its start. */
   skills?: SkillCatalog;
+  /** The session's commands and workflows (load_workflow reads them). */
+  commands?: CommandCatalog;
 }
 
 /** What is a runtime's own: its session folder, its conditions, its memory of files read. */
@@ -83,6 +86,7 @@ export function toolContext(
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,
+    ...(shared.commands ? { workflows: shared.commands } : {}),
     ...(extra.agents ? { agents: extra.agents } : {}),
     ...(shared.skills && shared.skills.all.length > 0
       ? { skills: skillAccess(shared.skills, permissions) }

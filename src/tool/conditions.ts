@@ -17,6 +17,7 @@ export function defaultConditions(overrides: Partial<PoolConditions> = {}): Pool
     agentKind: 'main',
     mcpConnected: false,
     hasSkills: false,
+    hasWorkflows: false,
     languageServers: false,
     jsonSchema: false,
     childAgents: true,
@@ -40,6 +41,7 @@ export function unmetCondition(tool: Tool, c: PoolConditions): string | undefine
   for (const requirement of a.requires ?? []) {
     if (requirement === 'mcp' && !c.mcpConnected) return 'needs a connected MCP server';
     if (requirement === 'skills' && !c.hasSkills) return 'needs at least one skill';
+    if (requirement === 'workflows' && !c.hasWorkflows) return 'needs at least one workflow';
     if (requirement === 'languageServer' && !c.languageServers) return 'needs a language server';
     if (requirement === 'jsonSchema' && !c.jsonSchema) return 'only in headless --json-schema runs';
     if (requirement === 'childAgents' && !c.childAgents) return 'at the depth limit (agents.maxDepth)';

@@ -12,6 +12,7 @@ import type { SkillAccess } from './context/skills.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { TeamAccess } from './context/teams.js';
+import type { WorkflowAccess } from './context/workflows.js';
 import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
@@ -48,6 +49,8 @@ export interface PoolConditions {
   mcpConnected: boolean;
   /** Whether at least one skill exists (load_skill needs one). */
   hasSkills: boolean;
+  /** Whether at least one Markdown workflow exists (load_workflow needs one). */
+  hasWorkflows: boolean;
   /** Whether a language server can be started (find_references, rename). */
   languageServers: boolean;
   /** Headless `--json-schema` runs get structured_output. */
@@ -72,7 +75,7 @@ export interface Availability {
   /** Offered only under NODE_ENV=test. */
   testOnly?: boolean;
   /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run, depth left for children. */
-  requires?: readonly ('mcp' | 'skills' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
+  requires?: readonly ('mcp' | 'skills' | 'workflows' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
 }
 
 /** Why permissions refused a call: a deny, or an ask with no one present to answer it. */
@@ -162,6 +165,8 @@ export interface ToolContext {
   spawner?: TaskSpawner;
   /** The session's skills (load_skill); absent where there are none. */
   skills?: SkillAccess;
+  /** The session's workflows and workflow scripts (load_workflow, run_workflow). */
+  workflows?: WorkflowAccess;
 }
 
 /**

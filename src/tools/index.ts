@@ -1,3 +1,4 @@
+import type { WorkflowScript } from '../config/commands/types.js';
 import type { AgentTypeSummary } from '../tool/context/agents.js';
 import { findTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
@@ -37,13 +38,18 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { workflowTools } from './workflows/index.js';
 import { worktreeTools } from './worktree/index.js';
 
 /**
  * Every built-in tool; the pool keeps those whose conditions hold. `agentTypes`: the child agent
- * types the runtime has, which the subagent tools' `type` parameter lists.
+ * types the runtime has, which the subagent tools' `type` parameter lists; `workflows`: the
+ * workflow scripts run_workflow runs, and the workspace they were found in.
  */
-export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool[] {
+export function builtinTools(
+  agentTypes: readonly AgentTypeSummary[] = [],
+  workflows: { scripts: readonly WorkflowScript[]; workspace: string } = { scripts: [], workspace: '' },
+): Tool[] {
   return [
     readFileTool,
     listFiles,
@@ -70,6 +76,7 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     structuredOutput,
     newRule,
     loadSkill,
+    ...workflowTools(workflows.scripts, workflows.workspace),
     changeTodoList,
     ...mcpTools,
     ...taskTools,

@@ -4,7 +4,9 @@ import { environmentFor } from '../../agent/environment_prefetch.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import { SettingsError } from '../../config/settings_file.js';
 import type { Effort } from '../../config/types.js';
+import { grantTools } from '../../permission/grants.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
+import { commandModel } from '../../runtime/command_expansion.js';
 import { createRuntime, RuntimeError } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import {
@@ -27,6 +29,7 @@ import {
 } from '../run_setup.js';
 import { createPrinter, exitCodeFor, type OutputFormat } from './output.js';
 import { headlessPeerHandler } from './peer_messages.js';
+import { headlessPrompt } from './prompt_command.js';
 import { headlessUserSide } from './user_side.js';
 
 export interface HeadlessOptions extends CommonOptions, PromptFlags {
@@ -77,6 +80,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
   const printer = createPrinter(opts.outputFormat, opts.verbose ?? false);
   let log: SessionLog | undefined;
   let endServices: (() => Promise<void>) | undefined;
+  let revokeGrant: (() => void) | undefined;
   try {
     const jsonSchema = opts.jsonSchema ? readJsonSchema(opts.jsonSchema) : undefined;
     const user = headlessUserSide({ answersFile: opts.answers, yolo: opts.yolo });
@@ -100,8 +104,18 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     // and the exit (a command waits for it; a sandbox that does not work is reported then).
     const services = startRuntimeServices(runtime, report, { probeSandboxLater: true });
     endServices = services.end;
-    const modelName = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
+    // `/name args`: a custom command or workflow, expanded (its commands may need the sandbox).
+    if (opts.prompt.trim().startsWith('/')) services.probeSandbox();
+    const prompt = await headlessPrompt(runtime, opts.prompt);
+    const sessionModel = modelNameFor(runtime, opts.model ?? resumed?.settings.model);
+    const modelName = commandModel(prompt.model, sessionModel);
     if (!modelName) throw new UsageError(NO_MODEL);
+    if (prompt.command && prompt.allowedTools)
+      revokeGrant = grantTools(
+        runtime.permissions,
+        prompt.allowedTools,
+        `${prompt.command.path} (allowed-tools)`,
+      );
     const { capabilities, model, providerOptions, childModels } = await setUpModel(runtime, modelName, {
       baseUrl: opts.baseUrl,
       apiKey: opts.apiKey,
@@ -165,7 +179,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     const interrupt = () => controller.abort();
     process.once('SIGINT', interrupt);
     process.once('SIGTERM', interrupt);
-    const outcome = await agent.send(opts.prompt, controller.signal, images);
+    const outcome = await agent.send(prompt.text, controller.signal, images);
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     session.append({ type: 'session_end', reason: outcome.kind, usage: outcome.usage });
@@ -180,6 +194,8 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
     process.stderr.write(`lathe: ${errorLine(error)}\n`);
     return known ? 2 : 1;
   } finally {
+    // A command's pre-approved tools last for its prompt only.
+    revokeGrant?.();
     // Tasks, schedules, MCP servers and the runs they started end with the run.
     await endServices?.();
     log?.close();

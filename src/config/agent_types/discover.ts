@@ -61,7 +61,7 @@ function agentFiles(source: Source): string[] {
     .map((name) => join(source.folder, name));
 }
 
-function readText(file: string): string {
+export function readText(file: string): string {
   const size = statSync(file).size;
   if (size > MAX_FILE_BYTES) throw new FieldError('file', `is larger than ${MAX_FILE_BYTES / 1024} KB`);
   return readFileSync(file, 'utf8');

@@ -98,7 +98,7 @@ export function App({ session, history }: { session: SessionControls; history: P
       const result = applyAction(editor.current, action, {
         history,
         cwd: session.cwd,
-        commands: SLASH_COMMAND_NAMES,
+        commands: [...SLASH_COMMAND_NAMES, ...(session.commandNames ?? [])],
         submit: (text, shown) => void session.submit(text, shown),
       });
       editor.current = result.state;

@@ -4,6 +4,8 @@ import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import type { Effort } from '../../config/types.js';
+import { grantTools } from '../../permission/grants.js';
+import { commandModel } from '../../runtime/command_expansion.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ImageBlock } from '../../tool/types.js';
@@ -12,6 +14,7 @@ import { resultView } from '../render/tool_facts.js';
 import { AgentEventView } from '../state/agent_events.js';
 import type { UiStore } from '../state/store.js';
 import { attachFiles } from './attachments.js';
+import type { PromptOptions } from './command_host.js';
 import type { CommandTail } from './command_tail.js';
 import type { ConversationHost } from './host.js';
 import type { MessageQueue } from './message_queue.js';
@@ -81,9 +84,51 @@ export class AgentRunner {
     this.agent = undefined;
   }
 
-  /** Sends a prompt and runs it to its end; messages still queued then follow as the next prompt. */
-  async run(prompt: string, shown: string): Promise<void> {
+  /**
+   * Sends a prompt and runs it to its end; messages still queued then follow as the next prompt.
+   * A custom command's model and pre-approved tools hold for this prompt only.
+   */
+  async run(prompt: string, shown: string, options: PromptOptions = {}): Promise<void> {
     const { store, queue } = this.parts;
+    const restoreModel = await this.modelFor(options.model);
+    if (restoreModel === false) return;
+    const revoke = options.allowedTools?.length
+      ? grantTools(this.parts.runtime().permissions, options.allowedTools, options.source ?? shown)
+      : undefined;
+    try {
+      await this.send(prompt, shown);
+    } finally {
+      revoke?.();
+      await restoreModel?.();
+    }
+    const next = queue.takeAll();
+    if (next) return this.run(next, next);
+    // A todo list whose items are all done has nothing more to show.
+    const todo = store.todo;
+    if (todo?.every((item) => item.status === 'completed')) store.setTodo(undefined);
+  }
+
+  /**
+   * Switches to a command's model for one prompt: returns what switches back, nothing when the
+   * model stays, or false when the model cannot be loaded (the reason is shown).
+   */
+  private async modelFor(wanted: string | undefined): Promise<(() => Promise<void>) | undefined | false> {
+    const { model: slot, store } = this.parts;
+    const previous = slot.name;
+    const name = commandModel(wanted, previous);
+    if (name === undefined || name === previous) return undefined;
+    if (!(await slot.switchTo(name, this.parts.runtime()))) return false;
+    this.retire();
+    store.add(notice(`Model for this prompt: ${name}`));
+    return async () => {
+      if (previous === undefined) return;
+      await slot.switchTo(previous, this.parts.runtime());
+      this.retire();
+    };
+  }
+
+  private async send(prompt: string, shown: string): Promise<void> {
+    const { store } = this.parts;
     await this.step('Starting', async (signal) => {
       const agent = await this.ensureAgent();
       if (!agent || signal.aborted) return;
@@ -97,11 +142,6 @@ export class AgentRunner {
       this.parts.openLog(shown);
       await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
-    const next = queue.takeAll();
-    if (next) return this.run(next, next);
-    // A todo list whose items are all done has nothing more to show.
-    const todo = store.todo;
-    if (todo?.every((item) => item.status === 'completed')) store.setTodo(undefined);
   }
 
   /** One busy step: the spinner shows, and Esc aborts its signal. */

@@ -3,6 +3,13 @@ import type { Runtime } from '../../runtime/create_runtime.js';
 import type { UiStore } from '../state/store.js';
 import type { ResumedSession } from './host.js';
 
+/** What a custom command sets for its one prompt: another model, tools approved in advance (and where they come from). */
+export interface PromptOptions {
+  model?: string;
+  allowedTools?: string[];
+  source?: string;
+}
+
 /** What a slash command may see and do of the session it runs in. */
 export interface CommandHost {
   readonly store: UiStore;
@@ -24,6 +31,6 @@ export interface CommandHost {
   /** Starts over: a new session with no history. */
   clear(): void;
   /** Runs a prompt as if typed; `shown` is what the conversation shows of it. */
-  run(prompt: string, shown: string): Promise<void>;
+  run(prompt: string, shown: string, options?: PromptOptions): Promise<void>;
   exit(): void;
 }

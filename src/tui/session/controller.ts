@@ -2,7 +2,7 @@ import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { UiStore } from '../state/store.js';
 import { AgentRunner } from './agent_runner.js';
-import type { CommandHost } from './command_host.js';
+import type { CommandHost, PromptOptions } from './command_host.js';
 import { CommandTail } from './command_tail.js';
 import type { ResumedSession } from './host.js';
 import { InputRouter } from './input_router.js';
@@ -107,8 +107,13 @@ export class InteractiveSession implements SessionControls, CommandHost {
     return this.input.submit(text, shown);
   }
 
-  run(prompt: string, shown: string): Promise<void> {
-    return this.runner.run(prompt, shown);
+  run(prompt: string, shown: string, options?: PromptOptions): Promise<void> {
+    return this.runner.run(prompt, shown, options);
+  }
+
+  /** The custom commands and workflows, for Tab completion after the built-in ones. */
+  get commandNames(): readonly string[] {
+    return this.runtime.commands.names();
   }
 
   interrupt(): boolean {

@@ -304,7 +304,11 @@ export async function runSlashCommand(session: CommandHost, line: string): Promi
   const [, name, args = ''] = /^\/(\S+)\s*([\s\S]*)$/.exec(line) ?? [];
   const command =
     SLASH_COMMANDS.find((c) => c.name === name) ?? (name === 'quit' ? SLASH_COMMANDS.at(-1) : undefined);
-  if (!command) return notice(session, `Unknown command /${name}. /help lists them.`, 'error');
+  if (!command) {
+    const { runCustomCommand } = await import('./custom_command.js');
+    if (await runCustomCommand(session, name, args.trim())) return session.store.flush();
+    return notice(session, `Unknown command /${name}. /help lists them.`, 'error');
+  }
   if (command.idle && session.isRunning)
     return notice(
       session,

@@ -6,6 +6,8 @@ export interface SessionControls {
   readonly store: UiStore;
   /** The working folder, for completing `@paths`. */
   readonly cwd: string;
+  /** The custom commands' and workflows' names, for completing `/name`. */
+  readonly commandNames?: readonly string[];
   submit(text: string, shown?: string): Promise<void>;
   /** Esc: stops what runs; false when nothing did. */
   interrupt(): boolean;
@@ -38,6 +40,10 @@ export class StartingSession implements SessionControls {
 
   get cwd(): string {
     return this.session?.cwd ?? this.folder;
+  }
+
+  get commandNames(): readonly string[] {
+    return this.session?.commandNames ?? [];
   }
 
   /** The user left before the session was ready: it must not start. */

@@ -1,5 +1,6 @@
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { UiStore } from '../state/store.js';
+import { SLASH_COMMAND_NAMES } from './command_names.js';
 import type { ResumedSession } from './host.js';
 import { replayEntries } from './replay.js';
 
@@ -23,7 +24,9 @@ export function showWelcome(store: UiStore, runtime: Runtime, modelName: string 
       ],
     ],
   });
-  for (const warning of runtime.warnings) store.add({ kind: 'notice', tone: 'warn', text: warning });
+  const shadowed = runtime.commands.shadowedBy(SLASH_COMMAND_NAMES);
+  for (const warning of [...runtime.warnings, ...shadowed])
+    store.add({ kind: 'notice', tone: 'warn', text: warning });
 }
 
 /** The end of a resumed conversation, as it was shown, and what was skipped reading its log. */

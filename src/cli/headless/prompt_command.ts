@@ -1,0 +1,38 @@
+import { parseInvocation } from '../../config/commands/catalog.js';
+import { ExpandError, type PromptCommand } from '../../config/commands/prompt_command.js';
+import { expandContextOf } from '../../runtime/command_expansion.js';
+import type { Runtime } from '../../runtime/create_runtime.js';
+import { SLASH_COMMAND_NAMES } from '../../tui/session/command_names.js';
+import { UsageError } from '../run_setup.js';
+
+/** The prompt a headless run sends: as typed, or what the `/name args` it starts with expands to. */
+export interface HeadlessPrompt {
+  text: string;
+  command?: PromptCommand;
+  model?: string;
+  allowedTools?: string[];
+}
+
+/**
+ * `lathe -p "/name args"`: the custom command or workflow `name`, expanded (its `!{…}` parts run
+ * as commands of this runtime). An unknown name is a usage error listing the known ones; the
+ * interactive UI's own commands (`/init`) and a prompt that starts with a path go as typed.
+ */
+export async function headlessPrompt(runtime: Runtime, prompt: string): Promise<HeadlessPrompt> {
+  const invocation = parseInvocation(prompt);
+  if (!invocation || SLASH_COMMAND_NAMES.includes(invocation.name)) return { text: prompt };
+  const command = runtime.commands.find(invocation.name);
+  if (!command) {
+    const names = runtime.commands.names().map((name) => `/${name}`);
+    throw new UsageError(
+      `no command /${invocation.name}: ${names.length > 0 ? `the commands here are ${names.join(', ')}` : 'there are no custom commands or workflows here (.agents/commands/, .agents/workflows/)'}`,
+    );
+  }
+  try {
+    const expanded = await command.expand(invocation.args, expandContextOf(runtime));
+    return { ...expanded, command };
+  } catch (error) {
+    if (error instanceof ExpandError) throw new UsageError(`/${command.name}: ${error.message}`);
+    throw error;
+  }
+}
