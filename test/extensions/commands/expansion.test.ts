@@ -42,7 +42,7 @@ describe('golden expansions', () => {
   it('$1 and $2 take the words, quotes keeping a phrase (.claude/commands, namespaced)', async () => {
     const expanded = await expand(workspaceRuntime(), 'git:commit', 'src "fix the parser"');
     expect(expanded.text).toBe(golden('git-commit'));
-    expect(expanded.allowedTools).toEqual(['Bash(git add:*)', 'Bash(git commit:*)']);
+    expect(expanded.allowedTools).toEqual(['execute_command(git add:*)', 'execute_command(git commit:*)']);
     expect(expanded.model).toBe('small');
   });
 
