@@ -21,6 +21,7 @@ import {
 } from './types.js';
 import { tightenOnly } from './untrusted.js';
 import { validateSettings } from './validate.js';
+import { DEFAULT_WEB_SETTINGS, mergeWebSettings, type WebSettings } from './web_settings.js';
 
 /** A settings layer with where it came from, for error messages and rule sources. */
 export interface NamedLayer {
@@ -54,6 +55,8 @@ export interface ResolvedSettings {
   commands: { maxOutputBytes: number };
   /** Bounds on child agents (settings `agents`). */
   agents: AgentLimits;
+  /** web_fetch and web_search (settings `web`). */
+  web: WebSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -104,6 +107,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
+    web: { ...DEFAULT_WEB_SETTINGS, allow: [] },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -176,6 +180,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
+    mergeWebSettings(resolved.web, settings);
   }
   return resolved;
 }

@@ -54,5 +54,19 @@ export interface SettingsLayer {
     maxSeconds?: number;
     tree?: { maxTokens?: number; maxSeconds?: number };
   };
+  /** web_fetch and web_search: non-public hosts allowed, timeouts (seconds), body cap, search backends (docs/web.md). */
+  web?: {
+    allow?: string[];
+    timeouts?: { connect?: number; total?: number };
+    maxBytes?: number;
+    search?: WebSearchSetting & { fallback?: Array<WebSearchSetting | string> };
+  };
   [key: string]: unknown;
+}
+
+/** One search backend in settings: `provider` is native, brave, tavily, exa, searxng or duckduckgo. */
+export interface WebSearchSetting {
+  provider: string;
+  apiKey?: string;
+  url?: string;
 }

@@ -1,6 +1,7 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
+import { webSettingsProblems } from './web_settings.js';
 
 /**
  * The type of each settings key lathe knows. A value of the wrong type is an error naming the
@@ -71,6 +72,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   permissions: section({ allow: stringList, ask: stringList, deny: stringList }),
   sandbox: section({ mode: oneOf(SANDBOX_MODES), network: boolean }),
   agents: (v) => agentLimitProblems(v),
+  web: (v) => webSettingsProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

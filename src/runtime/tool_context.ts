@@ -2,6 +2,7 @@ import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import type { ModelAccess } from '../tool/context/web.js';
 import { ToolExecution } from '../tool/executor.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
@@ -18,6 +19,8 @@ export interface ExecutionOptions {
   progress?: (message: string) => void;
   /** The running agent's children (use_subagent, use_subagents). */
   agents?: SubagentAccess;
+  /** The agent's model, for tools that ask it (web_fetch's `prompt`, web_search's native backend). */
+  models?: ModelAccess;
 }
 
 /** What a runtime's tools share: settings, permission rules, the sandbox, background work. */
@@ -80,6 +83,8 @@ export function toolContext(
     interaction: extra.interaction,
     progress: extra.progress,
     ...(extra.agents ? { agents: extra.agents } : {}),
+    web: services.web,
+    ...(extra.models ? { models: extra.models } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { ScheduleAccess } from './context/schedules.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { TeamAccess } from './context/teams.js';
+import type { ModelAccess, WebAccess } from './context/web.js';
 import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
 import type { ImageBlock, ToolOutput } from './output.js';
@@ -159,6 +160,10 @@ export interface ToolContext {
   peers?: PeerAccess;
   /** Starts spawn_task's independent `lathe -p` runs. */
   spawner?: TaskSpawner;
+  /** web_fetch and web_search: settings, the page cache, the resolver. */
+  web?: WebAccess;
+  /** The agent's model, for tools that ask it something (web_fetch's `prompt`, native search). */
+  models?: ModelAccess;
 }
 
 /**

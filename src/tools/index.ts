@@ -36,6 +36,8 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { webFetch } from './web/web_fetch.js';
+import { webSearch } from './web/web_search.js';
 import { worktreeTools } from './worktree/index.js';
 
 /**
@@ -57,6 +59,8 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     notebookEdit,
     executeCommand,
     killCommand,
+    webFetch,
+    webSearch,
     askFollowupQuestion,
     attemptCompletion,
     qnaRespond,
