@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import TurndownService from 'turndown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webFetch } from '../../src/tools/web/web_fetch.js';
 import type { ToolContext, ToolResult } from '../../src/tool/types.js';
+import { webFetch } from '../../src/tools/web/web_fetch.js';
 import { buildPdf } from '../support/pdf.js';
 import { testContext } from '../support/runtime_fixtures.js';
 import { type LocalServer, localServer, webAccess } from './local_server.js';
@@ -12,22 +12,32 @@ const article = readFileSync(new URL('../fixtures/web/article.html', import.meta
 const tokens = async (text: string) => (await import('gpt-tokenizer/encoding/o200k_base')).countTokens(text);
 
 // Shift_JIS bytes of 日本語のページ, and a Latin-1 é / ü / ß.
-const SHIFT_JIS = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]);
+const SHIFT_JIS = Buffer.from([
+  0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57,
+]);
 const LATIN_1 = Buffer.from('Caf\xe9 \xfcber Stra\xdfe', 'latin1');
 
 let server: LocalServer;
 let png: Buffer;
-const pages: Record<string, { type?: string; body: string | Buffer; status?: number; headers?: Record<string, string> }> =
-  {};
+const pages: Record<
+  string,
+  { type?: string; body: string | Buffer; status?: number; headers?: Record<string, string> }
+> = {};
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
   Object.assign(pages, {
     '/article': { type: 'text/html; charset=utf-8', body: article },
     '/latin1': { type: 'text/plain; charset=iso-8859-1', body: LATIN_1 },
     '/sjis': {
       type: 'text/html',
-      body: Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"></head><body><p>'), SHIFT_JIS, Buffer.from('</p></body></html>')]),
+      body: Buffer.concat([
+        Buffer.from('<html><head><meta charset="Shift_JIS"></head><body><p>'),
+        SHIFT_JIS,
+        Buffer.from('</p></body></html>'),
+      ]),
     },
     '/badcharset': { type: 'text/plain; charset=x-no-such-charset', body: 'text' },
     '/long': { type: 'text/plain', body: `${'word '.repeat(60_000)}end` },
@@ -35,7 +45,11 @@ beforeAll(async () => {
     '/doc.pdf': { type: 'application/pdf', body: Buffer.from(buildPdf(['Hello from the PDF'])) },
     '/pic.png': { type: 'image/png', body: png },
     '/blob': { type: 'application/zip', body: Buffer.from([0x50, 0x4b, 3, 4, 0, 0, 0, 0]) },
-    '/missing': { status: 404, type: 'text/html', body: '<html><body><h1>No such page</h1><p>Try the index.</p></body></html>' },
+    '/missing': {
+      status: 404,
+      type: 'text/html',
+      body: '<html><body><h1>No such page</h1><p>Try the index.</p></body></html>',
+    },
     '/challenge': {
       status: 403,
       type: 'text/html',
@@ -46,7 +60,9 @@ beforeAll(async () => {
   server = await localServer((req, res) => {
     const page = pages[req.url ?? ''];
     if (!page) return void res.writeHead(500).end();
-    res.writeHead(page.status ?? 200, { 'content-type': page.type ?? 'text/plain', ...page.headers }).end(page.body);
+    res
+      .writeHead(page.status ?? 200, { 'content-type': page.type ?? 'text/plain', ...page.headers })
+      .end(page.body);
   });
 });
 afterAll(() => server.close());
@@ -76,7 +92,9 @@ describe('web_fetch content', () => {
   it('decodes Latin-1 from the header and Shift_JIS from the page’s meta tag', async () => {
     expect((await fetchPage('/latin1')).text).toContain('Café über Straße');
     expect((await fetchPage('/sjis')).text).toContain('日本語のページ');
-    expect((await fetchPage('/badcharset')).text).toMatch(/declares the charset "x-no-such-charset", which lathe cannot decode/);
+    expect((await fetchPage('/badcharset')).text).toMatch(
+      /declares the charset "x-no-such-charset", which lathe cannot decode/,
+    );
   });
 
   it('pages a 300,000-character page and says where the next part starts', async () => {

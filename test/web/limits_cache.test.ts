@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpCache, MAX_CACHE_MS } from '../../src/web/http_cache.js';
 import { fetchUrl } from '../../src/web/fetch_url.js';
+import { HttpCache, MAX_CACHE_MS } from '../../src/web/http_cache.js';
 import { WebError } from '../../src/web/web_error.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { type LocalServer, localServer } from './local_server.js';
@@ -36,7 +36,9 @@ describe('web_fetch limits', () => {
         maxBytes: 10 * 1024 * 1024,
       }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WebError);
-      expect((error as WebError).message).toMatch(/larger than 10 MB \(settings web\.maxBytes\); stopped reading$/);
+      expect((error as WebError).message).toMatch(
+        /larger than 10 MB \(settings web\.maxBytes\); stopped reading$/,
+      );
       await closed;
       expect(sent).toBeLessThan(50 * 1024 * 1024);
     } finally {
@@ -57,7 +59,9 @@ describe('web_fetch limits', () => {
         totalTimeoutMs: 1_500,
         maxBytes: 1024,
       }).catch((e: unknown) => e);
-      expect((error as WebError).message).toMatch(/no complete answer within 1\.5 s \(settings web\.timeouts\.total\)$/);
+      expect((error as WebError).message).toMatch(
+        /no complete answer within 1\.5 s \(settings web\.timeouts\.total\)$/,
+      );
     } finally {
       await server.close();
     }
@@ -69,13 +73,21 @@ describe('web_fetch cache', () => {
   beforeAll(async () => {
     server = await localServer((req, res) => {
       if (req.headers['if-none-match'] === '"v1"') return void res.writeHead(304, { etag: '"v1"' }).end();
-      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600', etag: '"v1"' }).end('cached body');
+      res
+        .writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'max-age=3600', etag: '"v1"' })
+        .end('cached body');
     });
   });
   afterAll(() => server.close());
   afterEach(() => vi.useRealTimers());
 
-  const options = (cache: HttpCache) => ({ policy, connectTimeoutMs: 5_000, totalTimeoutMs: 10_000, maxBytes: 1024, cache });
+  const options = (cache: HttpCache) => ({
+    policy,
+    connectTimeoutMs: 5_000,
+    totalTimeoutMs: 10_000,
+    maxBytes: 1024,
+    cache,
+  });
 
   it('serves a second fetch within 15 minutes without a request, then revalidates with one 304', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -48,13 +48,20 @@ export function tableResolver(table: Record<string, string[]>): Resolver & { loo
     lookups.push(host);
     const addresses = table[host];
     if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return addresses.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+    return addresses.map((address) => ({
+      address,
+      family: address.includes(':') ? (6 as const) : (4 as const),
+    }));
   };
   return Object.assign(resolve, { lookups });
 }
 
 /** Web services for a tool context: the given settings over the defaults, a memory cache. */
-export function webAccess(settings: Partial<WebSettings> = {}, resolve?: Resolver, cacheFolder?: string): WebAccess {
+export function webAccess(
+  settings: Partial<WebSettings> = {},
+  resolve?: Resolver,
+  cacheFolder?: string,
+): WebAccess {
   return {
     settings: { ...DEFAULT_WEB_SETTINGS, ...settings },
     cache: new HttpCache(cacheFolder),

@@ -8,14 +8,26 @@ import { type LocalServer, localServer, webAccess } from './local_server.js';
 
 /** The two pages every fake backend finds, in its own service's answer format. */
 const PAGES = [
-  { title: 'Lathe docs', url: 'https://docs.example.org/lathe', snippet: 'How to turn wood.', date: '2025-01-02' },
-  { title: 'Lathe safety', url: 'https://safety.example.com/lathe', snippet: 'Wear goggles.', date: '2025-03-04' },
+  {
+    title: 'Lathe docs',
+    url: 'https://docs.example.org/lathe',
+    snippet: 'How to turn wood.',
+    date: '2025-01-02',
+  },
+  {
+    title: 'Lathe safety',
+    url: 'https://safety.example.com/lathe',
+    snippet: 'Wear goggles.',
+    date: '2025-03-04',
+  },
 ];
 
 const ddgHtml = `<html><body>
 <div class="result result--ad"><a class="result__a" href="https://ads.example/">Ad</a></div>
 ${PAGES.map(
-  (p) => `<div class="result"><h2><a class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(p.url)}&rut=x">${p.title}</a></h2>
+  (
+    p,
+  ) => `<div class="result"><h2><a class="result__a" href="//duckduckgo.com/l/?uddg=${encodeURIComponent(p.url)}&rut=x">${p.title}</a></h2>
 <a class="result__snippet">${p.snippet}</a></div>`,
 ).join('\n')}</body></html>`;
 
@@ -28,17 +40,49 @@ beforeAll(async () => {
     for await (const chunk of req) body += chunk;
     bodies[req.url ?? ''] = body;
     const path = (req.url ?? '').split('?')[0];
-    const json = (value: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (value: unknown) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (path === '/brave') {
-      if (req.headers['x-subscription-token'] !== 'brave-key') return void res.writeHead(401).end('bad token');
-      return json({ web: { results: PAGES.map((p) => ({ title: p.title, url: p.url, description: p.snippet, page_age: p.date })) } });
+      if (req.headers['x-subscription-token'] !== 'brave-key')
+        return void res.writeHead(401).end('bad token');
+      return json({
+        web: {
+          results: PAGES.map((p) => ({
+            title: p.title,
+            url: p.url,
+            description: p.snippet,
+            page_age: p.date,
+          })),
+        },
+      });
     }
     if (path === '/tavily')
-      return json({ results: PAGES.map((p) => ({ title: p.title, url: p.url, content: p.snippet, published_date: p.date })) });
+      return json({
+        results: PAGES.map((p) => ({
+          title: p.title,
+          url: p.url,
+          content: p.snippet,
+          published_date: p.date,
+        })),
+      });
     if (path === '/exa')
-      return json({ results: PAGES.map((p) => ({ title: p.title, url: p.url, highlights: [p.snippet], publishedDate: p.date })) });
+      return json({
+        results: PAGES.map((p) => ({
+          title: p.title,
+          url: p.url,
+          highlights: [p.snippet],
+          publishedDate: p.date,
+        })),
+      });
     if (path === '/searxng/search')
-      return json({ results: PAGES.map((p) => ({ title: p.title, url: p.url, content: p.snippet, publishedDate: p.date })) });
+      return json({
+        results: PAGES.map((p) => ({
+          title: p.title,
+          url: p.url,
+          content: p.snippet,
+          publishedDate: p.date,
+        })),
+      });
     if (path === '/ddg') return void res.writeHead(200, { 'content-type': 'text/html' }).end(ddgHtml);
     if (path === '/down') return void res.writeHead(503).end('maintenance until noon');
     res.writeHead(404).end();
@@ -50,7 +94,10 @@ function context(search: SearchBackendSettings[]): ToolContext {
   return { ...testContext(), web: webAccess({ search }), signal: new AbortController().signal };
 }
 
-async function search(backends: SearchBackendSettings[], input: Record<string, unknown> = {}): Promise<ToolResult> {
+async function search(
+  backends: SearchBackendSettings[],
+  input: Record<string, unknown> = {},
+): Promise<ToolResult> {
   return (await webSearch.call({ query: 'wood lathe', ...input }, context(backends))) as ToolResult;
 }
 
@@ -64,7 +111,10 @@ describe('web_search', () => {
       { provider: 'duckduckgo', url: `${server.url}/ddg` },
     ];
     for (const settings of configured) {
-      const results = await searchBackend(settings, {}).search({ query: 'wood lathe', maxResults: 5 }, new AbortController().signal);
+      const results = await searchBackend(settings, {}).search(
+        { query: 'wood lathe', maxResults: 5 },
+        new AbortController().signal,
+      );
       const expected = settings.provider === 'duckduckgo' ? PAGES.map(({ date: _, ...rest }) => rest) : PAGES;
       expect(results, settings.provider).toEqual(expected);
     }
@@ -80,11 +130,15 @@ describe('web_search', () => {
     expect(result.isError).toBeFalsy();
     expect(result.text).toContain('2 results for "wood lathe" from tavily');
     expect(result.text).toContain('brave: brave answered HTTP 503: maintenance until noon; used tavily');
-    expect(result.text).toContain('1. Lathe docs\n   https://docs.example.org/lathe\n   2025-01-02 — How to turn wood.');
+    expect(result.text).toContain(
+      '1. Lathe docs\n   https://docs.example.org/lathe\n   2025-01-02 — How to turn wood.',
+    );
   });
 
   it('keeps results to the domains asked for and sends them as site: terms', async () => {
-    const result = await search([{ provider: 'duckduckgo', url: `${server.url}/ddg` }], { domains: ['example.org'] });
+    const result = await search([{ provider: 'duckduckgo', url: `${server.url}/ddg` }], {
+      domains: ['example.org'],
+    });
     expect(result.data).toMatchObject({ results: [{ url: 'https://docs.example.org/lathe' }] });
     expect(new URLSearchParams(bodies['/ddg']).get('q')).toBe('wood lathe (site:example.org)');
   });

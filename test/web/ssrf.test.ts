@@ -45,9 +45,9 @@ describe('what web_fetch will not reach', () => {
 
   it('names the reason: link-local cloud metadata, private ranges, CGNAT, unique-local', async () => {
     const policy = { allow: [] };
-    expect(await refusal(fetchUrl('http://169.254.169.254/latest/meta-data/', { policy, ...limits }))).toMatch(
-      /link-local address \(cloud metadata/,
-    );
+    expect(
+      await refusal(fetchUrl('http://169.254.169.254/latest/meta-data/', { policy, ...limits })),
+    ).toMatch(/link-local address \(cloud metadata/);
     expect(await refusal(fetchUrl('http://10.1.2.3/', { policy, ...limits }))).toMatch(/private address/);
     expect(await refusal(fetchUrl('http://100.64.0.1/', { policy, ...limits }))).toMatch(/carrier-grade NAT/);
     expect(await refusal(fetchUrl('http://[fd00::1]/', { policy, ...limits }))).toMatch(/unique-local/);
@@ -71,9 +71,15 @@ describe('what web_fetch will not reach', () => {
 
   it('refuses non-HTTP schemes and malformed URLs with one line', async () => {
     const policy = { allow: ['127.0.0.1'] };
-    expect(await refusal(fetchUrl('file:///etc/passwd', { policy, ...limits }))).toMatch(/^file:\/\/\/etc\/passwd: file: URLs are not fetched/);
-    expect(await refusal(fetchUrl('ftp://example.com/x', { policy, ...limits }))).toMatch(/ftp: URLs are not fetched/);
-    expect(await refusal(fetchUrl('javascript:alert(1)', { policy, ...limits }))).toMatch(/javascript: URLs are not fetched/);
+    expect(await refusal(fetchUrl('file:///etc/passwd', { policy, ...limits }))).toMatch(
+      /^file:\/\/\/etc\/passwd: file: URLs are not fetched/,
+    );
+    expect(await refusal(fetchUrl('ftp://example.com/x', { policy, ...limits }))).toMatch(
+      /ftp: URLs are not fetched/,
+    );
+    expect(await refusal(fetchUrl('javascript:alert(1)', { policy, ...limits }))).toMatch(
+      /javascript: URLs are not fetched/,
+    );
     expect(await refusal(fetchUrl('not a url', { policy, ...limits }))).toBe(
       '"not a url" is not a valid URL (give a full http:// or https:// address)',
     );
@@ -81,7 +87,8 @@ describe('what web_fetch will not reach', () => {
 
   it('checks every redirect hop: an allowed host redirecting to metadata or to loopback is refused there', async () => {
     const redirector = await localServer((req, res) => {
-      const to = req.url === '/meta' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.1:${target.port}/`;
+      const to =
+        req.url === '/meta' ? 'http://169.254.169.254/latest/meta-data/' : `http://127.0.0.1:${target.port}/`;
       res.writeHead(302, { location: to }).end();
     });
     try {
@@ -92,7 +99,9 @@ describe('what web_fetch will not reach', () => {
       expect(await refusal(fetchUrl(`${base}/meta`, { policy, ...limits }))).toMatch(
         /^http:\/\/169\.254\.169\.254\/latest\/meta-data\/: 169\.254\.169\.254 is a link-local address/,
       );
-      expect(await refusal(fetchUrl(`${base}/loop`, { policy, ...limits }))).toMatch(/127\.0\.0\.1 is a loopback address/);
+      expect(await refusal(fetchUrl(`${base}/loop`, { policy, ...limits }))).toMatch(
+        /127\.0\.0\.1 is a loopback address/,
+      );
       expect(redirector.requests.map((r) => r.path)).toEqual(['/meta', '/loop']);
       expect(target.connections).toBe(0);
     } finally {
@@ -117,7 +126,9 @@ describe('what web_fetch will not reach', () => {
     });
     try {
       const policy = { allow: ['127.0.0.0/8'] };
-      expect(await refusal(fetchUrl(`${loop.url}/0`, { policy, ...limits }))).toMatch(/more than 5 redirects; stopped at .*\/5$/);
+      expect(await refusal(fetchUrl(`${loop.url}/0`, { policy, ...limits }))).toMatch(
+        /more than 5 redirects; stopped at .*\/5$/,
+      );
       expect(loop.requests).toHaveLength(6);
       const outcome = await fetchUrl(`${target.url}/`, { policy, ...limits });
       expect(outcome.kind === 'response' && outcome.response.status).toBe(200);
