@@ -53,10 +53,8 @@ export async function htmlToMarkdown(html: string, url: string): Promise<Markdow
   const title = document.querySelector('title')?.textContent?.trim() || undefined;
   let article: ReturnType<InstanceType<typeof Readability>['parse']> = null;
   try {
-    // Readability changes the document it reads; the whole-body fallback needs it intact.
-    const copy = parseHTML(html).document;
-    Object.defineProperty(copy, 'baseURI', { value: url });
-    article = new Readability(copy as unknown as Document, { charThreshold: 200 }).parse();
+    Object.defineProperty(document, 'baseURI', { value: url });
+    article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
   } catch {
     article = null;
   }
@@ -69,7 +67,9 @@ export async function htmlToMarkdown(html: string, url: string): Promise<Markdow
       article: true,
     };
   }
-  const body = document.querySelector('body') ?? document.documentElement;
+  // Readability changed the document it read: the whole body comes from a fresh parse.
+  const fresh = parseHTML(html).document;
+  const body = fresh.querySelector('body') ?? fresh.documentElement;
   return {
     title,
     markdown: tidy(turndown.turndown((body?.innerHTML as string | undefined) ?? html)),

@@ -16,7 +16,7 @@ export interface LocalServer {
 }
 
 export async function localServer(
-  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
 ): Promise<LocalServer> {
   const server = createServer((req, res) => {
     state.requests.push({ path: req.url ?? '/', headers: req.headers });
