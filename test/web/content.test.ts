@@ -4,6 +4,7 @@ import TurndownService from 'turndown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContext, ToolResult } from '../../src/tool/types.js';
 import { webFetch } from '../../src/tools/web/web_fetch.js';
+import { htmlToMarkdown } from '../../src/web/html_markdown.js';
 import { buildPdf } from '../support/pdf.js';
 import { testContext } from '../support/runtime_fixtures.js';
 import { type LocalServer, localServer, webAccess } from './local_server.js';
@@ -23,6 +24,14 @@ const pages: Record<
   string,
   { type?: string; body: string | Buffer; status?: number; headers?: Record<string, string> }
 > = {};
+
+// The converters and the tokenizer load once, here, so no test's time includes their loading.
+beforeAll(async () => {
+  await Promise.all([
+    import('gpt-tokenizer/encoding/o200k_base'),
+    htmlToMarkdown('<p>warm</p>', 'http://x/'),
+  ]);
+}, 120_000);
 
 beforeAll(async () => {
   png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366cc' } })
