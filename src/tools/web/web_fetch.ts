@@ -195,7 +195,6 @@ export const webFetch = buildTool({
   maxResultChars: 110_000,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  dynamic: { readOnly: true, concurrencySafe: true },
   permissionSubject: (input) => ({ kind: 'web', subjects: [hostOf(input.url)] }),
   validateInput(input) {
     try {

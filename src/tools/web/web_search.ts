@@ -10,8 +10,8 @@ const DEFAULT_RESULTS = 8;
 
 /** The answer when no backend is configured: what to write in settings. */
 export const HOW_TO_CONFIGURE =
-  'No search backend is configured, so web_search cannot search. Set one in settings (~/.lathe/settings.json or ' +
-  '.lathe/settings.json), for example "web": {"search": {"provider": "brave", "apiKey": "…"}}. Providers: native ' +
+  'No search backend is configured, so web_search cannot search. Set one in settings (~/.lathe/settings/settings.json or ' +
+  '.agents/settings.json), for example "web": {"search": {"provider": "brave", "apiKey": "…"}}. Providers: native ' +
   "(the model provider's own search: Anthropic, OpenAI, Gemini), brave (BRAVE_API_KEY), tavily (TAVILY_API_KEY), " +
   'exa (EXA_API_KEY), searxng (with "url" of your server), duckduckgo (no key); "fallback" lists more to try in turn. ' +
   'Tell the user, or use web_fetch on a URL you know.';
@@ -71,7 +71,6 @@ export const webSearch = buildTool({
   detail: (input) => input.query,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
-  dynamic: { readOnly: true, concurrencySafe: true },
   permissionSubject: () => ({ kind: 'web' }),
   async call(input, ctx) {
     const chain = backends(ctx);
