@@ -66,7 +66,7 @@ export const webSearch = buildTool({
     'to some sites.',
   liteDescription: 'Search the web; returns titles, links and snippets.',
   availability: { profiles: ['standard'], feature: 'web' },
-  kind: 'search',
+  kind: 'fetch',
   title: () => 'Search the web',
   detail: (input) => input.query,
   isReadOnly: () => true,
