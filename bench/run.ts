@@ -16,6 +16,7 @@ import { benchSkills } from './skills.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
 import { benchTui } from './tui.js';
+import { benchWeb } from './web.js';
 
 type Rows = Array<Record<string, string | number>>;
 const asRows = (rows: Array<{ name: string; medianMs: number; runs: number }>): Rows =>
@@ -44,6 +45,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['interactive UI: time per frame, memory, start-up', benchTui],
   ['extensions: rules discovery (200 files)', benchRules],
   ['extensions: finding skills at start', benchSkills],
+  ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
 ];
 
 const only = process.argv.slice(2);

@@ -14,6 +14,7 @@ import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './ev
 import { promptHooks, stopHooks } from './hook_steps.js';
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
+import { modelAccess } from './model_access.js';
 import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
 import { modelFromEnvironment } from './subagents/child_model.js';
@@ -122,6 +123,20 @@ export class Agent {
       conversation: () => this.messages,
       notify: (text) => this.notify(text),
     });
+  }
+
+  private modelTools?: ReturnType<typeof modelAccess>;
+
+  /** The model as tools may ask it (made once: the small model loads on first use). */
+  private models(): ReturnType<typeof modelAccess> {
+    const { model, modelName, providerOptions, subagents } = this.options;
+    this.modelTools ??= modelAccess({
+      model,
+      modelName,
+      providerOptions,
+      models: subagents?.models ?? modelFromEnvironment,
+    });
+    return this.modelTools;
   }
 
   /** Sends the queued notes, as one user message. */
@@ -366,6 +381,7 @@ export class Agent {
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
       agents: this.subagents,
+      models: this.models(),
     });
     const turn: StreamedTurn = { text: '', calls: [], reasoning: [], results: [] };
     const collecting = (async () => {

@@ -9,6 +9,7 @@ import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
 import type { RecipientSource } from '../tool/context/messages.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
+import type { ModelAccess } from '../tool/context/web.js';
 import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
@@ -38,6 +39,8 @@ export interface AgentRuntime {
     onResult?: (call: ToolCall, result: ToolResult) => void;
     /** The agent's children, for use_subagent / use_subagents. */
     agents?: SubagentAccess;
+    /** The agent's model, for tools that ask it something. */
+    models?: ModelAccess;
   }): ToolExecution;
   /** The session's hooks for this agent's own events (start, prompt, stop, compaction). */
   readonly hooks?: AgentHooks;

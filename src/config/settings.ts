@@ -21,6 +21,7 @@ import {
 } from './types.js';
 import { tightenOnly } from './untrusted.js';
 import { validateSettings } from './validate.js';
+import { DEFAULT_WEB_SETTINGS, mergeWebSettings, type WebSettings } from './web_settings.js';
 
 /** A settings layer with where it came from, for error messages and rule sources. */
 export interface NamedLayer {
@@ -58,6 +59,8 @@ export interface ResolvedSettings {
   hooks: Array<{ source: string; value: unknown }>;
   /** Rule files left out of the system prompt (`rules.disabled` of every layer together). */
   disabledRules: string[];
+  /** web_fetch and web_search (settings `web`). */
+  web: WebSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -109,6 +112,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     disabledRules: [],
+    web: { ...DEFAULT_WEB_SETTINGS, allow: [] },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -189,6 +193,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
         if (!resolved.disabledRules.includes(name)) resolved.disabledRules.push(name);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
+    mergeWebSettings(resolved.web, settings);
   }
   return resolved;
 }

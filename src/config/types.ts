@@ -58,5 +58,19 @@ export interface SettingsLayer {
   hooks?: Record<string, unknown>;
   /** Rule files left out of the system prompt, by the name `/rules` shows or their file name. */
   rules?: { disabled?: string[] };
+  /** web_fetch and web_search: non-public hosts allowed, timeouts (seconds), body cap, search backends (docs/web.md). */
+  web?: {
+    allow?: string[];
+    timeouts?: { connect?: number; total?: number };
+    maxBytes?: number;
+    search?: WebSearchSetting & { fallback?: Array<WebSearchSetting | string> };
+  };
   [key: string]: unknown;
+}
+
+/** One search backend in settings: `provider` is native, brave, tavily, exa, searxng or duckduckgo. */
+export interface WebSearchSetting {
+  provider: string;
+  apiKey?: string;
+  url?: string;
 }

@@ -91,6 +91,14 @@ export function tightenOnly(
       ignored.push(...raised);
     }
   }
+  // Reaching private addresses, or sending queries to another search server, loosens.
+  if (layer.web?.allow !== undefined || layer.web?.search !== undefined) {
+    kept.web = { ...layer.web };
+    if (layer.web.allow !== undefined) ignored.push('web.allow');
+    if (layer.web.search !== undefined) ignored.push('web.search');
+    delete kept.web.allow;
+    delete kept.web.search;
+  }
   for (const key of NEVER_UNTRUSTED) {
     if (layer[key] !== undefined) {
       delete kept[key];

@@ -2,6 +2,7 @@ import { agentLimitProblems } from './agent_limits.js';
 import { parseHooks } from './hooks/parse.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
+import { webSettingsProblems } from './web_settings.js';
 
 /**
  * The type of each settings key lathe knows. A value of the wrong type is an error naming the
@@ -74,6 +75,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   agents: (v) => agentLimitProblems(v),
   hooks: (v) => parseHooks(v, '').problems,
   rules: section({ disabled: stringList }, ['disabled']),
+  web: (v) => webSettingsProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

@@ -90,7 +90,11 @@ export function commandPatternMatches(pattern: string, subcommand: string): bool
   return new RegExp(`^${source}${wordEnd ? '(?: .*)?' : ''}$`, 's').test(command);
 }
 
-/** A host rule is a glob on the URL's host name (`*.example.com`). */
+/** A host rule is a glob on the URL's host name (`*.example.com`), written bare or as `domain:example.com`. */
 export function hostPatternMatches(pattern: string, host: string): boolean {
-  return picomatch.isMatch(host.toLowerCase(), pattern.toLowerCase(), { dot: true });
+  const glob = pattern
+    .replace(/^domain:/i, '')
+    .trim()
+    .toLowerCase();
+  return picomatch.isMatch(host.toLowerCase(), glob, { dot: true });
 }

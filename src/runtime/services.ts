@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { workspaceSettingsPath } from '../config/paths.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
@@ -6,7 +7,9 @@ import type { PermissionEngine } from '../permission/types.js';
 import { BackgroundServices } from '../schedule/background_services.js';
 import { HeadlessTaskSpawner } from '../schedule/spawned_tasks.js';
 import type { BackgroundCommand } from '../tool/context/background_commands.js';
+import type { WebAccess } from '../tool/context/web.js';
 import { ReadTracker } from '../tool/read_tracker.js';
+import { HttpCache } from '../web/http_cache.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import { SandboxGate } from './sandbox_gate.js';
 
@@ -51,6 +54,8 @@ export class RuntimeServices {
   readonly messaging: Messaging;
   /** Starts spawn_task's runs. */
   readonly spawner: HeadlessTaskSpawner;
+  /** web_fetch's settings and its page cache (kept under the session folder). */
+  readonly web: WebAccess;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -64,6 +69,7 @@ export class RuntimeServices {
       latheBin: options.latheBin,
     });
     const { sessionId, sessionDir } = options;
+    this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
       documentsRoot,

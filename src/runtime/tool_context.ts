@@ -4,6 +4,7 @@ import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import type { ModelAccess } from '../tool/context/web.js';
 import { ToolExecution } from '../tool/executor.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
@@ -21,6 +22,8 @@ export interface ExecutionOptions {
   progress?: (message: string) => void;
   /** The running agent's children (use_subagent, use_subagents). */
   agents?: SubagentAccess;
+  /** The agent's model, for tools that ask it (web_fetch's `prompt`, web_search's native backend). */
+  models?: ModelAccess;
 }
 
 /** What a runtime's tools share: settings, permission rules, the sandbox, background work. */
@@ -91,6 +94,8 @@ export function toolContext(
     ...(shared.skills && shared.skills.all.length > 0
       ? { skills: skillAccess(shared.skills, permissions) }
       : {}),
+    web: services.web,
+    ...(extra.models ? { models: extra.models } : {}),
   };
 }
 

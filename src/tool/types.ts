@@ -12,6 +12,7 @@ import type { SkillAccess } from './context/skills.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
 import type { TeamAccess } from './context/teams.js';
+import type { ModelAccess, WebAccess } from './context/web.js';
 import type { WorkflowAccess } from './context/workflows.js';
 import type { WorkspaceMove } from './context/workspace_move.js';
 import type { CallFacts } from './facts.js';
@@ -167,6 +168,10 @@ export interface ToolContext {
   skills?: SkillAccess;
   /** The session's workflows and workflow scripts (load_workflow, run_workflow). */
   workflows?: WorkflowAccess;
+  /** web_fetch and web_search: settings, the page cache, the resolver. */
+  web?: WebAccess;
+  /** The agent's model, for tools that ask it something (web_fetch's `prompt`, native search). */
+  models?: ModelAccess;
 }
 
 /**

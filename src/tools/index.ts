@@ -38,6 +38,8 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { webFetch } from './web/web_fetch.js';
+import { webSearch } from './web/web_search.js';
 import { workflowTools } from './workflows/index.js';
 import { worktreeTools } from './worktree/index.js';
 
@@ -64,6 +66,8 @@ export function builtinTools(
     notebookEdit,
     executeCommand,
     killCommand,
+    webFetch,
+    webSearch,
     askFollowupQuestion,
     attemptCompletion,
     qnaRespond,

@@ -66,8 +66,8 @@ const BAD_ARGUMENTS: Array<[string, string[], RegExp]> = [
   ],
   [
     '--feature without tools',
-    ['-p', 'hi', '--feature', 'web'],
-    /--feature web: its tools are not available in this version/,
+    ['-p', 'hi', '--feature', 'history_snip'],
+    /--feature history_snip: its tools are not available in this version/,
   ],
   [
     '--effort unknown',
