@@ -1,4 +1,10 @@
 import { type AgentLimits, DEFAULT_AGENT_LIMITS, mergeAgentLimits } from './agent_limits.js';
+import {
+  type BrowserSettings,
+  DEFAULT_BROWSER_SETTINGS,
+  type ImageSettings,
+  mergeBrowserSettings,
+} from './browser_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
   DEFAULT_MCP_LIMITS,
@@ -54,6 +60,12 @@ export interface ResolvedSettings {
   commands: { maxOutputBytes: number };
   /** Bounds on child agents (settings `agents`). */
   agents: AgentLimits;
+  /** How browser_action gets its browser (settings `browser`). */
+  browser: BrowserSettings;
+  /** generate_image's model (settings `images`). */
+  images: ImageSettings;
+  /** `allow`: addresses, ranges and host names beyond global unicast the web tools and the browser may reach. */
+  web: { allow: string[] };
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -104,6 +116,9 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
+    browser: { ...DEFAULT_BROWSER_SETTINGS },
+    images: {},
+    web: { allow: [] },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -176,6 +191,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
+    mergeBrowserSettings(resolved, source, settings, warnings);
   }
   return resolved;
 }

@@ -15,8 +15,11 @@ export interface SettingsSoFar {
 const ACTION_STRICTNESS: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
 const SANDBOX_STRICTNESS = { off: 0, 'workspace-write': 1, 'read-only': 2 } as const;
 
-/** Keys an untrusted folder may never set, whatever their value (hooks run commands). */
-const NEVER_UNTRUSTED = ['hooks'];
+/**
+ * Keys an untrusted folder may never set, whatever their value: hooks run commands, `browser`
+ * names a program to run and a profile to open, `images` where prompts are sent (and paid for).
+ */
+const NEVER_UNTRUSTED = ['hooks', 'browser', 'images'];
 
 /**
  * The part of an untrusted folder's settings that may apply: what only tightens — deny and ask
@@ -90,6 +93,13 @@ export function tightenOnly(
       delete kept.agents;
       ignored.push(...raised);
     }
+  }
+  // Reaching more addresses (the local network, cloud metadata) only loosens.
+  const web = layer.web as Record<string, unknown> | undefined;
+  if (web && typeof web === 'object' && web.allow !== undefined) {
+    const { allow: _widening, ...rest } = web;
+    kept.web = rest;
+    ignored.push('web.allow');
   }
   for (const key of NEVER_UNTRUSTED) {
     if (layer[key] !== undefined) {

@@ -1,3 +1,4 @@
+import { SharedBrowser } from '../browser/shared_browser.js';
 import { workspaceSettingsPath } from '../config/paths.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
@@ -49,6 +50,8 @@ export class RuntimeServices {
   readonly messaging: Messaging;
   /** Starts spawn_task's runs. */
   readonly spawner: HeadlessTaskSpawner;
+  /** The session's browser (browser_action), launched on first use. */
+  readonly browser: SharedBrowser;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -61,6 +64,7 @@ export class RuntimeServices {
       latheBin: options.latheBin,
     });
     const { sessionId, sessionDir } = options;
+    this.browser = new SharedBrowser(settings.browser, settings.web.allow);
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
       documentsRoot,
@@ -121,6 +125,7 @@ export class RuntimeServices {
       ...[...this.backgroundCommands.values()].map((c) => c.done),
       this.background.dispose(),
       this.messaging.dispose(),
+      this.browser.close(),
     ]);
     this.sandbox.dispose();
   }

@@ -4,6 +4,7 @@ import type { PermissionDecision, PermissionEngine, PermissionSubject } from '..
 import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
+import type { BrowserHost } from './context/browser.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
@@ -159,6 +160,10 @@ export interface ToolContext {
   peers?: PeerAccess;
   /** Starts spawn_task's independent `lathe -p` runs. */
   spawner?: TaskSpawner;
+  /** The session's browser (browser_action). */
+  browser?: BrowserHost;
+  /** The image model generate_image draws with (settings `images.model`), and the environment its key is read from. */
+  images?: { model?: string; env: NodeJS.ProcessEnv };
 }
 
 /**

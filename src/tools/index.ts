@@ -36,6 +36,7 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { browserAction } from './web/browser_action.js';
 import { worktreeTools } from './worktree/index.js';
 
 /**
@@ -81,6 +82,7 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     teamDelete,
     listPeers,
     spawnTask,
+    browserAction,
     overflowTest,
     testingPermission,
   ];
