@@ -175,7 +175,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     jsonSchema: options.jsonSchema ?? false,
     childAgents: settings.agents.maxDepth > 0,
     nodeEnv: env.NODE_ENV,
-    capabilities: options.capabilities ?? {},
+    // generate_image draws only with an image model the settings name.
+    capabilities: { imageGeneration: settings.images.model !== undefined, ...options.capabilities },
     external: options.externalTools ?? [],
     mcp: options.mcp,
     // Called once the engine below exists: the first pool is assembled by `setMode` after it.

@@ -37,6 +37,7 @@ import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
 import { browserAction } from './web/browser_action.js';
+import { generateImage } from './web/generate_image.js';
 import { worktreeTools } from './worktree/index.js';
 
 /**
@@ -83,6 +84,7 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     listPeers,
     spawnTask,
     browserAction,
+    generateImage,
     overflowTest,
     testingPermission,
   ];
