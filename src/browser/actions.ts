@@ -102,16 +102,16 @@ export async function snapshotText(
   if (options.find) {
     const found = filterTree(lines, options.find);
     if (found.length === 0) return `${header}\nNothing on the page matches "${options.find}".`;
-    return `${header}\nNodes matching "${options.find}":\n${renderCapped(found)}`;
+    return `${header}\nNodes matching "${options.find}":\n${await renderCapped(found)}`;
   }
   if (!options.full && previous?.url === url) {
     const delta = treeDelta(previous.lines, lines);
     if (delta.length === 0) return `${header}\nNo changes since the last snapshot.`;
     if (delta.length < lines.length)
-      return `${header}\nChanges since the last snapshot (pass full: true for the whole tree):\n${renderCapped(delta)}`;
+      return `${header}\nChanges since the last snapshot (pass full: true for the whole tree):\n${await renderCapped(delta)}`;
   }
   if (lines.length === 0) return `${header}\n(the page shows nothing)`;
-  return `${header}\n${renderCapped(lines)}`;
+  return `${header}\n${await renderCapped(lines)}`;
 }
 
 async function navigate(page: Page, url: string): Promise<string> {
@@ -140,8 +140,18 @@ export async function runBrowserAction(session: BrowserSession, input: BrowserAc
     if (lines.length === 0) return { text: `No ${input.action} messages since the last look.${more}` };
     return { text: `${input.action} since the last look:\n${lines.join('\n')}${more}` };
   }
-  const { page, notice } = await session.page();
-  const result = await act(session, page, input);
+  let { page, notice } = await session.page();
+  let result: ActionResult;
+  try {
+    result = await act(session, page, input);
+  } catch (error) {
+    // The browser died under the action: once more, in a new one.
+    if (!session.noticeLost()) throw error;
+    ({ page, notice } = await session.page());
+    result = await act(session, page, input).catch((again: unknown) => {
+      throw again instanceof ActionError && notice ? new ActionError(`${notice}\n${again.message}`) : again;
+    });
+  }
   return notice ? { ...result, text: `${notice}\n${result.text}` } : result;
 }
 

@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { BrowserSettings } from '../config/browser_settings.js';
 import { findOnPath } from '../util/find_on_path.js';
@@ -10,7 +11,17 @@ export class BrowserLaunchError extends Error {}
 
 /** The Chromium to run: the setting's, else the first on PATH. */
 export function chromiumPath(settings: Pick<BrowserSettings, 'executablePath'>): string {
-  if (settings.executablePath) return settings.executablePath;
+  const path = settings.executablePath;
+  if (path) {
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      throw new BrowserLaunchError(
+        `browser.executablePath ${path} is not a program that can be run: fix the setting, or remove it to use the chromium on PATH`,
+      );
+    }
+  }
   const found = findOnPath(CHROMIUM_NAMES);
   if (found) return found;
   throw new BrowserLaunchError(

@@ -52,6 +52,19 @@ export class BrowserSession {
     return this.launched !== undefined;
   }
 
+  /**
+   * Notices a browser that died before its `disconnected` event came (an action failed on it):
+   * the next `page()` launches a new one and says so.
+   */
+  noticeLost(): boolean {
+    const launched = this.launched;
+    if (!launched || launched.browser?.isConnected() !== false) return false;
+    this.launched = undefined;
+    this.current = undefined;
+    this.lostReason = 'it crashed or was killed';
+    return true;
+  }
+
   /** The page, when the browser runs and its page is open. */
   get openPage(): Page | undefined {
     return this.current && !this.current.isClosed() ? this.current : undefined;
@@ -92,8 +105,9 @@ export class BrowserSession {
       this.current = undefined;
       if (!this.closing) this.lostReason = reason;
     };
-    launched.browser?.on('disconnected', () => lost('it crashed or was killed'));
-    launched.context.on('close', () => lost('its window was closed'));
+    if (launched.browser) launched.browser.on('disconnected', () => lost('it crashed or was killed'));
+    // A persistent profile's browser is known only by its context.
+    else launched.context.on('close', () => lost('it closed or crashed'));
     // Every page the context opens (ours, or a tab a link opened) is watched and becomes the one acted on.
     launched.context.on('page', (opened) => {
       this.watch(opened);

@@ -7,10 +7,11 @@ export type TreeLine = [depth: number, text: string];
 /** Snapshots are capped here: a page's tree must not flood the context. */
 export const SNAPSHOT_TOKEN_CAP = 8_000;
 /**
- * Characters per token, cautiously low: the tree's lines (roles, quoted names, references) come
- * to 3.5–4.5 characters a token in the o200k and cl100k encodings.
+ * Tokens are counted with the o200k encoding; other models' tokenizers differ by a few percent,
+ * so lines are kept to 95% of the cap. Short texts are certainly within it and are not counted.
  */
-const CHARS_PER_TOKEN = 3;
+const COUNTED_SHARE = 0.95;
+const SURELY_WITHIN_CHARS = 8_000;
 
 const render = ([depth, text]: TreeLine) => `${'  '.repeat(depth)}- ${text}`;
 
@@ -28,22 +29,29 @@ export function filterTree(lines: readonly TreeLine[], find: string): TreeLine[]
 }
 
 /** Renders lines up to the cap; says how many were left out and how to see them. */
-export function renderCapped(lines: readonly TreeLine[], tokenCap = SNAPSHOT_TOKEN_CAP): string {
-  const budget = tokenCap * CHARS_PER_TOKEN;
-  const out: string[] = [];
+export async function renderCapped(
+  lines: readonly TreeLine[],
+  tokenCap = SNAPSHOT_TOKEN_CAP,
+): Promise<string> {
+  const rendered = lines.map(render);
+  const whole = rendered.join('\n');
+  if (whole.length <= SURELY_WITHIN_CHARS) return whole;
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const budget = Math.floor(tokenCap * COUNTED_SHARE);
   let used = 0;
-  for (const line of lines) {
-    const text = render(line);
-    if (used + text.length + 1 > budget) {
-      out.push(
-        `… ${lines.length - out.length} more lines left out (snapshot capped at ${tokenCap.toLocaleString('en-US')} tokens): pass find to see only the nodes that match a word, or scroll and take another snapshot.`,
-      );
-      break;
-    }
-    out.push(text);
-    used += text.length + 1;
+  let kept = 0;
+  for (const line of rendered) {
+    // Each line costs its own tokens and about one for the newline.
+    const cost = countTokens(line) + 1;
+    if (used + cost > budget) break;
+    used += cost;
+    kept++;
   }
-  return out.join('\n');
+  if (kept === rendered.length) return whole;
+  return [
+    ...rendered.slice(0, kept),
+    `… ${rendered.length - kept} more lines left out (snapshot capped at ${tokenCap.toLocaleString('en-US')} tokens): pass find to see only the nodes that match a word, or scroll and take another snapshot.`,
+  ].join('\n');
 }
 
 /**

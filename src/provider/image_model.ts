@@ -29,12 +29,15 @@ export async function createImageModel(name: string, env: NodeJS.ProcessEnv): Pr
       return createGoogleGenerativeAI({ apiKey: key(), baseURL }).image(spec.modelId);
     }
     case 'openai-compatible': {
-      if (!base) throw new ModelConfigError('an openai-compatible image model needs OPENAI_COMPATIBLE_BASE_URL.');
+      if (!base)
+        throw new ModelConfigError('an openai-compatible image model needs OPENAI_COMPATIBLE_BASE_URL.');
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       const apiKey = apiKeyVariable(spec.provider, env);
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL: base, apiKey: apiKey && env[apiKey] }).imageModel(
-        spec.modelId,
-      );
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: base,
+        apiKey: apiKey && env[apiKey],
+      }).imageModel(spec.modelId);
     }
     default:
       throw new ModelConfigError(

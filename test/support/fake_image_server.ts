@@ -37,7 +37,14 @@ export async function startFakeImageServer(options: { status?: number } = {}): P
       if (options.status) {
         response
           .writeHead(options.status, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: { message: 'Your prompt was rejected by the safety system.', type: 'invalid_request_error' } }));
+          .end(
+            JSON.stringify({
+              error: {
+                message: 'Your prompt was rejected by the safety system.',
+                type: 'invalid_request_error',
+              },
+            }),
+          );
         return;
       }
       response

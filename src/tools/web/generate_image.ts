@@ -18,7 +18,7 @@ const inputSchema = z.strictObject({
     .string()
     .regex(/^\d{2,5}x\d{2,5}$/, 'size is WIDTHxHEIGHT, e.g. 1024x1024')
     .optional()
-    .describe('WIDTHxHEIGHT in pixels (default: the model\'s, often 1024x1024)'),
+    .describe("WIDTHxHEIGHT in pixels (default: the model's, often 1024x1024)"),
   edit_from: z.string().optional().describe('An image in the workspace to change instead of drawing anew'),
   show: z.boolean().optional().describe('Also return the image for you to look at (costs tokens)'),
 });
@@ -62,7 +62,8 @@ export const generateImage = buildTool({
   touchedPaths: (input) => [input.path],
   resultView: 'head',
   async validateInput(input, ctx) {
-    if (!/\.png$/i.test(input.path)) return `path must end in .png (got ${input.path}): the image is written as a PNG.`;
+    if (!/\.png$/i.test(input.path))
+      return `path must end in .png (got ${input.path}): the image is written as a PNG.`;
     if (input.edit_from) {
       const source = await pathKind(absolutePath(ctx, input.edit_from));
       if (source.kind !== 'file') return `edit_from ${input.edit_from} is not a file.`;
@@ -73,7 +74,10 @@ export const generateImage = buildTool({
   async call(input, ctx) {
     const modelName = ctx.images?.model;
     if (!modelName)
-      return { isError: true, text: 'No image model is set: add "images": {"model": "openai/gpt-image-1"} to settings.' };
+      return {
+        isError: true,
+        text: 'No image model is set: add "images": {"model": "openai/gpt-image-1"} to settings.',
+      };
     const target = absolutePath(ctx, input.path);
     const shown = displayPath(ctx, target);
     let png: Buffer;
