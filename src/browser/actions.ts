@@ -146,7 +146,7 @@ export async function runBrowserAction(session: BrowserSession, input: BrowserAc
     result = await act(session, page, input);
   } catch (error) {
     // The browser died under the action: once more, in a new one.
-    if (!session.noticeLost()) throw error;
+    if (!(await session.noticeLost())) throw error;
     ({ page, notice } = await session.page());
     result = await act(session, page, input).catch((again: unknown) => {
       throw again instanceof ActionError && notice ? new ActionError(`${notice}\n${again.message}`) : again;

@@ -53,15 +53,24 @@ export class BrowserSession {
   }
 
   /**
-   * Notices a browser that died before its `disconnected` event came (an action failed on it):
-   * the next `page()` launches a new one and says so.
+   * After an action failed: whether the browser (or its page) died under it. A killed browser is
+   * not always reported at once (its helper processes may hold the connection open), so a page
+   * that closed under the action counts too: the old browser is ended and the next `page()`
+   * launches a new one and says so.
    */
-  noticeLost(): boolean {
+  async noticeLost(): Promise<boolean> {
     const launched = this.launched;
-    if (!launched || launched.browser?.isConnected() !== false) return false;
+    // Its end was reported while the action ran.
+    if (!launched) return this.lostReason !== undefined;
+    const disconnected = launched.browser !== undefined && !launched.browser.isConnected();
+    if (!disconnected && !this.current?.isClosed()) return false;
     this.launched = undefined;
     this.current = undefined;
     this.lostReason = 'it crashed or was killed';
+    await Promise.race([
+      launched.close().catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    ]);
     return true;
   }
 

@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { eventually } from '../support/processes.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { bigPage, type PageServer, servePages } from './pages.js';
+
+// Each test launches a real Chromium, a few seconds each on a busy two-core machine.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 /** A runtime whose browser may reach what `allow` names; browser asks answered yes. */
 function browserRuntime(settings: SettingsLayer = {}, allow = ['127.0.0.1']): Runtime {

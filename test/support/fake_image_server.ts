@@ -35,16 +35,14 @@ export async function startFakeImageServer(options: { status?: number } = {}): P
         body: Buffer.concat(chunks).toString('latin1'),
       });
       if (options.status) {
-        response
-          .writeHead(options.status, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              error: {
-                message: 'Your prompt was rejected by the safety system.',
-                type: 'invalid_request_error',
-              },
-            }),
-          );
+        response.writeHead(options.status, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            error: {
+              message: 'Your prompt was rejected by the safety system.',
+              type: 'invalid_request_error',
+            },
+          }),
+        );
         return;
       }
       response
