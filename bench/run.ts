@@ -13,6 +13,7 @@ import { benchSearch } from './search.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
 import { benchTui } from './tui.js';
+import { benchWeb } from './web.js';
 
 type Rows = Array<Record<string, string | number>>;
 const asRows = (rows: Array<{ name: string; medianMs: number; runs: number }>): Rows =>
@@ -38,6 +39,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
     benchCaching,
   ],
   ['interactive UI: time per frame, memory, start-up', benchTui],
+  ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchWeb],
 ];
 
 const only = process.argv.slice(2);
