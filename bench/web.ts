@@ -14,7 +14,10 @@ const session = () =>
   new BrowserSession({ settings: DEFAULT_BROWSER_SETTINGS, policy: { allow: ['127.0.0.1'] } });
 
 export async function benchWeb(): Promise<Array<Record<string, string | number>>> {
-  const site = await servePages({ '/': '<title>Hello</title><h1>Hello</h1><p>A small page.</p>', '/big': bigPage(1250) });
+  const site = await servePages({
+    '/': '<title>Hello</title><h1>Hello</h1><p>A small page.</p>',
+    '/big': bigPage(1250),
+  });
   try {
     const launch = await timeRuns(
       LAUNCH_RUNS,
@@ -27,11 +30,21 @@ export async function benchWeb(): Promise<Array<Record<string, string | number>>
     );
     const browser = session();
     await runBrowserAction(browser, { action: 'navigate', url: `${site.url}/big` });
-    const snapshot = await timeRuns(SNAPSHOT_RUNS, () => runBrowserAction(browser, { action: 'snapshot', full: true }));
+    const snapshot = await timeRuns(SNAPSHOT_RUNS, () =>
+      runBrowserAction(browser, { action: 'snapshot', full: true }),
+    );
     await browser.close();
     return [
-      { case: 'browser: launch to first snapshot', 'median ms': Math.round(median(launch)), runs: LAUNCH_RUNS },
-      { case: 'browser: snapshot of a 5,000-node page', 'median ms': Math.round(median(snapshot)), runs: SNAPSHOT_RUNS },
+      {
+        case: 'browser: launch to first snapshot',
+        'median ms': Math.round(median(launch)),
+        runs: LAUNCH_RUNS,
+      },
+      {
+        case: 'browser: snapshot of a 5,000-node page',
+        'median ms': Math.round(median(snapshot)),
+        runs: SNAPSHOT_RUNS,
+      },
     ];
   } finally {
     await site.close();
