@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
 import { benchAgent } from './agent.js';
 import { benchAgents } from './agents.js';
+import { benchBrowser } from './browser.js';
 import { benchCaching } from './caching.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
@@ -46,6 +47,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['extensions: rules discovery (200 files)', benchRules],
   ['extensions: finding skills at start', benchSkills],
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
+  ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
 ];
 
 const only = process.argv.slice(2);

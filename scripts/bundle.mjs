@@ -67,6 +67,8 @@ await build({
     '@vscode/ripgrep',
     '@vscode/tree-sitter-wasm',
     'gpt-tokenizer',
+    // Reads its own files at run time; loaded only by browser_action.
+    'playwright-core',
     'react-devtools-core',
     // Loaded only when a proxy is set; its CommonJS exports need Node's own loader.
     'undici',

@@ -1,4 +1,10 @@
 import { type AgentLimits, DEFAULT_AGENT_LIMITS, mergeAgentLimits } from './agent_limits.js';
+import {
+  type BrowserSettings,
+  DEFAULT_BROWSER_SETTINGS,
+  type ImageSettings,
+  mergeBrowserSettings,
+} from './browser_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
   DEFAULT_MCP_LIMITS,
@@ -61,6 +67,10 @@ export interface ResolvedSettings {
   disabledRules: string[];
   /** web_fetch and web_search (settings `web`). */
   web: WebSettings;
+  /** How browser_action gets its browser (settings `browser`). */
+  browser: BrowserSettings;
+  /** generate_image's model (settings `images`). */
+  images: ImageSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -113,6 +123,8 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     disabledRules: [],
     web: { ...DEFAULT_WEB_SETTINGS, allow: [] },
+    browser: { ...DEFAULT_BROWSER_SETTINGS },
+    images: {},
     featureLayers: [],
     hooks: [],
     warnings,
@@ -194,6 +206,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
     mergeWebSettings(resolved.web, settings);
+    mergeBrowserSettings(resolved, source, settings, warnings);
   }
   return resolved;
 }

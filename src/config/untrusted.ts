@@ -15,8 +15,11 @@ export interface SettingsSoFar {
 const ACTION_STRICTNESS: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
 const SANDBOX_STRICTNESS = { off: 0, 'workspace-write': 1, 'read-only': 2 } as const;
 
-/** Keys an untrusted folder may never set, whatever their value (hooks run commands). */
-const NEVER_UNTRUSTED = ['hooks'];
+/**
+ * Keys an untrusted folder may never set, whatever their value: hooks run commands, `browser`
+ * names a program to run and a profile to open, `images` where prompts are sent (and paid for).
+ */
+const NEVER_UNTRUSTED = ['hooks', 'browser', 'images'];
 
 /**
  * The part of an untrusted folder's settings that may apply: what only tightens — deny and ask

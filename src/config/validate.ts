@@ -1,4 +1,5 @@
 import { agentLimitProblems } from './agent_limits.js';
+import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
 import { parseHooks } from './hooks/parse.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
@@ -76,6 +77,8 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   hooks: (v) => parseHooks(v, '').problems,
   rules: section({ disabled: stringList }, ['disabled']),
   web: (v) => webSettingsProblems(v),
+  browser: (v) => browserSettingsProblems(v),
+  images: (v) => imageSettingsProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

@@ -211,7 +211,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     jsonSchema: options.jsonSchema ?? false,
     childAgents: settings.agents.maxDepth > 0,
     nodeEnv: env.NODE_ENV,
-    capabilities: options.capabilities ?? {},
+    // generate_image draws only with an image model the settings name.
+    capabilities: { imageGeneration: settings.images.model !== undefined, ...options.capabilities },
     external: options.externalTools ?? [],
     mcp: options.mcp,
     hasSkills: skills.forModel.length > 0,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { SharedBrowser } from '../browser/shared_browser.js';
 import { workspaceSettingsPath } from '../config/paths.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
@@ -56,6 +57,8 @@ export class RuntimeServices {
   readonly spawner: HeadlessTaskSpawner;
   /** web_fetch's settings and its page cache (kept under the session folder). */
   readonly web: WebAccess;
+  /** The session's browser (browser_action), launched on first use. */
+  readonly browser: SharedBrowser;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -70,6 +73,7 @@ export class RuntimeServices {
     });
     const { sessionId, sessionDir } = options;
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
+    this.browser = new SharedBrowser(settings.browser, settings.web.allow);
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
       documentsRoot,
@@ -130,6 +134,7 @@ export class RuntimeServices {
       ...[...this.backgroundCommands.values()].map((c) => c.done),
       this.background.dispose(),
       this.messaging.dispose(),
+      this.browser.close(),
     ]);
     this.sandbox.dispose();
   }

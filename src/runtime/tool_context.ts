@@ -86,6 +86,8 @@ export function toolContext(
     teams: services.messaging.teams,
     peers: services.messaging.peers,
     spawner: services.spawner,
+    browser: services.browser,
+    images: { model: settings.images.model, env: configuration.env },
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,

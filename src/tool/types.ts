@@ -4,6 +4,7 @@ import type { PermissionDecision, PermissionEngine, PermissionSubject } from '..
 import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
+import type { BrowserHost } from './context/browser.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
@@ -172,6 +173,10 @@ export interface ToolContext {
   web?: WebAccess;
   /** The agent's model, for tools that ask it something (web_fetch's `prompt`, native search). */
   models?: ModelAccess;
+  /** The session's browser (browser_action). */
+  browser?: BrowserHost;
+  /** The image model generate_image draws with (settings `images.model`), and the environment its key is read from. */
+  images?: { model?: string; env: NodeJS.ProcessEnv };
 }
 
 /**

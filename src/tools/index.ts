@@ -38,6 +38,8 @@ import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
 import { sleep } from './timing/sleep.js';
 import { changeTodoList } from './todo/change_todo_list.js';
+import { browserAction } from './web/browser_action.js';
+import { generateImage } from './web/generate_image.js';
 import { webFetch } from './web/web_fetch.js';
 import { webSearch } from './web/web_search.js';
 import { workflowTools } from './workflows/index.js';
@@ -94,6 +96,8 @@ export function builtinTools(
     teamDelete,
     listPeers,
     spawnTask,
+    browserAction,
+    generateImage,
     overflowTest,
     testingPermission,
   ];

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { externalTool } from '../../src/mcp/external_tool.js';
 import { servedTools } from '../../src/mcp/server.js';
@@ -11,6 +11,7 @@ import { changesFiles, looksOnly } from '../../src/tool/kinds.js';
 import type { Tool, ToolKind } from '../../src/tool/types.js';
 import { readFileTool } from '../../src/tools/files/read_file.js';
 import { builtinTools } from '../../src/tools/index.js';
+import { type FakeImageServer, startFakeImageServer } from '../support/fake_image_server.js';
 import { tempDir, testContext, writeTree } from '../support/runtime_fixtures.js';
 
 const KINDS: readonly ToolKind[] = [
@@ -56,10 +57,22 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 }
 
 /** Runs a tool's example in a fresh workspace holding its files, each read first as a model would. */
+// generate_image's example draws with a local stand-in for the images API.
+let images: FakeImageServer;
+beforeAll(async () => {
+  images = await startFakeImageServer();
+});
+afterAll(() => images.close());
+
 async function runExample(tool: Tool) {
   const example = tool.example!;
   const workspace = Object.keys(example.files ?? {}).length > 0 ? writeTree(example.files!) : tempDir();
-  const ctx = { ...testContext({ workspace }), tasks: new Map(), signal: new AbortController().signal };
+  const ctx = {
+    ...testContext({ workspace }),
+    tasks: new Map(),
+    images: { model: 'openai/gpt-image-1', env: images.env },
+    signal: new AbortController().signal,
+  };
   for (const path of Object.keys(example.files ?? {})) await readFileTool.call({ path }, ctx);
   const input = (tool.inputSchema as z.ZodType).parse(example.input);
   const before = snapshot(workspace);
@@ -136,6 +149,9 @@ describe('Strict Plan Mode', () => {
       mode: 'plan',
       strictPlanMode: true,
       env: {},
+      // Tools behind a feature or a setting are offered, so that Plan mode is what refuses them.
+      features: ['image_generation'],
+      settings: { images: { model: 'openai/gpt-image-1' } },
     });
     return { workspace, runtime };
   };

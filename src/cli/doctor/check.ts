@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findOnPath } from '../../util/find_on_path.js';
+
+export { findOnPath };
 
 /** One line of `lathe doctor`. */
 export interface CheckResult {
@@ -28,27 +29,6 @@ export const failed = (name: string, detail: string, fix: string, essential = fa
   fix,
   essential,
 });
-
-/** The first of these programs on PATH, as lathe and the commands it runs would find it. */
-export function findOnPath(
-  names: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
-  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
-  for (const name of names) {
-    for (const dir of dirs) {
-      const candidate = join(dir, name);
-      try {
-        if (!statSync(candidate).isFile()) continue;
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      } catch {
-        // not here
-      }
-    }
-  }
-  return undefined;
-}
 
 /** The first line a program prints for its version flag, or undefined when it does not run in time. */
 export function versionOf(program: string, args: string[], timeoutMs = 5_000): Promise<string | undefined> {

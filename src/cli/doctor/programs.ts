@@ -1,3 +1,4 @@
+import { CHROMIUM_NAMES } from '../../browser/launch.js';
 import { ripgrepPath } from '../../tools/search/ripgrep.js';
 import { type CheckResult, failed, findOnPath, passed, versionOf } from './check.js';
 
@@ -52,7 +53,7 @@ export const checkTmux = () =>
 export const checkChromium = () =>
   optionalProgram(
     'chromium',
-    ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'],
+    CHROMIUM_NAMES,
     undefined,
     'the browser tools',
     'install Chromium (apt install chromium)',
