@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SLASH_COMMAND_NAMES } from '../../src/config/commands/builtin_names.js';
 import { globalSettingsPath } from '../../src/config/paths.js';
-import { SLASH_COMMAND_NAMES } from '../../src/tui/session/command_names.js';
 import { SLASH_COMMANDS } from '../../src/tui/session/slash_commands.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 

@@ -1,5 +1,6 @@
 import { Box, Static, useApp, useInput } from 'ink';
 import { useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import { applyAction } from '../input/apply_action.js';
 import { type EditorState, emptyEditor } from '../input/editor.js';
 import type { PromptHistory } from '../input/history.js';
@@ -10,7 +11,6 @@ import { childPanelLines } from '../render/child_line.js';
 import { renderEntry, spaceAbove } from '../render/entries.js';
 import type { Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
-import { SLASH_COMMAND_NAMES } from '../session/command_names.js';
 import type { SessionControls } from '../session/starting.js';
 import { todoPanelLines } from '../session/todo_view.js';
 import type { TranscriptItem } from '../state/items.js';

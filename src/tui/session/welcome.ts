@@ -1,6 +1,6 @@
+import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { UiStore } from '../state/store.js';
-import { SLASH_COMMAND_NAMES } from './command_names.js';
 import type { ResumedSession } from './host.js';
 import { replayEntries } from './replay.js';
 

@@ -1,6 +1,7 @@
 /**
- * The slash commands' names, for Tab completion in the prompt. The commands themselves load on
- * their first use, not before the first frame; a test keeps this list equal to theirs.
+ * The built-in slash commands' names: Tab completion in the UI, and the names a custom command
+ * cannot take (`lathe -p "/init"` goes to the model as typed). The commands themselves load on
+ * their first use in the UI; a test keeps this list equal to theirs.
  */
 export const SLASH_COMMAND_NAMES: string[] = [
   'help',
