@@ -1,4 +1,5 @@
 import { type AgentLimits, DEFAULT_AGENT_LIMITS, mergeAgentLimits } from './agent_limits.js';
+import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
   DEFAULT_MCP_LIMITS,
@@ -54,6 +55,8 @@ export interface ResolvedSettings {
   commands: { maxOutputBytes: number };
   /** Bounds on child agents (settings `agents`). */
   agents: AgentLimits;
+  /** Language servers and the diagnostics added to edits (settings `lsp`). */
+  lsp: LspSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -104,6 +107,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mcp: { ...DEFAULT_MCP_LIMITS },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
+    lsp: { ...DEFAULT_LSP_SETTINGS },
     featureLayers: [],
     warnings,
     ignoredUntrusted: [],
@@ -176,6 +180,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
+    mergeLspSettings(resolved.lsp, settings);
   }
   return resolved;
 }

@@ -54,5 +54,26 @@ export interface SettingsLayer {
     maxSeconds?: number;
     tree?: { maxTokens?: number; maxSeconds?: number };
   };
+  /** Language servers over the built-ins, and diagnostics after edits (see lsp_settings.ts). */
+  lsp?: {
+    servers?: Record<string, LanguageServerSetting>;
+    diagnosticsAfterEdit?: boolean;
+    diagnosticsTimeout?: { cold?: number; warm?: number };
+  };
   [key: string]: unknown;
+}
+
+/** One language server as settings describe it (`lsp.servers.NAME`). */
+export interface LanguageServerSetting {
+  command?: string;
+  args?: string[];
+  /** Language ids it serves (`typescript`, `python`, `go`, …). */
+  languages?: string[];
+  /** File extensions beyond the known ones that belong to its languages (`.zig`). */
+  extensions?: string[];
+  /** Files or folders that mark a project root (`package.json`, `go.mod`). */
+  rootMarkers?: string[];
+  initializationOptions?: unknown;
+  /** false turns a built-in server off. */
+  enabled?: boolean;
 }

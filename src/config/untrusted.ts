@@ -91,6 +91,12 @@ export function tightenOnly(
       ignored.push(...raised);
     }
   }
+  // Language servers are commands lathe starts: an untrusted folder may not name them.
+  if (layer.lsp?.servers !== undefined) {
+    kept.lsp = { ...layer.lsp };
+    delete kept.lsp.servers;
+    ignored.push('lsp.servers');
+  }
   for (const key of NEVER_UNTRUSTED) {
     if (layer[key] !== undefined) {
       delete kept[key];

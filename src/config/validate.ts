@@ -1,4 +1,5 @@
 import { agentLimitProblems } from './agent_limits.js';
+import { lspSettingProblems } from './lsp_settings.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
 
@@ -71,6 +72,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   permissions: section({ allow: stringList, ask: stringList, deny: stringList }),
   sandbox: section({ mode: oneOf(SANDBOX_MODES), network: boolean }),
   agents: (v) => agentLimitProblems(v),
+  lsp: (v) => lspSettingProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

@@ -8,6 +8,7 @@ import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.
 import type { ResolvedSettings } from '../config/settings.js';
 import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
+import { LanguageServers } from '../lsp/language_servers.js';
 import type { PeerEventHandler } from '../messaging/peers.js';
 import type { MessageRouter } from '../messaging/router.js';
 import type { TeamMembers } from '../messaging/team_members.js';
@@ -166,7 +167,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   for (const extra of options.agentTypes ?? [])
     if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
+  // The server table is complete before the pool (and any request) exists.
+  const languageServers = new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
   const tools = new PoolState({
+    languageServers: languageServers.available,
     builtins: builtinTools(agentTypes.types),
     profile: settings.profile,
     strictPlanMode: settings.strictPlanMode,
@@ -211,6 +215,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessionDir,
     yolo: options.yolo,
     approve: options.approve,
+    languageServers,
   });
   let callCounter = 0;
 

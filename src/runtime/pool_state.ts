@@ -22,6 +22,8 @@ export interface PoolStateOptions {
   isDenied(name: string): boolean;
   /** Whether the agent may start children (it is above `agents.maxDepth`); default yes. */
   childAgents?: boolean;
+  /** Whether a language server can be started (find_references, rename). */
+  languageServers?: boolean;
   /** Keeps only these tools (a child's type chooses its tools); default all. */
   keep?: (tool: Tool) => boolean;
 }
@@ -124,6 +126,7 @@ export class PoolState {
       mcpConnected: this.externalTools.length > 0 || this.access !== undefined,
       jsonSchema: options.jsonSchema,
       childAgents: options.childAgents ?? true,
+      languageServers: options.languageServers ?? false,
       nodeEnv: options.nodeEnv,
     });
     const poolOptions = {

@@ -1,4 +1,5 @@
 import { workspaceSettingsPath } from '../config/paths.js';
+import { LanguageServers } from '../lsp/language_servers.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
@@ -32,6 +33,8 @@ export interface ServicesOptions {
   /** The run's approval flags, which the tasks it spawns inherit. */
   yolo?: boolean;
   approve?: readonly string[] | 'all';
+  /** The language servers, when the runtime made them first (its pool needs to know of them). */
+  languageServers?: LanguageServers;
 }
 
 /**
@@ -49,6 +52,8 @@ export class RuntimeServices {
   readonly messaging: Messaging;
   /** Starts spawn_task's runs. */
   readonly spawner: HeadlessTaskSpawner;
+  /** The language servers, shared with every child runtime; none starts before a request needs it. */
+  readonly languageServers: LanguageServers;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -60,6 +65,9 @@ export class RuntimeServices {
       features,
       latheBin: options.latheBin,
     });
+    this.languageServers =
+      options.languageServers ??
+      new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
     const { sessionId, sessionDir } = options;
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
@@ -121,6 +129,7 @@ export class RuntimeServices {
       ...[...this.backgroundCommands.values()].map((c) => c.done),
       this.background.dispose(),
       this.messaging.dispose(),
+      this.languageServers.dispose(),
     ]);
     this.sandbox.dispose();
   }

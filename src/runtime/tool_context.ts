@@ -76,6 +76,7 @@ export function toolContext(
     teams: services.messaging.teams,
     peers: services.messaging.peers,
     spawner: services.spawner,
+    languageServers: services.languageServers,
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,

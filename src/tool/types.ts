@@ -4,6 +4,7 @@ import type { PermissionDecision, PermissionEngine, PermissionSubject } from '..
 import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
+import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
@@ -159,6 +160,8 @@ export interface ToolContext {
   peers?: PeerAccess;
   /** Starts spawn_task's independent `lathe -p` runs. */
   spawner?: TaskSpawner;
+  /** The process's language servers (lsp, find_references, rename, diagnostics after edits). */
+  languageServers?: LanguageServerAccess;
 }
 
 /**

@@ -25,6 +25,7 @@ import { writeToFile } from './edit/write_to_file.js';
 import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
+import { lspTools } from './lsp/index.js';
 import { mcpTools } from './mcp/index.js';
 import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
@@ -55,6 +56,7 @@ export function builtinTools(agentTypes: readonly AgentTypeSummary[] = []): Tool
     editFile,
     replaceText,
     notebookEdit,
+    ...lspTools,
     executeCommand,
     killCommand,
     askFollowupQuestion,
