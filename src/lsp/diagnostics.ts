@@ -138,7 +138,10 @@ export async function diagnosticsNow(
 export const errorCount = (items: readonly Diagnostic[]): number =>
   items.filter((d) => (d.severity ?? ERROR) === ERROR).length;
 
-/** Files (other than those asked about) whose errors grew since `baseline` (uri → errors). */
+/**
+ * Files lathe has open with the server (other than those asked about) whose errors grew since
+ * `baseline` (uri → errors); what a server publishes of files lathe never opened is left out.
+ */
 export function newlyFailing(
   server: ServerConnection,
   baseline: ReadonlyMap<string, number>,
@@ -146,6 +149,7 @@ export function newlyFailing(
 ): Array<{ file: string; items: Diagnostic[] }> {
   const out: Array<{ file: string; items: Diagnostic[] }> = [];
   for (const [uri, published] of server.diagnostics) {
+    if (!server.documents.has(uri)) continue;
     const file = uriPath(uri);
     if (asked.has(file)) continue;
     const errors = errorCount(published.items);

@@ -354,6 +354,13 @@ export class LanguageServers implements LanguageServerAccess {
     });
   }
 
+  /** The process ids of the servers running now. */
+  serverPids(): number[] {
+    return [...this.entries.values()].flatMap((e) =>
+      e.connection?.alive && e.connection.pid ? [e.connection.pid] : [],
+    );
+  }
+
   /** Shuts every server down (their whole process groups); later requests are refused. */
   async dispose(): Promise<void> {
     this.disposed = true;

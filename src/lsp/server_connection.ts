@@ -168,12 +168,13 @@ export class ServerConnection {
   private fail(reason: string): void {
     if (this.exited) return;
     this.exited = true;
-    this.exitReason = reason;
+    // One line: a server's stderr or garbage must not break the result into pieces.
+    this.exitReason = reason.replace(/\s+/g, ' ').slice(0, 300);
     this.connection.dispose();
     this.kill();
-    for (const listener of this.exitListeners) listener(reason);
+    for (const listener of this.exitListeners) listener(this.exitReason);
     for (const wake of this.waiters) wake();
-    if (!this.stopping) this.options.onCrash(reason);
+    if (!this.stopping) this.options.onCrash(this.exitReason);
   }
 
   /** Resolves with `promise`, or rejects when the server exits first or time runs out. */
