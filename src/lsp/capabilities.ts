@@ -12,6 +12,7 @@ export const clientCapabilities: ClientCapabilities = {
   textDocument: {
     synchronization: { didSave: false, willSave: false, dynamicRegistration: false },
     publishDiagnostics: { versionSupport: true, relatedInformation: false },
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
     hover: { contentFormat: ['plaintext', 'markdown'] },
     definition: { linkSupport: true },
     typeDefinition: { linkSupport: true },

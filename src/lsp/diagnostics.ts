@@ -96,7 +96,7 @@ export async function diagnosticsOfSynced(
   signal?: AbortSignal,
 ): Promise<FileDiagnostics> {
   const { file, uri } = synced;
-  if (server.name === 'typescript' && server.capabilities.executeCommandProvider) {
+  if (server.diagnosticsMode === 'tsserver') {
     try {
       const items = await tsserverDiagnostics(server, file, signal);
       server.warm = true;
@@ -105,6 +105,8 @@ export async function diagnosticsOfSynced(
       return { file, unavailable: server.alive ? 'timeout' : 'crashed' };
     }
   }
+  if (server.diagnosticsMode === 'pull' || server.capabilities.diagnosticProvider)
+    return pulledDiagnostics(server, synced, timeoutMs, signal);
   const current = () => {
     const published = server.diagnostics.get(uri);
     if (!published) return false;
@@ -122,6 +124,34 @@ export async function diagnosticsOfSynced(
   }
   server.warm = true;
   return { file, items: server.diagnostics.get(uri)?.items ?? [] };
+}
+
+/**
+ * A server that answers `textDocument/diagnostic` (pyright) is asked: its publishes come in
+ * passes (an empty one first), its answer to the pull is the file's whole report.
+ */
+async function pulledDiagnostics(
+  server: ServerConnection,
+  synced: SyncedFile,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<FileDiagnostics> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const both = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+  try {
+    const report = await server.request<{ kind: string; items?: Diagnostic[] }>(
+      'textDocument/diagnostic',
+      { textDocument: { uri: synced.uri } },
+      both,
+    );
+    server.warm = true;
+    return { file: synced.file, items: report?.kind === 'full' ? (report.items ?? []) : [] };
+  } catch {
+    return { file: synced.file, unavailable: server.alive ? 'timeout' : 'crashed' };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** One file's diagnostics at its text on disk now. */

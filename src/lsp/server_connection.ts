@@ -78,6 +78,10 @@ export class ServerConnection {
     return this.options.spec.name;
   }
 
+  get diagnosticsMode(): ServerSpec['diagnostics'] {
+    return this.options.spec.diagnostics;
+  }
+
   get alive(): boolean {
     return !this.exited;
   }
@@ -147,7 +151,17 @@ export class ServerConnection {
       { uri: pathToFileURL(this.options.root).href, name: this.options.root },
     ]);
     connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onRequest('client/registerCapability', () => null);
+    // Capabilities registered later count as given at start (pyright registers its pull diagnostics).
+    connection.onRequest(
+      'client/registerCapability',
+      (params: { registrations?: Array<{ method: string; registerOptions?: unknown }> }) => {
+        for (const r of params.registrations ?? []) {
+          if (r.method === 'textDocument/diagnostic')
+            this.capabilities.diagnosticProvider = r.registerOptions ?? {};
+        }
+        return null;
+      },
+    );
     connection.onRequest('client/unregisterCapability', () => null);
     connection.onRequest('workspace/applyEdit', () => ({
       applied: false,

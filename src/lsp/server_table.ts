@@ -20,6 +20,12 @@ export interface ServerSpec {
   version?: string;
   /** Why it cannot start (not on PATH, turned off). */
   missing?: string;
+  /**
+   * How lathe gets a file's diagnostics: asked of tsserver, pulled (`textDocument/diagnostic`,
+   * which pyright answers without announcing it), or (default) the server's publishes, or a
+   * pull where the server announces one.
+   */
+  diagnostics?: 'tsserver' | 'pull';
 }
 
 const require = createRequire(import.meta.url);
@@ -59,6 +65,7 @@ function builtinServers(path: string | undefined): ServerSpec[] {
   specs.push({
     name: 'typescript',
     source: 'bundled',
+    diagnostics: 'tsserver',
     languages: TS_LANGUAGES,
     extensions: {},
     rootMarkers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
@@ -80,6 +87,7 @@ function builtinServers(path: string | undefined): ServerSpec[] {
   specs.push({
     name: 'pyright',
     source: 'bundled',
+    diagnostics: 'pull',
     languages: ['python'],
     extensions: {},
     rootMarkers: ['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt'],
@@ -140,6 +148,7 @@ export function serverTable(
       ...(base?.command ? { command: base.command } : {}),
       ...(base?.version ? { version: base.version } : {}),
       ...(base?.missing ? { missing: base.missing } : {}),
+      ...(base?.diagnostics ? { diagnostics: base.diagnostics } : {}),
       ...(base?.initializationOptions !== undefined
         ? { initializationOptions: base.initializationOptions }
         : {}),
@@ -148,6 +157,7 @@ export function serverTable(
       const command = setting.command.includes('/') ? setting.command : findOnPath(setting.command, path);
       spec.source = 'settings';
       delete spec.version;
+      delete spec.diagnostics;
       spec.args = setting.args ?? [];
       if (command && existsSync(command)) {
         spec.command = command;
