@@ -67,7 +67,7 @@ export class ServerConnection {
   private constructor(
     private readonly options: ConnectionOptions,
     private readonly child: ChildProcess,
-    private readonly connection: ProtocolConnection,
+    readonly connection: ProtocolConnection,
   ) {}
 
   get pid(): number | undefined {
@@ -88,7 +88,10 @@ export class ServerConnection {
 
   /** Starts the server and completes the initialize handshake, or throws saying why it could not. */
   static async start(options: ConnectionOptions): Promise<ServerConnection> {
-    const rpc = await import('vscode-languageserver-protocol/node');
+    const loaded = await import('vscode-languageserver-protocol/node');
+    // Bundled, the CommonJS package's exports sit under `default`.
+    const rpc =
+      'StreamMessageReader' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const { spec, root } = options;
     const child = spawn(spec.command, spec.args, {
       cwd: root,
@@ -102,13 +105,22 @@ export class ServerConnection {
     });
     // A write to a server that has gone is reported by the exit, not as an unhandled error.
     child.stdin?.on('error', () => undefined);
-    const connection = rpc.createProtocolConnection(
-      new rpc.StreamMessageReader(child.stdout!),
-      new rpc.StreamMessageWriter(child.stdin!),
-    );
-    const server = new ServerConnection(options, child, connection);
-    server.listen(rpc, () => stderr);
-    connection.listen();
+    let server: ServerConnection;
+    try {
+      const connection = rpc.createProtocolConnection(
+        new rpc.StreamMessageReader(child.stdout!),
+        new rpc.StreamMessageWriter(child.stdin!),
+      );
+      server = new ServerConnection(options, child, connection);
+      server.listen(rpc, () => stderr);
+      connection.listen();
+    } catch (error) {
+      if (child.pid !== undefined) killGroup(child.pid);
+      throw new LanguageServerError(
+        `the ${spec.name} language server could not be connected: ${(error as Error).message}`,
+      );
+    }
+    const connection = server.connection;
     try {
       const result = await server.withTimeout(
         connection.sendRequest(rpc.InitializeRequest.type, {
@@ -337,12 +349,15 @@ export class ServerConnection {
 
   /** Ends the server and every process it started (its process group), at once. */
   kill(): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    if (this.child.pid !== undefined) killGroup(this.child.pid);
+  }
+}
+
+/** Ends a process group at once (the server and every helper it started). */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { LanguageServers } from '../../src/lsp/language_servers.js';
 import { externalTool } from '../../src/mcp/external_tool.js';
 import { servedTools } from '../../src/mcp/server.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
@@ -59,12 +60,19 @@ function changedFiles(before: Map<string, string>, after: Map<string, string>): 
 async function runExample(tool: Tool) {
   const example = tool.example!;
   const workspace = Object.keys(example.files ?? {}).length > 0 ? writeTree(example.files!) : tempDir();
-  const ctx = { ...testContext({ workspace }), tasks: new Map(), signal: new AbortController().signal };
+  // rename needs a language server: it gets the bundled TypeScript one.
+  const languageServers = tool.name === 'rename' ? new LanguageServers() : undefined;
+  const ctx = {
+    ...testContext({ workspace }),
+    tasks: new Map(),
+    signal: new AbortController().signal,
+    ...(languageServers ? { languageServers } : {}),
+  };
   for (const path of Object.keys(example.files ?? {})) await readFileTool.call({ path }, ctx);
   const input = (tool.inputSchema as z.ZodType).parse(example.input);
   const before = snapshot(workspace);
   const preview = await tool.describeChange(input, ctx);
-  const output = await tool.call(input, ctx);
+  const output = await tool.call(input, ctx).finally(() => languageServers?.dispose());
   return { workspace, input, preview, output, changed: changedFiles(before, snapshot(workspace)) };
 }
 
@@ -124,6 +132,7 @@ describe('declarations match what the calls do', () => {
         );
       }
     },
+    90_000,
   );
 });
 

@@ -43,12 +43,17 @@ function serve() {
     const diagnostics = [];
     text.split('\n').forEach((line, i) => {
       const at = line.indexOf('ERROR');
-      if (at !== -1) diagnostics.push({ range: range(i, at, at + 5), message: 'an error here', severity: 1, code: 'E1' });
+      if (at !== -1)
+        diagnostics.push({ range: range(i, at, at + 5), message: 'an error here', severity: 1, code: 'E1' });
     });
     const send = () => {
       if (text.includes('NOISE')) {
         for (let f = 0; f < 1000; f++) {
-          const noise = Array.from({ length: 10 }, (_, k) => ({ range: range(k, 0, 1), message: 'noise', severity: 1 }));
+          const noise = Array.from({ length: 10 }, (_, k) => ({
+            range: range(k, 0, 1),
+            message: 'noise',
+            severity: 1,
+          }));
           connection.sendDiagnostics({ uri: `file:///elsewhere/file${f}.fk`, diagnostics: noise });
         }
       }
@@ -73,10 +78,14 @@ function serve() {
     uri: textDocument.uri,
     range: { start: position, end: position },
   }));
-  connection.onReferences(({ textDocument, position }) => [{ uri: textDocument.uri, range: { start: position, end: position } }]);
+  connection.onReferences(({ textDocument, position }) => [
+    { uri: textDocument.uri, range: { start: position, end: position } },
+  ]);
   connection.onHover(({ textDocument, position }) => {
     if ((texts.get(textDocument.uri) ?? '').includes('CRASH')) process.exit(3);
-    return { contents: { kind: 'plaintext', value: `hover at ${position.line + 1}:${position.character + 1}` } };
+    return {
+      contents: { kind: 'plaintext', value: `hover at ${position.line + 1}:${position.character + 1}` },
+    };
   });
   connection.onDocumentSymbol(({ textDocument }) => {
     const symbols = [];
