@@ -7,6 +7,7 @@ import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
+import { benchLsp } from './lsp.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
@@ -38,6 +39,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
+  ['language servers: typescript-language-server on 500 files (the last row is MB, not ms)', benchLsp],
   ['first request size (o200k tokens)', benchPromptTokens],
   [
     'prompt caching over the work scenario (Claude Sonnet 4.5 prices, fake server token estimate)',

@@ -254,6 +254,19 @@ export async function runCli(
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
 
+  program
+    .command('lsp')
+    .description('language servers: lathe lsp status')
+    .command('status', { isDefault: true })
+    .description('each language server: found or not, command, version, state')
+    .option('--cwd <dir>', 'the folder whose settings are read')
+    .option('--trust', TRUST_HELP)
+    .option('--json', 'print JSON')
+    .action(async (opts) => {
+      const { lspStatusCommand } = await import('./commands/lsp.js');
+      exitCode = await lspStatusCommand(opts);
+    });
+
   const agents = program.command('agents').description('the agent types a child agent can be');
   agents
     .command('list', { isDefault: true })

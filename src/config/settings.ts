@@ -5,6 +5,7 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
   DEFAULT_MCP_LIMITS,
@@ -71,6 +72,8 @@ export interface ResolvedSettings {
   browser: BrowserSettings;
   /** generate_image's model (settings `images`). */
   images: ImageSettings;
+  /** Language servers and the diagnostics added to edits (settings `lsp`). */
+  lsp: LspSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -125,6 +128,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     web: { ...DEFAULT_WEB_SETTINGS, allow: [] },
     browser: { ...DEFAULT_BROWSER_SETTINGS },
     images: {},
+    lsp: { ...DEFAULT_LSP_SETTINGS },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -207,6 +211,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeAgentLimits(resolved.agents, source, settings, warnings);
     mergeWebSettings(resolved.web, settings);
     mergeBrowserSettings(resolved, source, settings, warnings);
+    mergeLspSettings(resolved.lsp, settings);
   }
   return resolved;
 }

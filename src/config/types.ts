@@ -65,6 +65,12 @@ export interface SettingsLayer {
     maxBytes?: number;
     search?: WebSearchSetting & { fallback?: Array<WebSearchSetting | string> };
   };
+  /** Language servers over the built-ins, and diagnostics after edits (see lsp_settings.ts). */
+  lsp?: {
+    servers?: Record<string, LanguageServerSetting>;
+    diagnosticsAfterEdit?: boolean;
+    diagnosticsTimeout?: { cold?: number; warm?: number };
+  };
   [key: string]: unknown;
 }
 
@@ -73,4 +79,19 @@ export interface WebSearchSetting {
   provider: string;
   apiKey?: string;
   url?: string;
+}
+
+/** One language server as settings describe it (`lsp.servers.NAME`). */
+export interface LanguageServerSetting {
+  command?: string;
+  args?: string[];
+  /** Language ids it serves (`typescript`, `python`, `go`, …). */
+  languages?: string[];
+  /** File extensions beyond the known ones that belong to its languages (`.zig`). */
+  extensions?: string[];
+  /** Files or folders that mark a project root (`package.json`, `go.mod`). */
+  rootMarkers?: string[];
+  initializationOptions?: unknown;
+  /** false turns a built-in server off. */
+  enabled?: boolean;
 }

@@ -102,6 +102,12 @@ export function tightenOnly(
     delete kept.web.allow;
     delete kept.web.search;
   }
+  // Language servers are commands lathe starts: an untrusted folder may not name them.
+  if (layer.lsp?.servers !== undefined) {
+    kept.lsp = { ...layer.lsp };
+    delete kept.lsp.servers;
+    ignored.push('lsp.servers');
+  }
   for (const key of NEVER_UNTRUSTED) {
     if (layer[key] !== undefined) {
       delete kept[key];

@@ -14,6 +14,7 @@ import type { WorkspaceTrust } from '../config/trust.js';
 import type { AgentKind, Mode } from '../config/types.js';
 import { sessionHooks } from '../hooks/build.js';
 import { type AgentHooks, toolHooks } from '../hooks/index.js';
+import { LanguageServers } from '../lsp/language_servers.js';
 import type { PeerEventHandler } from '../messaging/peers.js';
 import type { MessageRouter } from '../messaging/router.js';
 import type { TeamMembers } from '../messaging/team_members.js';
@@ -199,9 +200,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const commands = new CommandCatalog(foundCommands, skillCommands(skills.all));
   warnings.push(...commands.warnings);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
+  // The server table is complete before the pool (and any request) exists.
+  const languageServers = new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
   const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
   warnings.push(...rules.warnings);
   const tools = new PoolState({
+    languageServers: languageServers.available,
     builtins,
     hasWorkflows: foundCommands.workflows.length > 0,
     profile: settings.profile,
@@ -250,6 +254,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     yolo: options.yolo,
     approve: options.approve,
     onFileSeen: (path) => rules.touch(path, place.workspace),
+    languageServers,
   });
   let callCounter = 0;
   const hooks = sessionHooks({

@@ -26,6 +26,8 @@ export interface PoolStateOptions {
   hasSkills?: boolean;
   /** Whether a Markdown workflow exists (load_workflow is offered then); default no. */
   hasWorkflows?: boolean;
+  /** Whether a language server can be started (find_references, rename). */
+  languageServers?: boolean;
   /** Keeps only these tools (a child's type chooses its tools); default all. */
   keep?: (tool: Tool) => boolean;
 }
@@ -130,6 +132,7 @@ export class PoolState {
       childAgents: options.childAgents ?? true,
       hasSkills: options.hasSkills ?? false,
       hasWorkflows: options.hasWorkflows ?? false,
+      languageServers: options.languageServers ?? false,
       nodeEnv: options.nodeEnv,
     });
     const poolOptions = {

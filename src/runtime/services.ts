@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SharedBrowser } from '../browser/shared_browser.js';
 import { workspaceSettingsPath } from '../config/paths.js';
+import { LanguageServers } from '../lsp/language_servers.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
 import { Sandbox } from '../permission/sandbox/runner.js';
@@ -38,6 +39,8 @@ export interface ServicesOptions {
   approve?: readonly string[] | 'all';
   /** Hears of every file the model reads or writes (the session's conditional rules). */
   onFileSeen?: (path: string) => void;
+  /** The language servers, when the runtime made them first (its pool needs to know of them). */
+  languageServers?: LanguageServers;
 }
 
 /**
@@ -59,6 +62,8 @@ export class RuntimeServices {
   readonly web: WebAccess;
   /** The session's browser (browser_action), launched on first use. */
   readonly browser: SharedBrowser;
+  /** The language servers, shared with every child runtime; none starts before a request needs it. */
+  readonly languageServers: LanguageServers;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -71,6 +76,9 @@ export class RuntimeServices {
       features,
       latheBin: options.latheBin,
     });
+    this.languageServers =
+      options.languageServers ??
+      new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
     const { sessionId, sessionDir } = options;
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
@@ -135,6 +143,7 @@ export class RuntimeServices {
       this.background.dispose(),
       this.messaging.dispose(),
       this.browser.close(),
+      this.languageServers.dispose(),
     ]);
     this.sandbox.dispose();
   }

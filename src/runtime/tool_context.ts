@@ -88,6 +88,7 @@ export function toolContext(
     spawner: services.spawner,
     browser: services.browser,
     images: { model: settings.images.model, env: configuration.env },
+    languageServers: services.languageServers,
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,

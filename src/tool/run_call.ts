@@ -3,6 +3,7 @@ import type { ApprovalCategory } from '../config/types.js';
 import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
 import type { SubagentTag } from './context/agents.js';
+import { withEditDiagnostics } from './edit_diagnostics.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { findTool } from './pool.js';
 import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
@@ -332,6 +333,7 @@ export async function runToolCall(
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
     // 6. The call itself, on what its permission check judged.
+    const since = Date.now();
     const output = await tool.call(
       current.input,
       decision.checkedFiles ? { ...ctx, checkedFiles: decision.checkedFiles } : ctx,
@@ -342,6 +344,12 @@ export async function runToolCall(
       ...(output.data !== undefined ? { data: output.data } : {}),
       ...(output.images ? { images: output.images } : {}),
     };
+
+    // 6b. An edit's result ends with the language servers' diagnostics of the files it changed.
+    result = await withEditDiagnostics(tool, input, ctx, result, {
+      checkedFiles: decision.checkedFiles,
+      since,
+    });
 
     // 7. Budget the result.
     result = await budgetResult(result, tool.maxResultChars, ctx.sessionDir, call.id);

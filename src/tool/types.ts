@@ -5,6 +5,7 @@ import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { BrowserHost } from './context/browser.js';
+import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
@@ -177,6 +178,8 @@ export interface ToolContext {
   browser?: BrowserHost;
   /** The image model generate_image draws with (settings `images.model`), and the environment its key is read from. */
   images?: { model?: string; env: NodeJS.ProcessEnv };
+  /** The process's language servers (lsp, find_references, rename, diagnostics after edits). */
+  languageServers?: LanguageServerAccess;
 }
 
 /**

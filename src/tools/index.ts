@@ -26,6 +26,7 @@ import { writeToFile } from './edit/write_to_file.js';
 import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
+import { lspTools } from './lsp/index.js';
 import { mcpTools } from './mcp/index.js';
 import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
@@ -66,6 +67,7 @@ export function builtinTools(
     editFile,
     replaceText,
     notebookEdit,
+    ...lspTools,
     executeCommand,
     killCommand,
     webFetch,

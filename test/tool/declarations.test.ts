@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { LanguageServers } from '../../src/lsp/language_servers.js';
 import { externalTool } from '../../src/mcp/external_tool.js';
 import { servedTools } from '../../src/mcp/server.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
@@ -67,17 +68,20 @@ afterAll(() => images.close());
 async function runExample(tool: Tool) {
   const example = tool.example!;
   const workspace = Object.keys(example.files ?? {}).length > 0 ? writeTree(example.files!) : tempDir();
+  // rename needs a language server: it gets the bundled TypeScript one.
+  const languageServers = tool.name === 'rename' ? new LanguageServers() : undefined;
   const ctx = {
     ...testContext({ workspace }),
     tasks: new Map(),
     images: { model: 'openai/gpt-image-1', env: images.env },
     signal: new AbortController().signal,
+    ...(languageServers ? { languageServers } : {}),
   };
   for (const path of Object.keys(example.files ?? {})) await readFileTool.call({ path }, ctx);
   const input = (tool.inputSchema as z.ZodType).parse(example.input);
   const before = snapshot(workspace);
   const preview = await tool.describeChange(input, ctx);
-  const output = await tool.call(input, ctx);
+  const output = await tool.call(input, ctx).finally(() => languageServers?.dispose());
   return { workspace, input, preview, output, changed: changedFiles(before, snapshot(workspace)) };
 }
 
@@ -137,6 +141,7 @@ describe('declarations match what the calls do', () => {
         );
       }
     },
+    90_000,
   );
 });
 

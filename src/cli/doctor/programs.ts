@@ -1,4 +1,6 @@
 import { CHROMIUM_NAMES } from '../../browser/launch.js';
+import { DEFAULT_LSP_SETTINGS, type LspSettings } from '../../config/lsp_settings.js';
+import { serverTable } from '../../lsp/server_table.js';
 import { ripgrepPath } from '../../tools/search/ripgrep.js';
 import { type CheckResult, failed, findOnPath, passed, versionOf } from './check.js';
 
@@ -59,17 +61,15 @@ export const checkChromium = () =>
     'install Chromium (apt install chromium)',
   );
 
-export function checkLanguageServers(): CheckResult[] {
-  const servers = [
-    { name: 'typescript-language-server', fix: 'npm install -g typescript-language-server typescript' },
-    { name: 'pyright', fix: 'npm install -g pyright' },
-  ];
-  return servers.map(({ name, fix }) => {
-    const path = findOnPath([name]);
-    return path
-      ? passed(name, path)
-      : failed(name, 'not found on PATH (code intelligence for the lsp feature)', fix);
-  });
+/** The language servers of the table: the bundled ones, and those found on PATH or in settings. */
+export function checkLanguageServers(settings: LspSettings = DEFAULT_LSP_SETTINGS): CheckResult[] {
+  return serverTable(settings.servers)
+    .filter((spec) => spec.command !== undefined || spec.source !== 'path')
+    .map((spec) =>
+      spec.command
+        ? passed(`language server ${spec.name}`, spec.version ?? spec.command)
+        : failed(`language server ${spec.name}`, spec.missing ?? 'not found', 'see docs/lsp.md'),
+    );
 }
 
 export async function checkBubblewrap(): Promise<CheckResult> {

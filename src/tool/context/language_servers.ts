@@ -1,0 +1,54 @@
+/**
+ * A running language server for one (project root, language), as the code-intelligence tools
+ * use it. Requests fail with an Error whose message the model can act on.
+ */
+export interface LanguageServerHandle {
+  /** The server's name in the table (`typescript`, `pyright`). */
+  readonly name: string;
+  readonly language: string;
+  /** The project root it was started in. */
+  readonly root: string;
+  /**
+   * Makes the server see the file as it is on disk (opened, or changed to the new text);
+   * returns its URI and the text the server now has.
+   */
+  sync(file: string): Promise<{ uri: string; text: string }>;
+  request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R>;
+  /** What the server can do (its initialize result's `capabilities`). */
+  readonly capabilities: Record<string, unknown>;
+}
+
+/** Why no server answers for a file: none configured, not a source file, or it keeps crashing. */
+export interface LanguageServerUnavailable {
+  unavailable: string;
+  /** The file's language, when it has one. */
+  language?: string;
+}
+
+/** The language servers of a process, shared by every runtime in it; `LanguageServers` implements it. */
+export interface LanguageServerAccess {
+  /** The language of a file, or undefined when no server knows its kind. */
+  languageOf(file: string): string | undefined;
+  /** The server for a file, started if need be. */
+  serverFor(
+    file: string,
+    options: { workspace: string; signal?: AbortSignal },
+  ): Promise<LanguageServerHandle | LanguageServerUnavailable>;
+  /**
+   * The line an edit's result ends with: the files' diagnostics at their new versions, or why
+   * there are none; undefined when diagnostics after edits are off or no file has a server.
+   * `since`: when the call began (files of a glob-wide edit untouched since are left out).
+   */
+  diagnosticsAfterEdit(
+    files: readonly string[],
+    call: { since: number; signal: AbortSignal; workspace: string },
+  ): Promise<string | undefined>;
+  /**
+   * The lsp tool's `diagnostics`: one file's at its current text, or (no file) what the running
+   * servers have published, errors first, at most 50 items.
+   */
+  diagnosticsReport(
+    file: string | undefined,
+    call: { signal: AbortSignal; workspace: string },
+  ): Promise<string>;
+}

@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import type { Tool, ToolContext, ToolResult } from './types.js';
+
+/**
+ * After a successful call of a tool that changes files: its result ends with what the language
+ * servers now say of the files it changed (the files its permission check judged, else those it
+ * declares), or why they said nothing. Results of other calls pass through unchanged.
+ */
+export async function withEditDiagnostics(
+  tool: Tool,
+  input: unknown,
+  ctx: ToolContext,
+  result: ToolResult,
+  call: { checkedFiles?: readonly string[]; since: number },
+): Promise<ToolResult> {
+  const servers = ctx.languageServers;
+  if (result.isError || !servers || !tool.touchedPaths) return result;
+  const named = call.checkedFiles ?? tool.touchedPaths(input, ctx);
+  const files = named.filter((p) => !p.includes('*')).map((p) => resolve(ctx.cwd, p));
+  if (files.length === 0) return result;
+  const line = await servers
+    .diagnosticsAfterEdit(files, { since: call.since, signal: ctx.signal, workspace: ctx.workspace })
+    .catch((error: Error) => `diagnostics: unavailable (${error.message})`);
+  return line ? { ...result, text: `${result.text}\n${line}` } : result;
+}

@@ -1,0 +1,171 @@
+import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { z } from 'zod';
+import { WriteRefusedError } from '../../edit/atomic_write.js';
+import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
+import { shownName } from '../../lsp/language_servers.js';
+import { identifierProblem } from '../../lsp/languages.js';
+import { applyTextEdits, editsByFile, encodeEdited, isReadOnlyFile } from '../../lsp/workspace_edit.js';
+import { isInside, realPathOf } from '../../permission/paths.js';
+import { buildTool } from '../../tool/build_tool.js';
+import type { PermissionCheck, ToolContext } from '../../tool/types.js';
+import { compactDiff } from '../edit/compact_diff.js';
+import { loadTextFile } from '../edit/text_file.js';
+import { editFolderCheck } from '../edit/write_guard.js';
+import {
+  ADDRESS_HELP,
+  addressFields,
+  openAddressed,
+  placeName,
+  positionParams,
+  validateAddress,
+} from './address_input.js';
+
+const inputSchema = z.strictObject({
+  ...addressFields,
+  new_name: z.string().min(1).describe('The new name'),
+  preview: z.boolean().optional().describe('Show the change to each file without writing anything'),
+});
+type Input = z.infer<typeof inputSchema>;
+
+/** The server's rename as files and their edits, or why there is none. */
+type Plan =
+  | {
+      ok: true;
+      files: Map<string, import('vscode-languageserver-protocol').TextEdit[]>;
+      word: string;
+      where: string;
+    }
+  | { ok: false; error: string };
+
+async function planRename(input: Input, ctx: ToolContext): Promise<Plan> {
+  const found = await openAddressed(ctx, input);
+  if (!found.ok) return found;
+  const { at } = found;
+  const language = ctx.languageServers?.languageOf(at.file) ?? at.server.language;
+  const invalid = identifierProblem(language, input.new_name);
+  if (invalid) return { ok: false, error: `${invalid}; nothing was renamed.` };
+  let edit: WorkspaceEdit | null;
+  try {
+    edit = await at.server.request<WorkspaceEdit | null>(
+      'textDocument/rename',
+      { ...positionParams(at), newName: input.new_name },
+      ctx.signal,
+    );
+  } catch (error) {
+    return {
+      ok: false,
+      error: `The ${at.server.name} server refused the rename: ${(error as Error).message}`,
+    };
+  }
+  const byFile = editsByFile(edit);
+  if (!byFile.ok) return { ok: false, error: `${byFile.error}. Nothing was renamed.` };
+  if (byFile.files.size === 0)
+    return { ok: false, error: `Nothing to rename at ${placeName(at)} (${at.word || 'no symbol there'}).` };
+  return { ok: true, files: byFile.files, word: at.word, where: placeName(at) };
+}
+
+/** Files of the edit that lie outside the workspace (by their real paths): lathe refuses those. */
+function outsideWorkspace(files: Iterable<string>, workspace: string): string[] {
+  const real = realPathOf(workspace);
+  return [...files].filter((file) => !isInside(realPathOf(file), real));
+}
+
+/** Every file of the rename goes to the permission engine as an edit (a preview as a read). */
+async function decideForRename(input: Input, ctx: ToolContext): Promise<PermissionCheck> {
+  const plan = await planRename(input, ctx).catch(() => undefined);
+  if (!plan?.ok) return { behavior: 'allow' };
+  const files = [...plan.files.keys()];
+  const preview = input.preview === true;
+  const decision = ctx.permissions.decide({
+    tool: 'rename',
+    readOnly: preview,
+    subject: { kind: preview ? 'read' : 'edit', paths: files },
+    strictPlanRefused: !preview,
+  });
+  return { ...decision, checkedFiles: files };
+}
+
+export const rename = buildTool({
+  name: 'rename',
+  inputSchema,
+  description:
+    `Rename a symbol everywhere it is used, through the language server of the file's language. ${ADDRESS_HELP} ` +
+    'All files change together or none do (encodings and line endings kept). With preview: true, shows the ' +
+    "change to each file without writing. An invalid name is refused with the server's reason.",
+  liteDescription: 'Rename a symbol across files via the language server.',
+  availability: { profiles: ['standard'], requires: ['languageServer'] },
+  kind: 'edit',
+  example: {
+    files: { 'a.ts': 'export const answer = 42;\nconsole.log(answer);\n' },
+    input: { path: 'a.ts', symbol: 'answer', new_name: 'result' },
+  },
+  refusedInStrictPlan: true,
+  title: () => 'Rename',
+  detail: (input, show) =>
+    `${input.symbol ?? input.anchor ?? `${input.line}:${input.column}`} → ${input.new_name} in ${show(input.path)}`,
+  // The server decides which files change: any file of the workspace may.
+  touchedPaths: (input) => (input.preview ? [] : [input.path, '**']),
+  isReadOnly: (input) => input.preview === true,
+  isConcurrencySafe: (input) => input.preview === true,
+  dynamic: { readOnly: true, concurrencySafe: true },
+  permissionSubject: (input) => ({ kind: input.preview ? 'read' : 'edit', paths: [input.path] }),
+  checkPermissions: decideForRename,
+  validateInput: (input, ctx) => validateAddress(input, ctx),
+  async call(input, ctx) {
+    const show = (file: string) => shownName(file, ctx.workspace);
+    const plan = await planRename(input, ctx);
+    if (!plan.ok) return { isError: true, text: plan.error };
+    const outside = outsideWorkspace(plan.files.keys(), ctx.workspace);
+    if (outside.length > 0)
+      return {
+        isError: true,
+        text: `The rename would change files outside the workspace (${outside.join(', ')}); nothing was renamed.`,
+      };
+    const checked = ctx.checkedFiles && new Set(ctx.checkedFiles);
+    const unchecked = checked ? [...plan.files.keys()].filter((f) => !checked.has(f)) : [];
+    if (unchecked.length > 0)
+      return {
+        isError: true,
+        text: `The rename now also changes ${unchecked.map(show).join(', ')}, which was not approved; nothing was renamed. Try again.`,
+      };
+    const changes: FileChange[] = [];
+    const report: string[] = [];
+    let total = 0;
+    for (const [file, edits] of [...plan.files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const shown = show(file);
+      const loaded = await loadTextFile(file, shown);
+      if (!loaded.ok) return { isError: true, text: `${loaded.error} Nothing was renamed.` };
+      if (!input.preview && (await isReadOnlyFile(file)))
+        return { isError: true, text: `${shown} is read-only; nothing was renamed. Make it writable first.` };
+      const applied = applyTextEdits(loaded.text, edits);
+      if (!applied.ok) return { isError: true, text: `${shown}: ${applied.error}; nothing was renamed.` };
+      const encoded = encodeEdited(applied.text, loaded.format);
+      if (!encoded.ok) return { isError: true, text: `${shown}: ${encoded.error}; nothing was renamed.` };
+      total += edits.length;
+      report.push(`${shown}: ${edits.length} edit${edits.length === 1 ? '' : 's'}`);
+      if (input.preview) report.push(await compactDiff(shown, loaded.text, applied.text));
+      changes.push({
+        path: file,
+        shown,
+        bytes: encoded.bytes,
+        expect: loaded.hash,
+        checkFolder: editFolderCheck(ctx, file),
+      });
+    }
+    const summary = `${plan.word || plan.where} → ${input.new_name}: ${total} edit${total === 1 ? '' : 's'} in ${changes.length} file${changes.length === 1 ? '' : 's'}`;
+    if (input.preview) return { text: `Preview (nothing written): ${summary}.\n${report.join('\n')}` };
+    try {
+      await commitFileChanges(changes);
+    } catch (error) {
+      if (error instanceof WriteRefusedError)
+        return { isError: true, text: `${error.message} Nothing was renamed.` };
+      throw error;
+    }
+    for (const change of changes)
+      if (change.bytes instanceof Uint8Array) ctx.readFiles.saw(change.path, change.bytes);
+    return {
+      text: `Renamed ${summary}.\n${report.join('\n')}`,
+      data: { edits: total, files: changes.length },
+    };
+  },
+});
