@@ -1,8 +1,9 @@
 /**
  * Tests that prove behaviour at scale (a 600 MB log, hundreds of racing writes, writers of 50 MB
- * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox):
+ * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
+ * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright):
  * `npm run test:slow` runs them, and CI runs both suites. `npm test` leaves them out to stay
- * within a few minutes on a two-core machine.
+ * within five minutes on a two-core machine.
  */
 export const SLOW_TESTS = [
   'test/session/large_log.test.ts',
@@ -11,4 +12,9 @@ export const SLOW_TESTS = [
   'test/edit/apply_patch.property.test.ts',
   'test/edit/search_replace.property.test.ts',
   'test/messaging/teams_race.test.ts',
+  'test/extensions/hooks/matrix.test.ts',
+  'test/browser/browser_action.test.ts',
+  'test/lsp/typescript_server.test.ts',
+  'test/lsp/python_server.test.ts',
+  'test/lsp/cli_lsp.test.ts',
 ];

@@ -286,3 +286,44 @@ describe('a server that fails', () => {
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });
 });
+
+describe('an idle server', () => {
+  /** Resolves once no process has this pid (the server exited and was reaped). */
+  const gone = async (pid: number) => {
+    for (;;) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('is shut down after the idle time, and the next request starts it again', async () => {
+    const workspace = writeTree({ 'a.fk': SOURCE });
+    const ls = new LanguageServers({
+      settings: { servers: { fake: fakeServer() }, diagnosticsAfterEdit: true },
+      idleMs: 300,
+    });
+    try {
+      const first = await ls.serverFor(`${workspace}/a.fk`, { workspace });
+      if ('unavailable' in first) throw new Error(first.unavailable);
+      const [pid] = ls.serverPids();
+      expect(pid).toBeGreaterThan(0);
+      await gone(pid);
+      expect(ls.serverPids()).toEqual([]);
+      const again = await ls.serverFor(`${workspace}/a.fk`, { workspace });
+      if ('unavailable' in again) throw new Error(again.unavailable);
+      const synced = await again.sync(`${workspace}/a.fk`);
+      const answer = await again.request<{ range: unknown }>('textDocument/definition', {
+        textDocument: { uri: synced.uri },
+        position: { line: 1, character: 9 },
+      });
+      expect(answer.range).toEqual({ start: { line: 1, character: 9 }, end: { line: 1, character: 9 } });
+      expect(ls.serverPids()).not.toContain(pid);
+    } finally {
+      await ls.dispose();
+    }
+  }, 20_000);
+});
