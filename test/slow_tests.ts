@@ -1,7 +1,8 @@
 /**
  * Tests that prove behaviour at scale (a 600 MB log, hundreds of racing writes, writers of 50 MB
  * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
- * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright):
+ * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the `lathe mcp` commands
+ * against server-everything):
  * `npm run test:slow` runs them, and CI runs both suites. `npm test` leaves them out to stay
  * within five minutes on a two-core machine.
  */
@@ -17,4 +18,5 @@ export const SLOW_TESTS = [
   'test/lsp/typescript_server.test.ts',
   'test/lsp/python_server.test.ts',
   'test/lsp/cli_lsp.test.ts',
+  'test/mcp/cli.test.ts',
 ];
