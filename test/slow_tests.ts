@@ -1,10 +1,9 @@
 /**
  * Tests that prove behaviour at scale (a 600 MB log, hundreds of racing writes, writers of 50 MB
  * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
- * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the `lathe mcp` commands
- * against server-everything):
- * `npm run test:slow` runs them, and CI runs both suites. `npm test` leaves them out to stay
- * within five minutes on a two-core machine.
+ * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the
+ * `lathe mcp` commands against server-everything): `npm run test:slow` runs them, and CI runs
+ * both suites. `npm test` leaves them out to stay within five minutes on a two-core machine.
  */
 export const SLOW_TESTS = [
   'test/session/large_log.test.ts',
