@@ -2,8 +2,10 @@
  * Tests that prove behaviour at scale (a 600 MB log, hundreds of racing writes, writers of 50 MB
  * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
  * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the
- * `lathe mcp` commands against server-everything): `npm run test:slow` runs them, and CI runs
- * both suites. `npm test` leaves them out to stay within five minutes on a two-core machine.
+ * `lathe mcp` commands against server-everything, the scripted language servers) and the
+ * built command's end-to-end runs of hooks, custom commands and skills: `npm run test:slow` runs
+ * them, and CI runs both suites. `npm test` leaves them out to stay within five minutes on a
+ * two-core machine.
  */
 export const SLOW_TESTS = [
   'test/session/large_log.test.ts',
@@ -18,4 +20,8 @@ export const SLOW_TESTS = [
   'test/lsp/python_server.test.ts',
   'test/lsp/cli_lsp.test.ts',
   'test/mcp/cli.test.ts',
+  'test/lsp/fake_server.test.ts',
+  'test/extensions/hooks/headless.e2e.test.ts',
+  'test/extensions/commands/headless.e2e.test.ts',
+  'test/extensions/skills/cli.test.ts',
 ];
