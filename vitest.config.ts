@@ -11,7 +11,7 @@ export default defineConfig({
     environment: 'node',
     // Most tests wait on real processes (lathe, bwrap, tmux, servers), not on the CPU: more
     // workers than cores keeps a two-core machine busy.
-    maxWorkers: 6,
+    maxWorkers: 4,
     // A worker keeps the modules it loaded from one test file to the next instead of loading
     // lathe again for each (a third of the suite's time); tests keep their state in temp folders
     // and runtimes of their own, not in module globals.
