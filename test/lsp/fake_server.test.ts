@@ -303,7 +303,12 @@ describe('an idle server', () => {
   it('is shut down after the idle time, and the next request starts it again', async () => {
     const workspace = writeTree({ 'a.fk': SOURCE });
     const ls = new LanguageServers({
-      settings: { servers: { fake: fakeServer() }, diagnosticsAfterEdit: true },
+      settings: {
+        servers: { fake: fakeServer() },
+        diagnosticsAfterEdit: true,
+        coldTimeoutMs: 15_000,
+        warmTimeoutMs: 3_000,
+      },
       idleMs: 300,
     });
     try {

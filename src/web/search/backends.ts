@@ -1,7 +1,7 @@
 import type { SearchBackendSettings } from '../../config/web_settings.js';
 import { WebError } from '../web_error.js';
 import { duckDuckGoResults } from './duckduckgo.js';
-import { parseJson, searchRequest } from './search_http.js';
+import { requestJson, searchRequest } from './search_http.js';
 import type { SearchBackend, SearchQuery, SearchResult } from './types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: service answers are read field by field, defensively
@@ -57,7 +57,7 @@ export function searchBackend(settings: SearchBackendSettings, env: NodeJS.Proce
           url.searchParams.set('q', withSites(query));
           url.searchParams.set('count', String(Math.min(20, query.maxResults)));
           const headers = { 'x-subscription-token': keyOf(settings, env), accept: 'application/json' };
-          const answer = parseJson(name, await searchRequest(name, url.href, { headers }, signal)) as Json;
+          const answer = (await requestJson(name, url.href, { headers }, signal)) as Json;
           return present(
             list(answer?.web?.results).map((r) =>
               result(r?.title, r?.url, r?.description, r?.page_age ?? r?.age),
@@ -79,10 +79,7 @@ export function searchBackend(settings: SearchBackendSettings, env: NodeJS.Proce
             'content-type': 'application/json',
           };
           const url = settings.url ?? 'https://api.tavily.com/search';
-          const answer = parseJson(
-            name,
-            await searchRequest(name, url, { method: 'POST', headers, body }, signal),
-          ) as Json;
+          const answer = (await requestJson(name, url, { method: 'POST', headers, body }, signal)) as Json;
           return present(
             list(answer?.results).map((r) => result(r?.title, r?.url, r?.content, r?.published_date)),
           );
@@ -100,10 +97,7 @@ export function searchBackend(settings: SearchBackendSettings, env: NodeJS.Proce
           });
           const headers = { 'x-api-key': keyOf(settings, env), 'content-type': 'application/json' };
           const url = settings.url ?? 'https://api.exa.ai/search';
-          const answer = parseJson(
-            name,
-            await searchRequest(name, url, { method: 'POST', headers, body }, signal),
-          ) as Json;
+          const answer = (await requestJson(name, url, { method: 'POST', headers, body }, signal)) as Json;
           return present(
             list(answer?.results).map((r) =>
               result(
@@ -125,7 +119,7 @@ export function searchBackend(settings: SearchBackendSettings, env: NodeJS.Proce
           const url = new URL('search', settings.url.endsWith('/') ? settings.url : `${settings.url}/`);
           url.searchParams.set('q', withSites(query));
           url.searchParams.set('format', 'json');
-          const answer = parseJson(name, await searchRequest(name, url.href, {}, signal)) as Json;
+          const answer = (await requestJson(name, url.href, {}, signal)) as Json;
           return present(
             list(answer?.results).map((r) => result(r?.title, r?.url, r?.content, r?.publishedDate)),
           );

@@ -51,8 +51,14 @@ export async function searchRequest(
   }
 }
 
-/** The answer as JSON; a body that is not JSON is an error naming the service. */
-export function parseJson(service: string, text: string): unknown {
+/** One request whose answer is JSON; a body that is not JSON is an error naming the service. */
+export async function requestJson(
+  service: string,
+  url: string,
+  init: Parameters<typeof searchRequest>[2],
+  signal: AbortSignal,
+): Promise<unknown> {
+  const text = await searchRequest(service, url, init, signal);
   try {
     return JSON.parse(text);
   } catch {
