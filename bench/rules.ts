@@ -65,7 +65,7 @@ function ruleFolders(count: number): { workspace: string; documentsRoot: string 
 export async function benchRules(): Promise<Rows> {
   const empty = { workspace: tempDir('lathe-bench-norules-'), documentsRoot: tempDir('lathe-bench-home-') };
   const full = ruleFolders(200);
-  // The first discovery of the process also loads the YAML parser (frontmatter).
+  // The first discovery of the process also loads the code that reads rules.
   const [first, firstCpu] = [performance.now(), cpuMs()];
   const found = new RuleSet(full);
   const firstRun = { wall: performance.now() - first, cpu: cpuMs() - firstCpu };
@@ -76,7 +76,7 @@ export async function benchRules(): Promise<Rows> {
       'rules: none (empty folder)',
       measure(() => new RuleSet(empty)),
     ),
-    row('rules: 200 files, first in the process (loads YAML)', firstRun),
+    row('rules: 200 files, first in the process (loads its code)', firstRun),
     row(
       'rules: 200 files, at start',
       measure(() => new RuleSet(full)),

@@ -1,6 +1,7 @@
 import { FieldError } from './field_error.js';
 import type { Fields } from './fields.js';
 import { parseYaml } from './parsers.js';
+import { readPlainYaml } from './plain_yaml.js';
 
 export interface MarkdownAgent {
   data: Fields;
@@ -26,6 +27,8 @@ export function readMarkdownAgent(text: string): MarkdownAgent {
   if (!close) throw new FieldError('frontmatter', 'has no closing --- line');
   const yaml = rest.slice(0, close.index);
   const body = rest.slice(close.index + close[0].length).trim();
+  const plain = readPlainYaml(yaml);
+  if (plain) return { data: plain, body };
   try {
     return { data: yamlMapping(yaml), body };
   } catch (error) {

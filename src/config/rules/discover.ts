@@ -12,6 +12,9 @@ const MAX_FILE_BYTES = 256 * 1024;
 /** Other tools' rule files, read as they are, in each folder from the working folder up to the repository root. */
 const COMPATIBLE_FILES = ['.clinerules', '.cursorrules', '.windsurfrules', 'CLAUDE.md', 'GEMINI.md'];
 
+/** The files repositories often keep as a link to or copy of the AGENTS.md beside them. */
+const STAND_INS = new Set(['CLAUDE.md', 'GEMINI.md']);
+
 /** What a rule file held when last read, by path: a file that has not changed is not parsed again. */
 export type RuleFileCache = Map<string, { stamp: string; content: RuleContent | Error }>;
 
@@ -42,7 +45,7 @@ export function discoverRules(places: RulePlaces, cache: RuleFileCache = new Map
     const name = nameOf(path, place);
     try {
       const content = readCached(path, cache);
-      const same = place === 'compatible' ? sameAsAgentsFile(path, content.text) : {};
+      const same = STAND_INS.has(basename(path)) ? sameAsAgentsFile(path, content.text) : {};
       found.rules.push({ name, path, place, ...content, ...same });
     } catch (error) {
       found.warnings.push(problemLine(name, error));

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FieldError } from '../agent_types/field_error.js';
 import type { Fields } from '../agent_types/fields.js';
@@ -18,6 +18,8 @@ import type { Skill, SkillPlace } from './types.js';
 
 /** A SKILL.md this large is no skill. */
 const MAX_FILE_BYTES = 256 * 1024;
+/** One byte more than a skill may have, reused for every SKILL.md read (reading is synchronous). */
+const scratch = Buffer.alloc(MAX_FILE_BYTES + 1);
 
 export interface SkillRead {
   skill?: Skill;
@@ -40,12 +42,11 @@ function readSkillFile(folder: string): { file?: string; text?: string; note?: s
   const read = (file: string) => {
     const fd = openSync(file, 'r');
     try {
-      const { size } = fstatSync(fd);
-      if (size > MAX_FILE_BYTES)
+      // Read until the end rather than asking the size first: one call fewer per skill.
+      const length = readSync(fd, scratch, 0, scratch.length, 0);
+      if (length > MAX_FILE_BYTES)
         return { file, error: `the file is larger than ${MAX_FILE_BYTES / 1024} KB` };
-      const buffer = Buffer.alloc(size);
-      const length = readSync(fd, buffer, 0, size, 0);
-      return { file, text: buffer.toString('utf8', 0, length) };
+      return { file, text: scratch.toString('utf8', 0, length) };
     } finally {
       closeSync(fd);
     }
@@ -113,15 +114,14 @@ export function readSkillFolder(folder: string, context: ReadContext): SkillRead
   const warnings: string[] = [];
   const found = readSkillFile(folder);
   if (!found.file) return { warnings: [`${context.show(folder)}: no SKILL.md in this folder: not loaded`] };
-  const shown = context.show(found.file);
-  const warn = (line: string) => warnings.push(`${shown}: ${line}`);
+  const file = found.file;
+  const warn = (line: string) => warnings.push(`${context.show(file)}: ${line}`);
   const notLoaded = (line: string): SkillRead => {
     warn(`${line}: not loaded`);
     return { warnings };
   };
   if (found.note) warn(found.note);
   if (found.text === undefined) return notLoaded(found.error ?? 'cannot be read');
-  const file = found.file;
 
   let parsed: ReturnType<typeof splitSkillFile>;
   try {
