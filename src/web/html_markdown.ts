@@ -1,7 +1,11 @@
+import { streamedMarkdown } from './streamed_markdown.js';
+
 /**
- * HTML to Markdown: the main content (Readability on a linkedom document), converted by turndown
- * with GFM tables; the whole body when Readability finds no article. The packages are loaded on
- * the first page, never at start-up.
+ * HTML to Markdown. A page that marks its content (`<article>`, `<main>`) or is too large for a
+ * document to be built in good time is converted in one pass over the parser's events;
+ * otherwise Readability finds the main content on a linkedom document and turndown converts it
+ * with GFM tables (the whole body when Readability finds no article). The packages are loaded
+ * on the first such page, never at start-up.
  */
 export interface MarkdownPage {
   title?: string;
@@ -46,7 +50,14 @@ function tidy(markdown: string): string {
     .trim();
 }
 
+/** Above this, building a document and scoring its nodes costs seconds. */
+const LARGE_PAGE_CHARS = 512 * 1024;
+
 export async function htmlToMarkdown(html: string, url: string): Promise<MarkdownPage> {
+  if (html.length > LARGE_PAGE_CHARS || /<(article|main)[\s>]/i.test(html)) {
+    const page = streamedMarkdown(html, url);
+    if (page.markdown.trim() !== '') return { ...page, markdown: tidy(page.markdown) };
+  }
   converters ??= load();
   const { parseHTML, Readability, turndown } = await converters;
   const { document } = parseHTML(html);
