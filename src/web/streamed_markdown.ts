@@ -218,7 +218,8 @@ function link(text: string, href: string | undefined, base: string): string {
 }
 
 function listItem(text: string, list: Frame | undefined): string {
-  const marker = list?.tag === 'ol' ? `${(list.count = (list.count ?? 0) + 1)}.` : '-';
+  if (list) list.count = (list.count ?? 0) + 1;
+  const marker = list?.tag === 'ol' ? `${list.count}.` : '-';
   const indent = ' '.repeat(marker.length + 1);
   const lines = text
     .trim()
