@@ -317,7 +317,7 @@ export class Agent {
     return tools;
   }
 
-  /** The system prompt; rebuilt only when the mode, the tools, AGENTS.md or the active rules change. */
+  /** The system prompt; rebuilt only when the mode, brief mode, the tools, AGENTS.md or the active rules change. */
   private async system(): Promise<string> {
     const { runtime, capabilities } = this.options;
     this.environment ??= environmentDetails(runtime.cwd);
@@ -327,7 +327,8 @@ export class Agent {
     // A conditional rule joins once a matching file is read: the prompt is rebuilt then.
     const rules = runtime.rules?.active() ?? [];
     const rulesText = rules.map((r) => `${r.name} ${r.paths?.join(',') ?? ''}\n${r.text}`).join('\n');
-    const key = `${mode}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
+    const brief = runtime.brief?.on === true;
+    const key = `${mode}:${brief}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
@@ -339,6 +340,7 @@ export class Agent {
       instructions: this.options.systemPrompt?.replace,
       appended: this.options.systemPrompt?.append,
       coordinator: isCoordinatorPool(runtime.conditions, runtime.pool),
+      brief,
       // Listed only where the model can load them.
       skills: runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
       textTools: capabilities.nativeTools

@@ -68,6 +68,8 @@ export interface AgentRuntime {
   isolate?(name: string): Promise<IsolatedPlace>;
   /** The session's `/name` commands and workflows, shared by the whole tree of agents. */
   readonly commands?: CommandCatalog;
+  /** Concise-output mode (the brief tool); the system prompt asks for short replies while it is on. */
+  readonly brief?: { readonly on: boolean };
 }
 
 /** A worktree a child works in, and how to leave it once the child has ended. */

@@ -22,6 +22,8 @@ export interface PromptInputs {
   coordinator?: boolean;
   /** The skills the model may load: listed by name and description. */
   skills?: readonly Pick<Skill, 'name' | 'description'>[];
+  /** Concise-output mode is on (the brief tool). */
+  brief?: boolean;
 }
 
 const STANDARD = `You are lathe, a coding agent working in the user's repository through tools. You read, search, edit, run and verify code.
@@ -36,6 +38,8 @@ How to work:
 - Paths are relative to the working folder. Be concise: no filler, no restating the tools' output.`;
 
 const PLAN_MODE = `You are in Plan mode: explore with read-only tools and design; tools that change things need the user's explicit approval each time. When the plan is ready, present it with make_plan (or exit_plan_mode).`;
+
+const BRIEF = `Brief mode is on (the user or the brief tool switched it on): keep every reply short. Give the result, what changed and what comes next, in a few lines; no preamble, no restating tool output, no summary of steps the user saw. Longer only when the user asks for detail; brief {on: false} switches it off.`;
 
 const COORDINATOR = `You are the coordinator: you do not read, edit or run anything yourself. Delegate every piece of work to subagents with use_subagent, giving each a complete, self-contained prompt (a child does not see this conversation). Split independent work across several children, check what each reports, send follow-ups with send_message, stop a child gone astray with task_stop, and give the user the combined result.`;
 
@@ -53,6 +57,7 @@ export function systemPrompt(inputs: PromptInputs): string {
   const parts = [inputs.instructions ?? base];
   if (inputs.coordinator) parts.push(COORDINATOR);
   if (inputs.mode === 'plan') parts.push(PLAN_MODE);
+  if (inputs.brief) parts.push(BRIEF);
   parts.push(`Environment (as it was when the conversation started):\n${inputs.environment}`);
   for (const file of inputs.agentsFiles) {
     parts.push(

@@ -26,6 +26,7 @@ import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { RecipientSource } from '../tool/context/messages.js';
+import type { BriefMode } from '../tool/context/session_tools.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { WorkspaceMove } from '../tool/context/workspace_move.js';
 import type { ToolExecution } from '../tool/executor.js';
@@ -169,6 +170,8 @@ export interface Runtime {
   readonly teamMembers?: TeamMembers;
   /** The `/name` commands (custom command files, workflows) and the workflow scripts. */
   readonly commands: CommandCatalog;
+  /** Concise-output mode (the brief tool): the agent's system prompt follows it. */
+  readonly brief: BriefMode;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -366,5 +369,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
     commands,
+    brief: services.sessionTools.brief,
   };
 }

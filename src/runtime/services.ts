@@ -14,6 +14,7 @@ import { ReadTracker } from '../tool/read_tracker.js';
 import { HttpCache } from '../web/http_cache.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import { SandboxGate } from './sandbox_gate.js';
+import { SessionToolServices } from './session_tools.js';
 
 /** A command or task still running, to say what ends when a client exits. */
 export interface BackgroundWork {
@@ -64,6 +65,8 @@ export class RuntimeServices {
   readonly browser: SharedBrowser;
   /** The language servers, shared with every child runtime; none starts before a request needs it. */
   readonly languageServers: LanguageServers;
+  /** Brief mode, the settings config changes, notifications and the REPL. */
+  readonly sessionTools: SessionToolServices;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -80,6 +83,7 @@ export class RuntimeServices {
       options.languageServers ??
       new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
     const { sessionId, sessionDir } = options;
+    this.sessionTools = new SessionToolServices(options.configuration, { yolo: options.yolo });
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
@@ -144,6 +148,7 @@ export class RuntimeServices {
       this.messaging.dispose(),
       this.browser.close(),
       this.languageServers.dispose(),
+      this.sessionTools.dispose(),
     ]);
     this.sandbox.dispose();
   }

@@ -98,6 +98,10 @@ export function toolContext(
       ? { skills: skillAccess(shared.skills, permissions) }
       : {}),
     web: services.web,
+    brief: services.sessionTools.brief,
+    sessionSettings: services.sessionTools.sessionSettings,
+    notifier: services.sessionTools.notifier,
+    repl: services.sessionTools.repl,
     ...(extra.models ? { models: extra.models } : {}),
   };
 }

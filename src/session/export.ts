@@ -67,6 +67,12 @@ function renderEvent(event: SessionEvent): string | undefined {
       return `## Plan\n\n${text(event.markdown)}`;
     case 'mode_change':
       return `*Mode changed to ${text(event.mode)}*`;
+    case 'brief':
+      return `*Brief mode ${event.on === true ? 'on' : 'off'}*`;
+    case 'user_file':
+      return `**File for the user:** \`${text(event.absolutePath)}\`${event.caption !== undefined ? ` — ${text(event.caption)}` : ''}`;
+    case 'notification':
+      return `**Notification:** ${text(event.title)} — ${text(event.body)}`;
     case 'compaction':
       return `## Compacted context\n\n${text(event.summary)}`;
     case 'error':

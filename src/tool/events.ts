@@ -19,4 +19,10 @@ export type ToolEvent =
   /** A report saved to a file (generate_report). */
   | { type: 'report'; title: string; markdown: string; path: string }
   /** The approved todo list (change_todo_list). */
-  | { type: 'todo'; items: TodoItem[] };
+  | { type: 'todo'; items: TodoItem[] }
+  /** Concise-output mode switched on or off (brief). */
+  | { type: 'brief'; on: boolean }
+  /** A file offered to the user (send_user_file); `path` as the workspace shows it. */
+  | { type: 'user_file'; path: string; absolutePath: string; bytes: number; caption?: string }
+  /** A notification sent to the user's desktop or terminal (push_notification). */
+  | { type: 'notification'; title: string; body: string };

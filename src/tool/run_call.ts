@@ -298,7 +298,13 @@ export async function runToolCall(
     const names = env.pool.map((t) => t.name).join(', ');
     return error(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
-  const ctx: ToolContext = { ...env.context, signal };
+  let nested = 0;
+  const ctx: ToolContext = {
+    ...env.context,
+    signal,
+    // A call a tool makes (repl's helpers) is judged like the model's own: same pool, hooks, approvals.
+    callTool: (name, input) => runToolCall({ id: `${call.id}.${++nested}`, name, input }, env, signal),
+  };
   try {
     // 2. Parse: the input against the schema, and the facts the contract methods answer from.
     const parsed = found?.parsed ?? (await parseCall(tool, call.input));

@@ -10,6 +10,7 @@ import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
 import type { ScheduleAccess } from './context/schedules.js';
+import type { BriefMode, Notifier, ReplAccess, SessionSettingsAccess } from './context/session_tools.js';
 import type { SkillAccess } from './context/skills.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
 import type { BackgroundTask } from './context/tasks.js';
@@ -180,6 +181,19 @@ export interface ToolContext {
   images?: { model?: string; env: NodeJS.ProcessEnv };
   /** The process's language servers (lsp, find_references, rename, diagnostics after edits). */
   languageServers?: LanguageServerAccess;
+  /**
+   * Runs another tool through the whole pipeline (validation, hooks, permissions, budgeting) as a
+   * call of the model's would run; set for the call only (repl's helpers use it).
+   */
+  callTool?(name: string, input: unknown): Promise<ToolResult>;
+  /** Concise-output mode (brief). */
+  brief?: BriefMode;
+  /** The session's settings as config reads and changes them. */
+  sessionSettings?: SessionSettingsAccess;
+  /** Desktop and terminal notifications (push_notification). */
+  notifier?: Notifier;
+  /** The session's JavaScript REPL (repl). */
+  repl?: ReplAccess;
 }
 
 /**

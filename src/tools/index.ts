@@ -8,6 +8,10 @@ import { sendMessage } from './agents/send_message.js';
 import { spawnTask } from './agents/spawn_task.js';
 import { teamCreate } from './agents/team_create.js';
 import { teamDelete } from './agents/team_delete.js';
+import { brief } from './assistant/brief.js';
+import { pushNotification } from './assistant/push_notification.js';
+import { sendUserFile } from './assistant/send_user_file.js';
+import { config } from './config/config.js';
 import { newRule } from './config/new_rule.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
@@ -28,6 +32,7 @@ import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
 import { lspTools } from './lsp/index.js';
 import { mcpTools } from './mcp/index.js';
+import { repl } from './repl/repl.js';
 import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
 import { listCodeDefinitionNames } from './search/list_code_definition_names.js';
@@ -100,6 +105,11 @@ export function builtinTools(
     spawnTask,
     browserAction,
     generateImage,
+    brief,
+    config,
+    repl,
+    sendUserFile,
+    pushNotification,
     overflowTest,
     testingPermission,
   ];

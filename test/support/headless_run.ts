@@ -35,7 +35,7 @@ export async function runHeadless(
   dir: string,
   turns: ScriptedTurn[],
   args: string[] = [],
-  options: { model?: string; home?: string } = {},
+  options: { model?: string; home?: string; env?: Record<string, string> } = {},
 ) {
   const server = await FakeModelServer.start({ turns });
   started.push(server);
@@ -45,7 +45,7 @@ export async function runHeadless(
     ['-p', 'do the task', '--model', model, '--output-format', 'json', ...args],
     {
       cwd: dir,
-      env: fakeModelEnv(server, home),
+      env: { ...fakeModelEnv(server, home), ...options.env },
     },
   );
   // The result object is the last line of json and stream-json output; text output has none.

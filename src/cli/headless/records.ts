@@ -66,6 +66,14 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       return { type: event.type, attempt: event.attempt, delay_ms: event.delayMs, message: event.message };
     case 'compaction':
       return { type: event.type, summary: event.summary, tokens_before: event.before };
+    case 'user_file':
+      return {
+        type: event.type,
+        path: event.path,
+        absolute_path: event.absolutePath,
+        bytes: event.bytes,
+        ...(event.caption !== undefined ? { caption: event.caption } : {}),
+      };
     case 'subagent': {
       // A child's event, tagged with the child; its end is the child's outcome, not hidden.
       const inner =
@@ -86,6 +94,8 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     case 'report':
     case 'plan':
     case 'todo':
+    case 'brief':
+    case 'notification':
     case 'question':
     case 'notice':
     case 'error':

@@ -25,7 +25,7 @@ export function statusLine(status: StatusInfo, width: number, hint?: string): Li
     : `${formatTokens(status.contextTokens)} tokens`;
   const parts = status.starting
     ? [...(status.model ? [status.model] : []), 'starting…']
-    : [status.model ?? 'no model', status.profile, context];
+    : [status.model ?? 'no model', status.profile, ...(status.brief ? ['brief'] : []), context];
   if (status.costUsd !== undefined) parts.push(`$${status.costUsd.toFixed(status.costUsd < 1 ? 3 : 2)}`);
   const line: Line = [...mode, { text: `  ${parts.join(' · ')}`, style: GRAY }];
   const right = hint ?? 'shift+tab mode · /help';

@@ -141,6 +141,24 @@ export class AgentEventView {
       case 'notice':
         store.add({ kind: 'notice', tone: 'info', text: event.message });
         return;
+      case 'brief':
+        store.setStatus({ brief: event.on });
+        store.add({
+          kind: 'notice',
+          tone: 'info',
+          text: event.on ? 'Brief mode on: replies are kept short' : 'Brief mode off',
+        });
+        return;
+      case 'user_file':
+        store.add({
+          kind: 'notice',
+          tone: 'info',
+          text: `File for you: ${event.absolutePath} (${event.bytes.toLocaleString('en-US')} bytes)${event.caption ? ` — ${event.caption}` : ''}`,
+        });
+        return;
+      case 'notification':
+        store.add({ kind: 'notice', tone: 'info', text: `Notification: ${event.title} — ${event.body}` });
+        return;
       case 'error':
         store.add({ kind: 'notice', tone: 'error', text: event.message });
         return;

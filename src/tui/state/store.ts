@@ -16,6 +16,8 @@ export interface StatusInfo {
   costUsd?: number;
   /** The prompt is up and the session still loading: the model and context are not known yet. */
   starting?: boolean;
+  /** Concise-output mode is on (the brief tool). */
+  brief?: boolean;
 }
 
 /** The status of a run that has spent nothing yet, in Act mode and Standard unless told otherwise. */

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { buildTool } from '../../tool/build_tool.js';
+
+export const brief = buildTool({
+  name: 'brief',
+  inputSchema: z.strictObject({
+    on: z.boolean().describe('true: concise output from now on; false: back to the usual detail'),
+  }),
+  description:
+    'Switch concise-output mode. On: your replies become short (the result, what changed, what is next; no ' +
+    'preamble, no restating tool output) until it is switched off. Use it when the user asks for terse ' +
+    'answers or works through many small requests; switch it off when they ask for explanations.',
+  availability: { profiles: ['standard', 'lite'], feature: 'assistant' },
+  kind: 'other',
+  title: () => 'Brief',
+  detail: (input) => (input.on ? 'on' : 'off'),
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  async call(input, ctx) {
+    if (!ctx.brief) return { isError: true, text: 'Brief mode is not available in this session.' };
+    const was = ctx.brief.on;
+    ctx.brief.set(input.on);
+    ctx.interaction?.emit({ type: 'brief', on: input.on });
+    const state = input.on ? 'on: keep every reply short' : 'off: replies as detailed as the task needs';
+    return {
+      text: `Brief mode ${was === input.on ? 'was already' : 'is now'} ${state}.`,
+      data: { on: input.on, changed: was !== input.on },
+    };
+  },
+});

@@ -1,0 +1,159 @@
+import { Worker } from 'node:worker_threads';
+import type { ReplAccess, ReplRun } from '../../tool/context/session_tools.js';
+import { REPL_WORKER_SOURCE } from './worker_source.js';
+
+/** Time a run past its timeout gets to report a synchronous stop itself (its state then kept). */
+const STOP_GRACE_MS = 1_000;
+
+type WorkerMessage =
+  | { type: 'tool'; callId: number; name: string; input: string }
+  | { type: 'done'; id: number; output: string; value?: string; error?: string; timedOut?: boolean };
+
+type RunOptions = Parameters<ReplAccess['run']>[1];
+
+/**
+ * The session's JavaScript REPL: one worker thread holding one `node:vm` context, started on
+ * the first run and kept (with the code's state) until the session ends. The worker's heap is
+ * capped (`resourceLimits`); a run past its timeout in synchronous code is stopped inside the
+ * worker and the state kept, while one still waiting past it (a promise that never settles, a
+ * loop after an await) or one out of memory ends the worker: the next run starts afresh.
+ */
+export class ReplHost implements ReplAccess {
+  private worker: Worker | undefined;
+  private nextRun = 0;
+  /** Runs one at a time: a later one waits for the one before. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly limits: () => { memoryMb: number }) {}
+
+  run(code: string, options: RunOptions): Promise<ReplRun> {
+    const next = this.queue.then(() => this.runNow(code, options));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  async dispose(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    const memoryMb = this.limits().memoryMb;
+    const worker = new Worker(REPL_WORKER_SOURCE, {
+      eval: true,
+      // Plain JavaScript: no loaders or flags of the parent; no environment to read.
+      execArgv: [],
+      env: {},
+      stdout: true,
+      stderr: true,
+      resourceLimits: {
+        maxOldGenerationSizeMb: memoryMb,
+        maxYoungGenerationSizeMb: Math.max(4, Math.min(32, Math.floor(memoryMb / 8))),
+      },
+    });
+    // What the worker itself prints is not the code's output (console goes through the bridge).
+    worker.stdout.resume();
+    worker.stderr.resume();
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+    });
+    worker.unref();
+    return worker;
+  }
+
+  private runNow(code: string, options: RunOptions): Promise<ReplRun> {
+    if (options.signal.aborted)
+      return Promise.resolve({ output: '', error: 'Interrupted before the code ran.' });
+    this.worker ??= this.start();
+    const worker = this.worker;
+    const id = ++this.nextRun;
+    const memoryMb = this.limits().memoryMb;
+    return new Promise<ReplRun>((resolve) => {
+      let settled = false;
+      const finish = (run: ReplRun, end?: 'terminate') => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        worker.off('error', onError);
+        options.signal.removeEventListener('abort', onAbort);
+        if (end === 'terminate' || run.reset) {
+          if (this.worker === worker) this.worker = undefined;
+          void worker.terminate();
+        } else worker.unref();
+        resolve(run);
+      };
+      const seconds = options.timeoutMs / 1000;
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'tool') {
+          let input: unknown;
+          try {
+            input = JSON.parse(message.input);
+          } catch {
+            input = undefined;
+          }
+          void options
+            .callTool(message.name, input)
+            .catch((error: Error) => ({ isError: true, text: error.message }))
+            .then((result) => {
+              if (!settled)
+                worker.postMessage({
+                  type: 'toolResult',
+                  callId: message.callId,
+                  isError: result.isError,
+                  text: result.text,
+                });
+            });
+          return;
+        }
+        if (message.type !== 'done' || message.id !== id) return;
+        if (message.timedOut) {
+          finish({
+            output: message.output,
+            error: `Stopped: the code ran past its timeout (${seconds} s). The REPL's state is kept.`,
+          });
+          return;
+        }
+        finish({
+          output: message.output,
+          ...(message.value !== undefined ? { value: message.value } : {}),
+          ...(message.error !== undefined ? { error: message.error } : {}),
+        });
+      };
+      const onError = (error: Error & { code?: string }) => {
+        const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+        finish({
+          output: '',
+          error: outOfMemory
+            ? `Stopped: the code ran out of memory (the REPL may use ${memoryMb} MB, settings repl.memoryMb).`
+            : `The REPL failed: ${error.message}`,
+          reset: true,
+        });
+      };
+      const onExit = () => finish({ output: '', error: 'The REPL ended unexpectedly.', reset: true });
+      const onAbort = () =>
+        finish({ output: '', error: 'Interrupted by the user.', reset: true }, 'terminate');
+      const timer = setTimeout(
+        () =>
+          finish(
+            {
+              output: '',
+              error: `Stopped: the code was still running past its timeout (${seconds} s).`,
+              reset: true,
+            },
+            'terminate',
+          ),
+        options.timeoutMs + STOP_GRACE_MS,
+      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      worker.ref();
+      worker.postMessage({ type: 'run', id, code, timeoutMs: options.timeoutMs });
+    });
+  }
+}
