@@ -41,6 +41,8 @@ export interface LaunchOptions {
   settings: BrowserSettings;
   /** More command-line switches (tests map host names with `--host-resolver-rules`). */
   args?: readonly string[];
+  /** The proxy every request goes through (`http://127.0.0.1:port`); loopback too. */
+  proxy?: string;
 }
 
 /** Chromium's switches: quiet, no first-run work, and no sandbox only where it cannot have one. */
@@ -85,7 +87,14 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     return { context, browser, close: async () => {} };
   }
   const executablePath = chromiumPath(settings);
-  const launch = { executablePath, headless: true, args: chromiumArgs(options.args), timeout: 30_000 };
+  const launch = {
+    executablePath,
+    headless: true,
+    args: chromiumArgs(options.args),
+    timeout: 30_000,
+    // Playwright sends loopback through the proxy too (`<-loopback>`).
+    ...(options.proxy ? { proxy: { server: options.proxy } } : {}),
+  };
   try {
     if (settings.mode === 'persistent') {
       if (!settings.userDataDir)

@@ -12,15 +12,25 @@ export interface RequestPolicy {
 
 /** Why a request to this URL may not be made, or undefined when it may. */
 export async function refusalOf(url: string, policy: RequestPolicy): Promise<string | undefined> {
+  const judged = await refusalWithAddress(url, policy);
+  return 'refused' in judged ? judged.refused : undefined;
+}
+
+/** Why a request to this URL may not be made, or the one address it must connect to. */
+export async function refusalWithAddress(
+  url: string,
+  policy: RequestPolicy,
+): Promise<{ refused: string } | { address: string }> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `"${url}" is not a valid URL`;
+    return { refused: `"${url}" is not a valid URL` };
   }
   const verdict = await checkTarget(parsed, { allow: policy.allow, resolve: policy.resolve });
-  if (!verdict.ok) return verdict.reason;
-  return policy.hostRefused?.(verdict.host);
+  if (!verdict.ok) return { refused: verdict.reason };
+  const refused = policy.hostRefused?.(verdict.host);
+  return refused === undefined ? { address: verdict.address } : { refused };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { type LaunchedBrowser, type LaunchOptions, launchBrowser } from './launch.js';
+import { PinningProxy } from './pinning_proxy.js';
 import { guardRequests, type RequestPolicy } from './request_guard.js';
 import type { TreeLine } from './snapshot.js';
 
@@ -41,6 +42,8 @@ export class BrowserSession {
   /** Why the last browser ended without being closed, until an action has reported it. */
   private lostReason: string | undefined;
   private closing = false;
+  /** The proxy a launched browser's traffic goes through (an attached one's cannot be set). */
+  private proxy: Promise<PinningProxy> | undefined;
   readonly console = new BoundedLog();
   readonly network = new BoundedLog();
   /** The last snapshot taken, for the next one's delta. */
@@ -105,7 +108,9 @@ export class BrowserSession {
   }
 
   private async launch(): Promise<Page> {
-    const launched = await launchBrowser(this.options);
+    const refused = (url: string, reason: string) => this.network.push(`BLOCKED ${url} — ${reason}`);
+    if (this.options.settings.mode !== 'cdp') this.proxy ??= PinningProxy.start(this.options.policy, refused);
+    const launched = await launchBrowser({ ...this.options, proxy: (await this.proxy)?.url });
     this.launched = launched;
     this.lastTree = undefined;
     const lost = (reason: string) => {
@@ -122,9 +127,7 @@ export class BrowserSession {
       this.watch(opened);
       this.current = opened;
     });
-    await guardRequests(launched.context, this.options.policy, (url, reason) =>
-      this.network.push(`BLOCKED ${url} — ${reason}`),
-    );
+    await guardRequests(launched.context, this.options.policy, refused);
     this.current = await this.newPage(launched);
     return this.current;
   }
@@ -162,15 +165,17 @@ export class BrowserSession {
 
   async close(): Promise<void> {
     const launched = this.launched;
+    const proxy = this.proxy;
     this.launched = undefined;
     this.current = undefined;
     this.lastTree = undefined;
-    if (!launched) return;
+    this.proxy = undefined;
     this.closing = true;
     try {
-      await launched.close();
+      await launched?.close();
     } finally {
       this.closing = false;
+      await (await proxy)?.close();
     }
   }
 }

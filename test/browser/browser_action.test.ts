@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BrowserSession } from '../../src/browser/session.js';
+import { DEFAULT_BROWSER_SETTINGS } from '../../src/config/browser_settings.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { eventually } from '../support/processes.js';
 import { tempDir } from '../support/runtime_fixtures.js';
+import { tableResolver } from '../web/local_server.js';
 import { bigPage, type PageServer, servePages } from './pages.js';
 
 // Each test launches a real Chromium, a few seconds each on a busy two-core machine.
@@ -188,6 +191,24 @@ describe('the request policy in the browser', () => {
       await rt.dispose();
       await site.close();
       await other.close();
+    }
+  });
+
+  it('goes out only through lathe’s proxy, to the address lathe resolved (no second lookup to rebind)', async () => {
+    const site = await servePages({ '/': '<title>Pinned</title><h1>pinned</h1>' });
+    // Chromium cannot resolve `pinned.test`; only lathe's resolver knows it.
+    const session = new BrowserSession({
+      settings: DEFAULT_BROWSER_SETTINGS,
+      policy: { allow: ['127.0.0.1'], resolve: tableResolver({ 'pinned.test': ['127.0.0.1'] }) },
+    });
+    try {
+      const { page } = await session.page();
+      await page.goto(`http://pinned.test:${new URL(site.url).port}/`);
+      expect(await page.title()).toBe('Pinned');
+      expect(site.requests.map((r) => r.host)).toContain(`pinned.test:${new URL(site.url).port}`);
+    } finally {
+      await session.close();
+      await site.close();
     }
   });
 

@@ -1,0 +1,162 @@
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type RequestPolicy, refusalWithAddress } from './request_guard.js';
+
+/**
+ * The browser's only way out: an HTTP proxy on 127.0.0.1 that judges each host by the address
+ * policy and connects to the very address it judged. Left to itself, Chromium resolves a name
+ * again when it connects, and a DNS answer changed in between (rebinding) would reach an address
+ * the check refused.
+ */
+export class PinningProxy {
+  private constructor(
+    private readonly server: Server,
+    /** `http://127.0.0.1:<port>`, for the browser's proxy setting. */
+    readonly url: string,
+  ) {}
+
+  static async start(
+    policy: RequestPolicy,
+    onRefused: (url: string, reason: string) => void,
+  ): Promise<PinningProxy> {
+    const sockets = new Set<Duplex>();
+    const track = (socket: Duplex) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    };
+    const server = createServer((req, res) => void forward(req, res, policy, onRefused));
+    server.on('connection', track);
+    server.on(
+      'connect',
+      (req: IncomingMessage, client: Duplex, head: Buffer) =>
+        void tunnel(req, client, head, policy, onRefused, track),
+    );
+    // A WebSocket over plain http asks the proxy for the upgrade itself: tunnelled like CONNECT,
+    // with the request passed on.
+    server.on(
+      'upgrade',
+      (req: IncomingMessage, client: Duplex, head: Buffer) =>
+        void upgrade(req, client, head, policy, onRefused, track),
+    );
+    server.on('close', () => {
+      for (const socket of sockets) socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = new PinningProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    server.unref();
+    return proxy;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.emit('close');
+    });
+  }
+}
+
+/** An `http://` request through the proxy: judged, then sent to the judged address with its own Host header. */
+async function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  policy: RequestPolicy,
+  onRefused: (url: string, reason: string) => void,
+): Promise<void> {
+  const url = req.url ?? '';
+  const judged = await refusalWithAddress(url, policy);
+  if ('refused' in judged) {
+    onRefused(url, judged.refused);
+    res.writeHead(403, { 'content-type': 'text/plain' }).end(`refused by lathe: ${judged.refused}\n`);
+    return;
+  }
+  const target = new URL(url);
+  const outgoing = request(
+    {
+      host: judged.address,
+      port: target.port || 80,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers: req.headers,
+      setHost: false,
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(res);
+    },
+  );
+  outgoing.on('error', (error) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end(`lathe could not reach ${target.host}: ${error.message}\n`);
+  });
+  req.pipe(outgoing);
+}
+
+/** `CONNECT host:port` (https, wss): judged, then a byte pipe to the judged address. */
+async function tunnel(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  policy: RequestPolicy,
+  onRefused: (url: string, reason: string) => void,
+  track: (socket: Duplex) => void,
+): Promise<void> {
+  const url = `https://${req.url ?? ''}`;
+  const judged = await refusalWithAddress(url, policy);
+  if ('refused' in judged) {
+    onRefused(url, judged.refused);
+    client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    return;
+  }
+  const upstream = connect(Number(new URL(url).port || 443), judged.address);
+  track(upstream);
+  upstream.once('connect', () => {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    pipeBoth(client, upstream);
+  });
+  upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+}
+
+async function upgrade(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  policy: RequestPolicy,
+  onRefused: (url: string, reason: string) => void,
+  track: (socket: Duplex) => void,
+): Promise<void> {
+  const url = req.url ?? '';
+  const judged = await refusalWithAddress(url, policy);
+  if ('refused' in judged) {
+    onRefused(url, judged.refused);
+    client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    return;
+  }
+  const target = new URL(url);
+  const upstream = connect(Number(target.port || 80), judged.address);
+  track(upstream);
+  upstream.once('connect', () => {
+    const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2)
+      lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    pipeBoth(client, upstream);
+  });
+  upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+}
+
+function pipeBoth(client: Duplex, upstream: Socket): void {
+  client.pipe(upstream);
+  upstream.pipe(client);
+  const end = () => {
+    client.destroy();
+    upstream.destroy();
+  };
+  client.on('error', end);
+  upstream.on('error', end);
+  client.on('close', end);
+  upstream.on('close', end);
+}
