@@ -5,6 +5,7 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS, mergeContextSettings } from './context_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
@@ -74,6 +75,8 @@ export interface ResolvedSettings {
   images: ImageSettings;
   /** Language servers and the diagnostics added to edits (settings `lsp`). */
   lsp: LspSettings;
+  /** When the conversation is compacted (settings `context`). */
+  context: ContextSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -129,6 +132,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     browser: { ...DEFAULT_BROWSER_SETTINGS },
     images: {},
     lsp: { ...DEFAULT_LSP_SETTINGS },
+    context: { ...DEFAULT_CONTEXT_SETTINGS },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -212,6 +216,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeWebSettings(resolved.web, settings);
     mergeBrowserSettings(resolved, source, settings, warnings);
     mergeLspSettings(resolved.lsp, settings);
+    mergeContextSettings(resolved.context, settings);
   }
   return resolved;
 }

@@ -71,6 +71,8 @@ export interface SettingsLayer {
     diagnosticsAfterEdit?: boolean;
     diagnosticsTimeout?: { cold?: number; warm?: number };
   };
+  /** When the conversation is compacted: `compactAt`, a share of the context window (default 0.85). */
+  context?: { compactAt?: number };
   [key: string]: unknown;
 }
 

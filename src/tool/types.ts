@@ -5,6 +5,7 @@ import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { BrowserHost } from './context/browser.js';
+import type { ConversationAccess } from './context/conversation.js';
 import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
@@ -180,6 +181,8 @@ export interface ToolContext {
   images?: { model?: string; env: NodeJS.ProcessEnv };
   /** The process's language servers (lsp, find_references, rename, diagnostics after edits). */
   languageServers?: LanguageServerAccess;
+  /** The running agent's conversation (ctx_inspect, snip); absent when a tool runs alone. */
+  conversation?: ConversationAccess;
 }
 
 /**

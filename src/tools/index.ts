@@ -9,6 +9,8 @@ import { spawnTask } from './agents/spawn_task.js';
 import { teamCreate } from './agents/team_create.js';
 import { teamDelete } from './agents/team_delete.js';
 import { newRule } from './config/new_rule.js';
+import { ctxInspect } from './context/ctx_inspect.js';
+import { snip } from './context/snip.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
 import { generateReport } from './conversation/generate_report.js';
@@ -102,6 +104,8 @@ export function builtinTools(
     generateImage,
     overflowTest,
     testingPermission,
+    ctxInspect,
+    snip,
   ];
 }
 
