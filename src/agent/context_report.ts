@@ -108,9 +108,10 @@ export async function contextReport(inputs: ContextInputs): Promise<ContextRepor
     { name: 'tool results', tokens: sum(true) },
   ];
   const scale = trustedScale(inputs, systemTokens + toolsTokens, count);
-  const scaled = scaleParts(parts, scale);
+  const trusted = scale !== undefined;
+  const scaled = scaleParts(parts, scale ?? 1);
   const largest = [...items, ...toolItems, ...ruleItems]
-    .map(({ id, what, tokens }) => ({ id, what, tokens: Math.round(tokens * scale) }))
+    .map(({ id, what, tokens }) => ({ id, what, tokens: Math.round(tokens * (scale ?? 1)) }))
     .sort((a, b) => b.tokens - a.tokens)
     .slice(0, LARGEST);
   return {
@@ -119,18 +120,22 @@ export async function contextReport(inputs: ContextInputs): Promise<ContextRepor
     window: inputs.window,
     compactAt: inputs.compactAt,
     largest,
-    counting: { scale, ...(inputs.lastRequest ? { providerTokens: inputs.lastRequest.providerTokens } : {}) },
+    counting: {
+      scale: scale ?? 1,
+      trusted,
+      ...(inputs.lastRequest ? { providerTokens: inputs.lastRequest.providerTokens } : {}),
+    },
     lasting: lastingInstructions(inputs.messages),
   };
 }
 
-/** The provider's count of the last request over lathe's count of the same request, when trusted; else 1. */
-function trustedScale(inputs: ContextInputs, fixedTokens: number, count: TokenCounter): number {
+/** The provider's count of the last request over lathe's count of the same request, when trusted. */
+function trustedScale(inputs: ContextInputs, fixedTokens: number, count: TokenCounter): number | undefined {
   const last = inputs.lastRequest;
-  if (!last || last.providerTokens <= 0) return 1;
+  if (!last || last.providerTokens <= 0) return undefined;
   let counted = fixedTokens;
   for (const message of inputs.messages.slice(0, last.messages)) counted += messageTokens(message, count);
-  if (counted <= 0) return 1;
+  if (counted <= 0) return undefined;
   const scale = last.providerTokens / counted;
-  return scale >= TRUSTED_SCALE.low && scale <= TRUSTED_SCALE.high ? scale : 1;
+  return scale >= TRUSTED_SCALE.low && scale <= TRUSTED_SCALE.high ? scale : undefined;
 }

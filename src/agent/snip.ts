@@ -26,7 +26,7 @@ function isPrompt(message: ConversationMessage): boolean {
 
 /** The one-line stub that replaces what was cut. */
 function stub(what: string, tokens: number, hint: string): string {
-  return `[snipped ${what} (${n(tokens)} tokens); the full text is in the session log: ${hint}]`;
+  return `[snipped ${what}, ${n(tokens)} tokens; the full text is in the session log: ${hint}]`;
 }
 
 function findResult(messages: readonly ConversationMessage[], id: string) {

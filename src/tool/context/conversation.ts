@@ -27,7 +27,7 @@ export interface ContextReport {
    * How the counts were made: lathe's own count (o200k tokenizer), scaled to the provider's
    * count of the last request when that count is known and close enough to be trusted.
    */
-  counting: { scale: number; providerTokens?: number };
+  counting: { scale: number; providerTokens?: number; trusted: boolean };
   /** The user's lasting instructions (`#` lines, `/pin`), kept verbatim through compaction. */
   lasting: string[];
 }
@@ -60,8 +60,8 @@ export function contextReportText(report: ContextReport): string {
     `Context: ${n(report.total)} of ${n(report.window)} tokens (${((report.total / report.window) * 100).toFixed(1)}%); compaction at ${n(threshold)} (${Math.round(report.compactAt * 100)}%).`,
     ...report.parts.map((part) => `${part.name}: ${n(part.tokens)}`),
   ];
-  const { scale, providerTokens } = report.counting;
-  if (scale !== 1)
+  const { scale, providerTokens, trusted } = report.counting;
+  if (trusted)
     lines.push(`(o200k counts, scaled ×${scale.toFixed(3)} to the provider's count of the last request)`);
   else if (providerTokens !== undefined)
     lines.push(

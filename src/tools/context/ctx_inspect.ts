@@ -10,7 +10,7 @@ export const ctxInspect = buildTool({
     'tool results), the total against the window and the compaction threshold, the largest items with the ids ' +
     "snip takes, and the user's lasting instructions. Use it before snip, or when the context seems full.",
   availability: { profiles: ['standard'], feature: 'context_collapse' },
-  kind: 'think',
+  kind: 'other',
   title: () => 'Inspect context',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -28,7 +28,7 @@ export const snip = buildTool({
     'items by the ids ctx_inspect lists (msg-N, or a tool call id for its result), or cut everything before ' +
     "a user turn with before_turn. The user's latest prompt and their lasting instructions (# lines) always stay.",
   availability: { profiles: ['standard'], feature: 'history_snip' },
-  kind: 'think',
+  kind: 'other',
   title: () => 'Snip context',
   isReadOnly: () => false,
   example: { input: { ids: ['call_1'] } },
