@@ -46,11 +46,8 @@ function stubbedMessage(
   tokens: number,
   hint: string,
 ): ConversationMessage {
-  const line = stub(
-    `${id} (${message.role}: ${messageText(message, 60).slice(0, 60).replace(/\s+/g, ' ')}…)`,
-    tokens,
-    hint,
-  );
+  const start = messageText(message, 60).slice(0, 60).replace(/\s+/g, ' ');
+  const line = stub(`${id} (${message.role}: "${start}…")`, tokens, hint);
   if (message.role === 'assistant') {
     const calls = message.content
       .filter((part) => part.type === 'tool-call')
