@@ -56,7 +56,10 @@ describe('snip', () => {
     expect(snipConversation(messages, { ids: ['msg-1'] }, setting)).toMatchObject({ ok: true });
     expect(lastingInstructions(messages)).toEqual(['# Always indent with tabs.']);
     expect(messages[0].content).toEqual([
-      { type: 'text', text: expect.stringMatching(/^# Always indent with tabs\.\n\[snipped msg-1 \(user: "/) },
+      {
+        type: 'text',
+        text: expect.stringMatching(/^# Always indent with tabs\.\n\[snipped msg-1 \(user: "/),
+      },
     ]);
     expect(snipConversation(messages, { ids: ['msg-5'] }, setting)).toMatchObject({
       ok: false,

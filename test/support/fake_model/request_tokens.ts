@@ -24,7 +24,9 @@ export function requestTokens(protocol: Protocol | 'unknown', body: WireJson): n
     blocks(body.system);
     for (const message of body.messages ?? []) blocks(message.content);
     for (const tool of body.tools ?? [])
-      texts.push(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.input_schema }));
+      texts.push(
+        JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.input_schema }),
+      );
   } else if (protocol === 'openai-chat') {
     for (const message of body.messages ?? []) {
       blocks(message.content);
