@@ -1,14 +1,18 @@
 import { findAgentsFiles } from '../config/agents_md.js';
+import { compactionThreshold } from '../config/context_settings.js';
 import type { Mode } from '../config/types.js';
 import { requestCost } from '../provider/prices.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
+import type { ContextReport, ConversationAccess } from '../tool/context/conversation.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import { announcesOnly } from '../tool/kinds.js';
 import { findTool, isCoordinatorPool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
 import type { AgentOptions } from './agent_options.js';
-import { compactMessages, shouldCompact } from './compaction.js';
+import { compactMessages, DEFAULT_COMPACT_AT } from './compaction.js';
+import { ContextLedger } from './context_ledger.js';
+import { type ContextSource, conversationAccess, inspectContext } from './conversation_access.js';
 import { environmentDetails } from './environment.js';
 import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
 import { promptHooks, stopHooks } from './hook_steps.js';
@@ -57,7 +61,10 @@ export class Agent {
   private readonly guard = new LoopGuard();
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
-  private contextTokens = 0;
+  /** How full the context is (the compaction check and ctx_inspect read it). */
+  private readonly ledger = new ContextLedger();
+  /** The user's prompt being worked on: compaction and snip keep it word for word. */
+  private latestPrompt?: ConversationMessage;
   /**
    * The environment (folder, date, git status) is read once per agent, beside the model's
    * loading: a system prompt that stays the same from prompt to prompt keeps the provider's
@@ -178,7 +185,8 @@ export class Agent {
       return outcome;
     }
     this.options.runtime.rules?.refresh();
-    this.push(userMessage(prompt, images));
+    this.latestPrompt = userMessage(prompt, images);
+    this.push(this.latestPrompt);
     this.emit({ type: 'user_message', text: prompt });
     for (const context of hooked.context) this.notify(context);
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
@@ -219,8 +227,7 @@ export class Agent {
       const mail = await this.options.inbox?.();
       if (mail) this.notify(mail);
       this.sendNotes();
-      if (shouldCompact(this.contextTokens, this.options.capabilities.contextWindow))
-        await this.compact(signal);
+      if (await this.ledger.reaches(this.messages, this.compactionThreshold())) await this.compact(signal);
       this.emit({ type: 'request_start', turn });
       const streamed = await this.streamTurn(signal);
       const native = this.options.capabilities.nativeTools;
@@ -377,6 +384,7 @@ export class Agent {
 
   private async streamOnce(signal?: AbortSignal): Promise<StreamedTurn> {
     const native = this.options.capabilities.nativeTools;
+    this.ledger.sending(this.messages.length);
     const execution = this.options.runtime.createExecution({
       interaction: this.interaction(),
       signal,
@@ -384,6 +392,7 @@ export class Agent {
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
       agents: this.subagents,
       models: this.models(),
+      conversation: this.conversation(),
     });
     const turn: StreamedTurn = { text: '', calls: [], reasoning: [], results: [] };
     const collecting = (async () => {
@@ -453,23 +462,67 @@ export class Agent {
     this.usage.cacheWriteTokens += usage.cacheWriteTokens;
     const price = this.options.capabilities.pricing;
     if (price) this.costUsd = (this.costUsd ?? 0) + requestCost(usage, price);
-    if (context) this.contextTokens = usage.inputTokens + usage.outputTokens;
+    if (context) this.ledger.recorded(usage);
     this.emit({
       type: 'usage',
       usage: { ...this.usage },
-      contextTokens: this.contextTokens,
+      contextTokens: this.ledger.tokens,
       costUsd: this.costUsd,
     });
   }
 
-  private async compact(signal?: AbortSignal): Promise<void> {
-    const before = this.contextTokens;
+  /** The share of the window at which the conversation is compacted (settings `context.compactAt`). */
+  private compactionThreshold(): number {
+    const compactAt = this.options.runtime.settings?.context.compactAt ?? DEFAULT_COMPACT_AT;
+    return compactionThreshold(this.options.capabilities.contextWindow, compactAt);
+  }
+
+  /** What the next request would carry, for ctx_inspect, snip and `/context`. */
+  private contextSource(): ContextSource {
+    const { runtime, capabilities } = this.options;
+    return {
+      messages: this.messages,
+      system: () => this.system(),
+      agentsFiles: () => this.agentsFiles ?? findAgentsFiles(runtime.cwd),
+      rules: () => runtime.rules?.active() ?? [],
+      skills: () =>
+        runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
+      tools: () => this.toolDefinitions(),
+      window: capabilities.contextWindow,
+      compactAt: runtime.settings?.context.compactAt ?? DEFAULT_COMPACT_AT,
+      ledger: this.ledger,
+    };
+  }
+
+  private conversation(): ConversationAccess {
+    return conversationAccess(this.contextSource(), {
+      latest: () => this.latestPrompt,
+      sessionId: this.options.runtime.sessionId,
+      changed: (messages) => this.options.onCompacted?.(messages),
+    });
+  }
+
+  /** What fills the context now, by part (`/context`). */
+  inspectContext(): Promise<ContextReport> {
+    return inspectContext(this.contextSource());
+  }
+
+  /** Summarises the conversation, keeping lasting instructions and the latest prompt (`/compact`: manual). */
+  async compact(signal?: AbortSignal, trigger: 'auto' | 'manual' = 'auto'): Promise<void> {
+    const before = this.ledger.tokens;
     const { runtime } = this.options;
-    await runtime.hooks?.compacting('auto');
-    const summary = await compactMessages(this.options.model, this.messages, signal, runtime.pool, runtime);
+    await runtime.hooks?.compacting(trigger);
+    const summary = await compactMessages(
+      this.options.model,
+      this.messages,
+      signal,
+      runtime.pool,
+      runtime,
+      this.latestPrompt,
+    );
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);
-    this.contextTokens = 0;
+    this.ledger.reset();
     this.recordUsage(summary.usage, false);
     this.emit({ type: 'compaction', summary: summary.text, before });
   }

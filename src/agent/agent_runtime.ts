@@ -1,12 +1,14 @@
 import type { AgentLimits } from '../config/agent_limits.js';
 import type { AgentType } from '../config/agent_types/index.js';
 import type { CommandCatalog } from '../config/commands/catalog.js';
+import type { ContextSettings } from '../config/context_settings.js';
 import type { SessionRules } from '../config/rules/index.js';
 import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { Mode } from '../config/types.js';
 import type { AgentHooks } from '../hooks/index.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess, SubagentTag } from '../tool/context/agents.js';
+import type { ConversationAccess } from '../tool/context/conversation.js';
 import type { RecipientSource } from '../tool/context/messages.js';
 import type { BackgroundTask } from '../tool/context/tasks.js';
 import type { ModelAccess } from '../tool/context/web.js';
@@ -28,6 +30,8 @@ export interface AgentRuntime {
   readonly rules?: SessionRules;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
+  /** The session's settings the agent reads: `context.compactAt`. Absent: the defaults. */
+  readonly settings?: { readonly context: ContextSettings };
   /** The session's skills (the system prompt lists those the model may load). */
   readonly skills?: SkillCatalog;
   setMode(mode: Mode): void;
@@ -41,6 +45,8 @@ export interface AgentRuntime {
     agents?: SubagentAccess;
     /** The agent's model, for tools that ask it something. */
     models?: ModelAccess;
+    /** The agent's conversation, for ctx_inspect and snip. */
+    conversation?: ConversationAccess;
   }): ToolExecution;
   /** The session's hooks for this agent's own events (start, prompt, stop, compaction). */
   readonly hooks?: AgentHooks;

@@ -1,18 +1,22 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { DEFAULT_CONTEXT_SETTINGS } from '../config/context_settings.js';
+
 import { findTool } from '../tool/pool.js';
 import { parseInput } from '../tool/run_call.js';
 import type { ChangeContext, Tool } from '../tool/types.js';
+import {
+  lastingInstructions,
+  lastingMessageText,
+  latestUserMessage,
+  markedLines,
+} from './lasting_instructions.js';
 import { messageText, userMessage } from './messages.js';
 import { type ConversationMessage, completeText, type ModelStreamEvent } from './model_stream.js';
 
-/** Compact when the conversation fills this share of the context window. */
-const THRESHOLD = 0.8;
+/** Compact when the conversation fills this share of the context window (settings `context.compactAt`). */
+export const DEFAULT_COMPACT_AT = DEFAULT_CONTEXT_SETTINGS.compactAt;
 /** The transcript handed to the summariser is cut to its last this-many characters. */
 const MAX_TRANSCRIPT_CHARS = 400_000;
-
-export function shouldCompact(contextTokens: number, contextWindow: number): boolean {
-  return contextTokens > 0 && contextTokens >= contextWindow * THRESHOLD;
-}
 
 /** The files the conversation changed, as the tools of its calls declare them. */
 function filesTouched(
@@ -36,7 +40,8 @@ function filesTouched(
 
 /**
  * Replaces the conversation with a model-written summary that keeps the task, every user
- * instruction, the files touched and the open work; AGENTS.md stays in the system prompt.
+ * instruction, the files touched and the open work; AGENTS.md stays in the system prompt. The
+ * user's lasting instructions (`#` lines) and latest prompt are kept word for word, not summarised.
  */
 export async function compactMessages(
   model: LanguageModelV3,
@@ -45,13 +50,21 @@ export async function compactMessages(
   /** The tools whose calls say which files were changed. */
   pool: readonly Tool[],
   folders: ChangeContext,
+  /** The user's latest prompt, when the caller knows it (else the last user message that is no tool result). */
+  latest?: ConversationMessage,
 ): Promise<{
   messages: ConversationMessage[];
   text: string;
   /** What the summary request used: it is paid for like any other. */
   usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
 }> {
-  const userTexts = messages.filter((m) => m.role === 'user').map((m) => messageText(m));
+  const userTexts = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => messageText(m))
+    .filter((text) => !text.startsWith('<tool_result'));
+  const latestPrompt = latestUserMessage(messages, latest);
+  const inLatest = new Set(latestPrompt ? markedLines(messageText(latestPrompt)) : []);
+  const lasting = lastingInstructions(messages).filter((line) => !inLatest.has(line));
   const transcript = messages.map((m) => `${m.role}: ${messageText(m)}`).join('\n\n');
   const files = filesTouched(messages, pool, folders);
   const { text, usage } = await completeText(model, {
@@ -69,11 +82,14 @@ export async function compactMessages(
   ]
     .filter(Boolean)
     .join('\n\n');
+  const ending = latestPrompt
+    ? "The user's latest message follows word for word; the summary above includes the work already done on it. Continue the task."
+    : 'Continue the task.';
   return {
     messages: [
-      userMessage(
-        `[The conversation was compacted to fit the context window.]\n\n${summary}\n\nContinue the task.`,
-      ),
+      ...(lasting.length > 0 ? [userMessage(lastingMessageText(lasting))] : []),
+      userMessage(`[The conversation was compacted to fit the context window.]\n\n${summary}\n\n${ending}`),
+      ...(latestPrompt ? [latestPrompt] : []),
     ],
     text: summary,
     usage,

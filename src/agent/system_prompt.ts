@@ -59,11 +59,7 @@ export function systemPrompt(inputs: PromptInputs): string {
   if (inputs.mode === 'plan') parts.push(PLAN_MODE);
   if (inputs.brief) parts.push(BRIEF);
   parts.push(`Environment (as it was when the conversation started):\n${inputs.environment}`);
-  for (const file of inputs.agentsFiles) {
-    parts.push(
-      `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`,
-    );
-  }
+  for (const file of inputs.agentsFiles) parts.push(agentsFileSection(file));
   for (const rule of inputs.rules ?? []) if (rule.text) parts.push(ruleSection(rule));
   const skills = skillListing(inputs.skills ?? []);
   if (skills) parts.push(skills);
@@ -77,7 +73,13 @@ export function systemPrompt(inputs: PromptInputs): string {
   return parts.join('\n\n');
 }
 
-function ruleSection(rule: Rule): string {
+/** An AGENTS.md file as the prompt carries it. */
+export function agentsFileSection(file: AgentsFile): string {
+  return `Project instructions from ${file.path} (follow them; nearer files win):\n${file.text.trim()}`;
+}
+
+/** A rule file as the prompt carries it. */
+export function ruleSection(rule: Rule): string {
   const scope = rule.paths ? ` (for files matching ${rule.paths.join(', ')})` : '';
   return `Rule from ${rule.name}${scope} (follow it):\n${rule.text}`;
 }

@@ -5,6 +5,7 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS, mergeContextSettings } from './context_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { DEFAULT_REPL_SETTINGS, mergeReplSettings, type ReplSettings } from './repl_settings.js';
 import { readSettingsObject } from './settings_file.js';
@@ -77,6 +78,8 @@ export interface ResolvedSettings {
   lsp: LspSettings;
   /** The JavaScript REPL's limits (settings `repl`). */
   repl: ReplSettings;
+  /** When the conversation is compacted (settings `context`). */
+  context: ContextSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -133,6 +136,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     images: {},
     lsp: { ...DEFAULT_LSP_SETTINGS },
     repl: { ...DEFAULT_REPL_SETTINGS },
+    context: { ...DEFAULT_CONTEXT_SETTINGS },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -217,6 +221,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeBrowserSettings(resolved, source, settings, warnings);
     mergeLspSettings(resolved.lsp, settings);
     mergeReplSettings(resolved.repl, settings);
+    mergeContextSettings(resolved.context, settings);
   }
   return resolved;
 }

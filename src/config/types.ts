@@ -73,6 +73,8 @@ export interface SettingsLayer {
   };
   /** The JavaScript REPL (repl tool): seconds one run may take, and its heap in MB. */
   repl?: { timeout?: number; memoryMb?: number };
+  /** When the conversation is compacted: `compactAt`, a share of the context window (default 0.85). */
+  context?: { compactAt?: number };
   [key: string]: unknown;
 }
 

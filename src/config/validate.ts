@@ -1,5 +1,6 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
+import { contextSettingProblems } from './context_settings.js';
 import { parseHooks } from './hooks/parse.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { replSettingProblems } from './repl_settings.js';
@@ -83,6 +84,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   images: (v) => imageSettingsProblems(v),
   lsp: (v) => lspSettingProblems(v),
   repl: (v) => replSettingProblems(v),
+  context: (v) => contextSettingProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

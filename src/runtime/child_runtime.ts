@@ -71,6 +71,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     sessionId,
     sessionDir,
     rules: parts.rules,
+    settings,
     get conditions() {
       return tools.conditions;
     },

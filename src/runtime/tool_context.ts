@@ -3,6 +3,7 @@ import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
+import type { ConversationAccess } from '../tool/context/conversation.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
 import { ToolExecution } from '../tool/executor.js';
@@ -24,6 +25,8 @@ export interface ExecutionOptions {
   agents?: SubagentAccess;
   /** The agent's model, for tools that ask it (web_fetch's `prompt`, web_search's native backend). */
   models?: ModelAccess;
+  /** The running agent's conversation (ctx_inspect, snip). */
+  conversation?: ConversationAccess;
 }
 
 /** What a runtime's tools share: settings, permission rules, the sandbox, background work. */
@@ -103,6 +106,7 @@ export function toolContext(
     notifier: services.sessionTools.notifier,
     repl: services.sessionTools.repl,
     ...(extra.models ? { models: extra.models } : {}),
+    ...(extra.conversation ? { conversation: extra.conversation } : {}),
   };
 }
 

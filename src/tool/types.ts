@@ -5,6 +5,7 @@ import type { AgentInteraction } from './context/agent.js';
 import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { BrowserHost } from './context/browser.js';
+import type { ConversationAccess } from './context/conversation.js';
 import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
@@ -194,6 +195,8 @@ export interface ToolContext {
   notifier?: Notifier;
   /** The session's JavaScript REPL (repl). */
   repl?: ReplAccess;
+  /** The running agent's conversation (ctx_inspect, snip); absent when a tool runs alone. */
+  conversation?: ConversationAccess;
 }
 
 /**

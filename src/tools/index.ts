@@ -13,6 +13,8 @@ import { pushNotification } from './assistant/push_notification.js';
 import { sendUserFile } from './assistant/send_user_file.js';
 import { config } from './config/config.js';
 import { newRule } from './config/new_rule.js';
+import { ctxInspect } from './context/ctx_inspect.js';
+import { snip } from './context/snip.js';
 import { askFollowupQuestion } from './conversation/ask_followup_question.js';
 import { attemptCompletion } from './conversation/attempt_completion.js';
 import { generateReport } from './conversation/generate_report.js';
@@ -112,6 +114,8 @@ export function builtinTools(
     pushNotification,
     overflowTest,
     testingPermission,
+    ctxInspect,
+    snip,
   ];
 }
 

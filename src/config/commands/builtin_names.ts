@@ -14,6 +14,8 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'hooks',
   'skills',
   'compact',
+  'context',
+  'pin',
   'resume',
   'sessions',
   'cost',

@@ -1,5 +1,4 @@
 import { Agent } from '../../agent/agent.js';
-import { compactMessages } from '../../agent/compaction.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
@@ -8,6 +7,7 @@ import { grantTools } from '../../permission/grants.js';
 import { commandModel } from '../../runtime/command_expansion.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { SessionLog } from '../../session/log.js';
+import type { ContextReport } from '../../tool/context/conversation.js';
 import type { ImageBlock } from '../../tool/types.js';
 import { childTranscript } from '../render/child_line.js';
 import { resultView } from '../render/tool_facts.js';
@@ -258,7 +258,10 @@ export class AgentRunner {
     if (event.type === 'tool_start' && resultView(event.name) === 'tail') tail.watch();
   }
 
-  /** Summarizes the conversation so far into a short one (done by itself near the window, too). */
+  /**
+   * Summarizes the conversation so far into a short one (done by itself near the window, too);
+   * lasting instructions and the latest prompt stay word for word.
+   */
   async compact(): Promise<void> {
     const { model: slot, store } = this.parts;
     const model = await slot.load(this.parts.runtime());
@@ -268,13 +271,17 @@ export class AgentRunner {
       return;
     }
     await this.step('Compacting', async (signal) => {
-      const runtime = this.parts.runtime();
-      await runtime.hooks.compacting('manual');
-      const summary = await compactMessages(model.model, messages, signal, runtime.pool, runtime);
-      messages.splice(0, messages.length, ...summary.messages);
-      recordCompaction(this.parts.log(), summary.messages);
+      const agent = await this.ensureAgent();
+      if (!agent) return;
+      await agent.compact(signal, 'manual');
       store.add(notice('The conversation was compacted into a summary.'));
       store.setStatus({ contextTokens: 0 });
     });
+  }
+
+  /** What fills the context of the next request (`/context`). */
+  async inspectContext(): Promise<ContextReport | undefined> {
+    const agent = await this.ensureAgent();
+    return agent?.inspectContext();
   }
 }

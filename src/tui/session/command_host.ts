@@ -1,5 +1,6 @@
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import type { ContextReport } from '../../tool/context/conversation.js';
 import type { UiStore } from '../state/store.js';
 import type { ResumedSession } from './host.js';
 
@@ -25,6 +26,8 @@ export interface CommandHost {
   setEffort(effort: Effort | 'off'): void;
   switchProfile(profile: Profile): void;
   compact(): Promise<void>;
+  /** What fills the context now (`/context`); undefined when no model is set (the reason is shown). */
+  inspectContext(): Promise<ContextReport | undefined>;
   /** A session of this folder by id or prefix (throws when ambiguous). */
   findSession(idOrPrefix: string): ResumedSession | undefined;
   resume(session: ResumedSession): void;

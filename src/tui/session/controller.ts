@@ -1,5 +1,6 @@
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import type { ContextReport } from '../../tool/context/conversation.js';
 import type { UiStore } from '../state/store.js';
 import { AgentRunner } from './agent_runner.js';
 import type { CommandHost, PromptOptions } from './command_host.js';
@@ -150,6 +151,10 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   compact(): Promise<void> {
     return this.runner.compact();
+  }
+
+  inspectContext(): Promise<ContextReport | undefined> {
+    return this.runner.inspectContext();
   }
 
   findSession(idOrPrefix: string): ResumedSession | undefined {

@@ -1,6 +1,7 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { EFFORTS, type Effort, PROFILES, type Profile } from '../../config/types.js';
 import { listSessions } from '../../session/catalog.js';
+import { contextReportText } from '../../tool/context/conversation.js';
 import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
 import type { CommandHost } from './command_host.js';
@@ -160,6 +161,35 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     summary: 'summarize the conversation to free the context',
     idle: true,
     run: (session) => session.compact(),
+  },
+  {
+    name: 'context',
+    summary: 'what fills the context: tokens by part, the largest items, the lasting instructions',
+    run: async (session) => {
+      const report = await session.inspectContext();
+      if (!report) return;
+      const [title, ...lines] = contextReportText(report).split('\n');
+      session.store.add({ kind: 'panel', title, lines: lines.map((text) => [{ text }]) });
+    },
+  },
+  {
+    name: 'pin',
+    args: '[instruction]',
+    summary: 'keep an instruction word for word for the whole session (as a # line); alone: list them',
+    run: async (session, args) => {
+      const text = args.trim();
+      if (text) return session.run(`# ${text.replace(/^#\s*/, '')}`, `/pin ${text}`);
+      const report = await session.inspectContext();
+      if (!report) return;
+      session.store.add({
+        kind: 'panel',
+        title:
+          report.lasting.length > 0
+            ? 'Lasting instructions'
+            : 'No lasting instructions yet: /pin TEXT, or start a prompt with #.',
+        lines: report.lasting.map((text) => [{ text }]),
+      });
+    },
   },
   {
     name: 'resume',

@@ -5,6 +5,7 @@ import { gemini, geminiCountTokens } from './gemini.js';
 import { openaiChat } from './openai_chat.js';
 import { openaiResponses } from './openai_responses.js';
 import { AnthropicPromptCache, estimateTokens } from './prompt_cache.js';
+import { requestTokens } from './request_tokens.js';
 import type {
   PlannedReply,
   Protocol,
@@ -117,6 +118,11 @@ export interface FakeModelServerOptions {
    * request's path: benchmarks time a client from outside by these.
    */
   onTraffic?: (event: { phase: 'request' | 'reply_end'; path: string }) => void;
+  /**
+   * Count each model request's tokens (o200k, from the wire body: `RecordedRequest.tokens`), and
+   * report that count as the input tokens of replies whose turn scripts no usage, as a provider does.
+   */
+  countTokens?: boolean;
 }
 
 /**
@@ -129,6 +135,7 @@ export class FakeModelServer {
   private readonly queue: ScriptedTurn[];
   private readonly fallback: ScriptedTurn;
   private readonly onTraffic: FakeModelServerOptions['onTraffic'];
+  private readonly countTokens: boolean;
   private readonly openResponses = new Set<ServerResponse>();
   private readonly idCounters = new Map<string, number>();
   private readonly promptCache?: AnthropicPromptCache;
@@ -145,6 +152,7 @@ export class FakeModelServer {
     this.fallback = options.fallback ?? NO_TURN_LEFT;
     if (options.promptCache) this.promptCache = new AnthropicPromptCache(options.promptCache.minTokens);
     this.onTraffic = options.onTraffic;
+    this.countTokens = options.countTokens ?? false;
   }
 
   static async start(options: FakeModelServerOptions = {}): Promise<FakeModelServer> {
@@ -229,6 +237,7 @@ export class FakeModelServer {
       toolResults: summary?.toolResults ?? [],
       lastUserText: summary?.lastUserText,
       systemText: summary?.systemText,
+      ...(this.countTokens && r.kind === 'model' ? { tokens: requestTokens(r.handler.protocol, body) } : {}),
     };
     this.requests.push(recorded);
     for (const check of [...this.requestWaiters]) check();
@@ -285,7 +294,8 @@ export class FakeModelServer {
       arguments: call.rawArguments ?? JSON.stringify(call.input ?? {}),
     }));
     const text = turn.text ?? '';
-    const scripted = turn.usage ?? DEFAULT_USAGE;
+    const counted = req.tokens === undefined ? undefined : { inputTokens: req.tokens, outputTokens: 20 };
+    const scripted = turn.usage ?? counted ?? DEFAULT_USAGE;
     let usage = { cachedInputTokens: 0, cacheWriteTokens: 0, ...scripted };
     if (this.promptCache && handler.protocol === 'anthropic') {
       const written = text + toolCalls.map((c) => c.name + c.arguments).join('');

@@ -79,6 +79,8 @@ export interface RecordedRequest {
   /** The plain text of the last user message that has text (tool-result-only messages are skipped). */
   lastUserText?: string;
   systemText?: string;
+  /** The request's tokens as the server counted them (`countTokens` option; see request_tokens.ts). */
+  tokens?: number;
   /** The usage the reply reported (model requests answered with a reply). */
   usage?: PlannedReply['usage'];
 }

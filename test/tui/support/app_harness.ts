@@ -73,9 +73,11 @@ export async function renderApp(
     startLater?: boolean;
     /** The user's settings file (`$LATHE_HOME/settings/settings.json`), as written. */
     userSettings?: Record<string, unknown>;
+    /** The fake server counts each request's tokens and reports them as its input tokens. */
+    countTokens?: boolean;
   } = {},
 ): Promise<AppUnderTest> {
-  const server = await FakeModelServer.start({ turns });
+  const server = await FakeModelServer.start({ turns, countTokens: options.countTokens });
   const dir = repo(options.files);
   const home = tempDir('lathe-home-');
   if (options.userSettings) {
