@@ -5,6 +5,7 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import { DEFAULT_GITHUB_SETTINGS, type GithubSettings, mergeGithubSettings } from './github_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
@@ -74,6 +75,8 @@ export interface ResolvedSettings {
   images: ImageSettings;
   /** Language servers and the diagnostics added to edits (settings `lsp`). */
   lsp: LspSettings;
+  /** subscribe_pr's webhook receiver (settings `github`). */
+  github: GithubSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -129,6 +132,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     browser: { ...DEFAULT_BROWSER_SETTINGS },
     images: {},
     lsp: { ...DEFAULT_LSP_SETTINGS },
+    github: { ...DEFAULT_GITHUB_SETTINGS },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -212,6 +216,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeWebSettings(resolved.web, settings);
     mergeBrowserSettings(resolved, source, settings, warnings);
     mergeLspSettings(resolved.lsp, settings);
+    mergeGithubSettings(resolved.github, settings);
   }
   return resolved;
 }

@@ -71,6 +71,8 @@ export interface SettingsLayer {
     diagnosticsAfterEdit?: boolean;
     diagnosticsTimeout?: { cold?: number; warm?: number };
   };
+  /** subscribe_pr's webhook receiver: its port on 127.0.0.1 (0: any free) and the secret deliveries are signed with. */
+  github?: { webhookPort?: number; webhookSecret?: string };
   [key: string]: unknown;
 }
 

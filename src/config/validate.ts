@@ -1,5 +1,6 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
+import { githubSettingsProblems } from './github_settings.js';
 import { parseHooks } from './hooks/parse.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { SettingsError } from './settings_file.js';
@@ -81,6 +82,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   browser: (v) => browserSettingsProblems(v),
   images: (v) => imageSettingsProblems(v),
   lsp: (v) => lspSettingProblems(v),
+  github: (v) => githubSettingsProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SharedBrowser } from '../browser/shared_browser.js';
 import { workspaceSettingsPath } from '../config/paths.js';
+import { PullRequestWebhooks } from '../github/pr_webhooks.js';
 import { LanguageServers } from '../lsp/language_servers.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
@@ -64,6 +65,8 @@ export class RuntimeServices {
   readonly browser: SharedBrowser;
   /** The language servers, shared with every child runtime; none starts before a request needs it. */
   readonly languageServers: LanguageServers;
+  /** subscribe_pr's receiver and subscriptions (feature `github_webhooks`); nothing listens before a subscription. */
+  readonly pullRequests?: PullRequestWebhooks;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -82,6 +85,8 @@ export class RuntimeServices {
     const { sessionId, sessionDir } = options;
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
+    if (features.has('github_webhooks'))
+      this.pullRequests = new PullRequestWebhooks({ settings: settings.github, env, sessionDir });
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
       documentsRoot,
@@ -144,6 +149,7 @@ export class RuntimeServices {
       this.messaging.dispose(),
       this.browser.close(),
       this.languageServers.dispose(),
+      this.pullRequests?.dispose(),
     ]);
     this.sandbox.dispose();
   }

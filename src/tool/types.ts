@@ -9,6 +9,7 @@ import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
+import type { PullRequestWebhookAccess } from './context/pull_requests.js';
 import type { ScheduleAccess } from './context/schedules.js';
 import type { SkillAccess } from './context/skills.js';
 import type { TaskSpawner } from './context/spawned_tasks.js';
@@ -180,6 +181,8 @@ export interface ToolContext {
   images?: { model?: string; env: NodeJS.ProcessEnv };
   /** The process's language servers (lsp, find_references, rename, diagnostics after edits). */
   languageServers?: LanguageServerAccess;
+  /** The session's webhook receiver and pull-request subscriptions (subscribe_pr, feature `github_webhooks`). */
+  pullRequests?: PullRequestWebhookAccess;
 }
 
 /**

@@ -26,14 +26,17 @@ import { writeToFile } from './edit/write_to_file.js';
 import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
+import { githubTools } from './github/index.js';
 import { lspTools } from './lsp/index.js';
 import { mcpTools } from './mcp/index.js';
+import { verifyPlanExecution } from './plan/verify_plan_execution.js';
 import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
 import { listCodeDefinitionNames } from './search/list_code_definition_names.js';
 import { searchFiles } from './search/search_files.js';
 import { loadSkill } from './skills/load_skill.js';
 import { taskTools } from './tasks/index.js';
+import { terminalCapture } from './terminal/terminal_capture.js';
 import { overflowTest } from './testing/overflow_test.js';
 import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
@@ -100,6 +103,9 @@ export function builtinTools(
     spawnTask,
     browserAction,
     generateImage,
+    ...githubTools,
+    terminalCapture,
+    verifyPlanExecution,
     overflowTest,
     testingPermission,
   ];
