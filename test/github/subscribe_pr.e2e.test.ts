@@ -61,13 +61,6 @@ describe('subscribe_pr through lathe tool', () => {
       },
     );
 
-  it('is not there without the github_webhooks feature', async () => {
-    const r = await run(['--approve', 'web'], homeWith({}));
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/subscribe_pr/);
-    expect(r.stdout).not.toMatch(/Following/);
-  });
-
   it('refuses without a secret, saying where to set one', async () => {
     const r = await run(
       ['--feature', 'github_webhooks', '--approve', 'web'],

@@ -60,40 +60,6 @@ describe('terminal_capture through lathe tool', () => {
       /^tmux pane %\d+ work:0\.0 \(sleep, 80x12\):\nserver listening on :3000\nGET \/ 200\n$/,
     );
   });
-
-  it('names the panes there are when the target is none of them', async () => {
-    const r = await capture({ target: 'nowhere' });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(
-      /^tmux has no pane "nowhere"\. Name one of these tmux panes as target:\n%\d+ work:0\.0 \(sleep, 80x12\)\n$/,
-    );
-  });
-
-  it('lists the panes when no target is given and no background command runs', async () => {
-    const r = await capture({});
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(
-      /^No background command runs in this session\. Name one of these tmux panes as target:\n%\d+ work:0\.0/,
-    );
-  });
-
-  it('refuses a target that would be read as an option', async () => {
-    const r = await capture({ target: '-S/tmp/other' });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^"-S\/tmp\/other" is not a tmux target/);
-  });
-
-  it('says so when no tmux server runs', async () => {
-    const r = await capture({ target: 'work' }, { TMUX: `${join(tempDir(), 'none')},0,0` });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^Could not capture "work": no tmux server is running/);
-  });
-
-  it('is not there without the terminal_panel feature', async () => {
-    const r = await capture({ target: 'work' }, insideTmux, []);
-    expect(r.code).toBe(1);
-    expect(r.stdout).not.toMatch(/server listening/);
-  });
 });
 
 describe('terminal_capture in a lathe -p run', () => {
