@@ -304,6 +304,7 @@ export class Agent {
       onPromptEnd: (release) => {
         this.promptEndings.push(release);
       },
+      notify: (text) => this.notify(text),
       setMode: (mode) => {
         if (mode === runtime.conditions.mode) return;
         if (mode === 'plan') this.previousMode = runtime.conditions.mode;

@@ -212,6 +212,8 @@ export function startRuntimeServices(
   if (!options.probeSandboxLater) probeSandbox();
   // A hook that fails, hangs or has a message for the user says so in a line.
   const stopHookLines = runtime.hooks.set.onWarning(report);
+  // A refused or delivered webhook (subscribe_pr) says so in a line.
+  const stopWebhookLines = runtime.onWebhookNotice(report);
   const leftovers = pruneLeftoverWorktrees(runtime.documentsRoot, report);
   return {
     mcp,
@@ -221,6 +223,7 @@ export function startRuntimeServices(
       await leftovers;
       await runtime.dispose();
       stopHookLines();
+      stopWebhookLines();
       // Stdio servers are processes: they would keep lathe alive.
       await (await mcp)?.close();
     },

@@ -6,6 +6,7 @@ import {
   mergeBrowserSettings,
 } from './browser_settings.js';
 import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS, mergeContextSettings } from './context_settings.js';
+import { DEFAULT_GITHUB_SETTINGS, type GithubSettings, mergeGithubSettings } from './github_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { DEFAULT_REPL_SETTINGS, mergeReplSettings, type ReplSettings } from './repl_settings.js';
 import { readSettingsObject } from './settings_file.js';
@@ -80,6 +81,8 @@ export interface ResolvedSettings {
   repl: ReplSettings;
   /** When the conversation is compacted (settings `context`). */
   context: ContextSettings;
+  /** subscribe_pr's webhook receiver (settings `github`). */
+  github: GithubSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -137,6 +140,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     lsp: { ...DEFAULT_LSP_SETTINGS },
     repl: { ...DEFAULT_REPL_SETTINGS },
     context: { ...DEFAULT_CONTEXT_SETTINGS },
+    github: { ...DEFAULT_GITHUB_SETTINGS },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -222,6 +226,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeLspSettings(resolved.lsp, settings);
     mergeReplSettings(resolved.repl, settings);
     mergeContextSettings(resolved.context, settings);
+    mergeGithubSettings(resolved.github, settings);
   }
   return resolved;
 }

@@ -75,6 +75,8 @@ export interface SettingsLayer {
   repl?: { timeout?: number; memoryMb?: number };
   /** When the conversation is compacted: `compactAt`, a share of the context window (default 0.85). */
   context?: { compactAt?: number };
+  /** subscribe_pr's webhook receiver: its port on 127.0.0.1 (0: any free) and the secret deliveries are signed with. */
+  github?: { webhookPort?: number; webhookSecret?: string };
   [key: string]: unknown;
 }
 

@@ -17,9 +17,10 @@ const SANDBOX_STRICTNESS = { off: 0, 'workspace-write': 1, 'read-only': 2 } as c
 
 /**
  * Keys an untrusted folder may never set, whatever their value: hooks run commands, `browser`
- * names a program to run and a profile to open, `images` where prompts are sent (and paid for).
+ * names a program to run and a profile to open, `images` where prompts are sent (and paid for),
+ * `github` the secret that lets webhook deliveries into the session.
  */
-const NEVER_UNTRUSTED = ['hooks', 'browser', 'images'];
+const NEVER_UNTRUSTED = ['hooks', 'browser', 'images', 'github'];
 
 /**
  * The part of an untrusted folder's settings that may apply: what only tightens — deny and ask

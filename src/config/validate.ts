@@ -1,6 +1,7 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
 import { contextSettingProblems } from './context_settings.js';
+import { githubSettingsProblems } from './github_settings.js';
 import { parseHooks } from './hooks/parse.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { replSettingProblems } from './repl_settings.js';
@@ -85,6 +86,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   lsp: (v) => lspSettingProblems(v),
   repl: (v) => replSettingProblems(v),
   context: (v) => contextSettingProblems(v),
+  github: (v) => githubSettingsProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

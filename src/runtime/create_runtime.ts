@@ -129,6 +129,11 @@ export interface Runtime {
    * handler; messages that come meanwhile wait for the next one.
    */
   onPeerMessage(handler: PeerEventHandler): () => void;
+  /**
+   * Lines for the user about webhook requests (a refused one, a delivery; feature
+   * `github_webhooks`). Returns a function that stops them.
+   */
+  onWebhookNotice(report: (line: string) => void): () => void;
   /** Ends everything the runtime started: background commands, tasks, schedules, endpoint, runs. */
   dispose(): Promise<void>;
   /** Whether commands run in the OS sandbox here (probed once). */
@@ -354,6 +359,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     messages: services.messaging.router,
     teams: services.messaging.teams,
     onPeerMessage: (handler) => services.messaging.onPeerMessage(handler),
+    onWebhookNotice: (report) => services.pullRequests?.onNotice(report) ?? (() => undefined),
     dispose: async () => {
       if (!sessionEnded) {
         sessionEnded = true;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SharedBrowser } from '../browser/shared_browser.js';
 import { workspaceSettingsPath } from '../config/paths.js';
+import { PullRequestWebhooks } from '../github/pr_webhooks.js';
 import { LanguageServers } from '../lsp/language_servers.js';
 import { Messaging } from '../messaging/messaging.js';
 import type { Place } from '../permission/place.js';
@@ -67,6 +68,8 @@ export class RuntimeServices {
   readonly languageServers: LanguageServers;
   /** Brief mode, the settings config changes, notifications and the REPL. */
   readonly sessionTools: SessionToolServices;
+  /** subscribe_pr's receiver and subscriptions (feature `github_webhooks`); nothing listens before a subscription. */
+  readonly pullRequests?: PullRequestWebhooks;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -86,6 +89,8 @@ export class RuntimeServices {
     this.sessionTools = new SessionToolServices(options.configuration, { yolo: options.yolo });
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
+    if (features.has('github_webhooks'))
+      this.pullRequests = new PullRequestWebhooks({ settings: settings.github, env, sessionDir });
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });
     this.spawner = new HeadlessTaskSpawner({
       documentsRoot,
@@ -149,6 +154,7 @@ export class RuntimeServices {
       this.browser.close(),
       this.languageServers.dispose(),
       this.sessionTools.dispose(),
+      this.pullRequests?.dispose(),
     ]);
     this.sandbox.dispose();
   }

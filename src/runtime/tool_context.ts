@@ -7,9 +7,17 @@ import type { ConversationAccess } from '../tool/context/conversation.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
 import { ToolExecution } from '../tool/executor.js';
+import { findTool } from '../tool/pool.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
-import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type CallHooks,
+  parseInput,
+  type ToolCall,
+} from '../tool/run_call.js';
 import type { PoolConditions, Tool, ToolContext, ToolResult } from '../tool/types.js';
+import { appendWork, workEntry } from '../tool/work_record.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import type { RuntimePlace } from './place.js';
 import type { RuntimeServices } from './services.js';
@@ -92,6 +100,7 @@ export function toolContext(
     browser: services.browser,
     images: { model: settings.images.model, env: configuration.env },
     languageServers: services.languageServers,
+    ...(services.pullRequests ? { pullRequests: services.pullRequests } : {}),
     workspaceMove: place,
     interaction: extra.interaction,
     progress: extra.progress,
@@ -130,6 +139,23 @@ export function toolExecution(
     hooks: own.hooks,
     signal: extra.signal,
     onStart: extra.onStart,
-    onResult: extra.onResult,
+    onResult: (call, result) => {
+      recordWork(shared.place, own, call, result);
+      extra.onResult?.(call, result);
+    },
   });
+}
+
+/** Keeps the session's record of work (files changed, commands run, plans approved): verify_plan_execution reads it. */
+function recordWork(
+  place: RuntimePlace,
+  own: OwnParts & { pool: readonly Tool[] },
+  call: ToolCall,
+  result: ToolResult,
+): void {
+  const tool = findTool(own.pool, call.name);
+  const parsed = tool && parseInput(tool, call.input);
+  if (!tool || !parsed?.ok) return;
+  const entry = workEntry(tool, parsed.input, result, { cwd: place.cwd, workspace: place.workspace });
+  if (entry) appendWork(own.sessionDir, entry);
 }

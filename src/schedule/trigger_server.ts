@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpError, readBody, sendJson } from '../util/http_body.js';
 import { type StoredTrigger, type TriggerStore, tokenMatches } from './trigger_store.js';
 
 /** The endpoint's port unless LATHE_TRIGGER_PORT says otherwise (0: any free port). */
@@ -15,33 +16,6 @@ export interface TriggerServerOptions {
   port: number;
   /** Starts the run a valid request asks for; returns what to tell the caller. */
   onTrigger(trigger: StoredTrigger, prompt: string): { id: string; logPath: string };
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, `the body is over ${MAX_BODY_BYTES} bytes`));
-        // Drain the rest so the answer can still be sent.
-        req.removeAllListeners('data');
-        req.resume();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function promptOf(body: string): string | undefined {
@@ -110,10 +84,10 @@ export class TriggerServer {
   private async respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const { status, body } = await this.handle(req);
-      send(res, status, body);
+      sendJson(res, status, body);
     } catch (error) {
-      if (error instanceof HttpError) send(res, error.status, { error: error.message });
-      else send(res, 500, { error: (error as Error).message });
+      if (error instanceof HttpError) sendJson(res, error.status, { error: error.message });
+      else sendJson(res, 500, { error: (error as Error).message });
     }
   }
 
@@ -122,7 +96,7 @@ export class TriggerServer {
     const match = /^\/trigger\/([A-Za-z0-9_-]+)$/.exec(path);
     if (!match) throw new HttpError(404, 'not found; POST /trigger/<id>');
     if (req.method !== 'POST') throw new HttpError(405, 'use POST');
-    const body = await readBody(req);
+    const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
     const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (!auth) throw new HttpError(401, 'missing "Authorization: Bearer <token>"');
     const trigger = (await this.options.store.list()).find((t) => t.id === match[1]);
@@ -136,10 +110,4 @@ export class TriggerServer {
     await this.options.store.markFired(trigger.id, new Date());
     return { status: 202, body: { run: run.id, log: run.logPath } };
   }
-}
-
-function send(res: ServerResponse, status: number, body: object): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(`${JSON.stringify(body)}\n`);
 }

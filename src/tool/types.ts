@@ -10,6 +10,7 @@ import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
 import type { PeerAccess } from './context/peers.js';
+import type { PullRequestWebhookAccess } from './context/pull_requests.js';
 import type { ScheduleAccess } from './context/schedules.js';
 import type { BriefMode, Notifier, ReplAccess, SessionSettingsAccess } from './context/session_tools.js';
 import type { SkillAccess } from './context/skills.js';
@@ -197,6 +198,8 @@ export interface ToolContext {
   repl?: ReplAccess;
   /** The running agent's conversation (ctx_inspect, snip); absent when a tool runs alone. */
   conversation?: ConversationAccess;
+  /** The session's webhook receiver and pull-request subscriptions (subscribe_pr, feature `github_webhooks`). */
+  pullRequests?: PullRequestWebhookAccess;
 }
 
 /**

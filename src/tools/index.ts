@@ -32,8 +32,10 @@ import { writeToFile } from './edit/write_to_file.js';
 import { executeCommand, killCommand } from './exec/execute_command.js';
 import { listFiles } from './files/list_files.js';
 import { readFileTool } from './files/read_file.js';
+import { githubTools } from './github/index.js';
 import { lspTools } from './lsp/index.js';
 import { mcpTools } from './mcp/index.js';
+import { verifyPlanExecution } from './plan/verify_plan_execution.js';
 import { repl } from './repl/repl.js';
 import { scheduleTools } from './schedule/index.js';
 import { glob } from './search/glob.js';
@@ -41,6 +43,7 @@ import { listCodeDefinitionNames } from './search/list_code_definition_names.js'
 import { searchFiles } from './search/search_files.js';
 import { loadSkill } from './skills/load_skill.js';
 import { taskTools } from './tasks/index.js';
+import { terminalCapture } from './terminal/terminal_capture.js';
 import { overflowTest } from './testing/overflow_test.js';
 import { testingPermission } from './testing/testing_permission.js';
 import { monitor } from './timing/monitor.js';
@@ -112,6 +115,9 @@ export function builtinTools(
     repl,
     sendUserFile,
     pushNotification,
+    ...githubTools,
+    terminalCapture,
+    verifyPlanExecution,
     overflowTest,
     testingPermission,
     ctxInspect,

@@ -24,4 +24,6 @@ export interface AgentInteraction {
   readonly modelName?: string;
   /** Calls `release` when the user's prompt that is running ends (a skill's tools are granted until then). */
   onPromptEnd(release: () => void): void;
+  /** Queues a note for the model's next request (a webhook delivery), of this prompt or the next. */
+  notify?(text: string): void;
 }

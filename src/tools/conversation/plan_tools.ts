@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { AgentInteraction } from '../../tool/context/agent.js';
 import type { ToolOutput } from '../../tool/types.js';
+import type { ApprovedPlanData } from '../../tool/work_record.js';
 import { withInteraction } from './no_agent.js';
 
 const planSchema = z.strictObject({ plan: z.string().min(1).describe('The complete plan, in Markdown') });
@@ -13,13 +14,16 @@ async function presentPlan(agent: AgentInteraction, plan: string): Promise<ToolO
   const said = answer.feedback ? ` They said: ${answer.feedback}` : '';
   if (!answer.approved)
     return { text: `The plan was not approved.${said} Refine it, or ask what to change.` };
+  // The session's work record keeps the approved plan (verify_plan_execution compares with it).
+  const data: ApprovedPlanData = { approvedPlan: plan };
   if (agent.mode === 'plan') {
     agent.setMode(agent.previousMode === 'plan' ? 'act' : agent.previousMode);
     return {
       text: `The plan was approved and lathe left Plan mode (now ${agent.mode}).${said} Carry it out.`,
+      data,
     };
   }
-  return { text: `The plan was approved.${said} Carry it out.` };
+  return { text: `The plan was approved.${said} Carry it out.`, data };
 }
 
 export const makePlan = buildTool({
