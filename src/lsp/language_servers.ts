@@ -230,14 +230,24 @@ export class LanguageServers implements LanguageServerAccess {
     entry.idle.unref();
   }
 
+  /** Whether a file is source of a language with a server, in a folder its server's markers call a project. */
+  private inProject(file: string, workspace: string): boolean {
+    const language = this.languageOf(file);
+    const markers = language ? this.specFor(language)?.rootMarkers : undefined;
+    if (!markers) return false;
+    return markers.length === 0 || markedRoot(file, markers, workspace) !== undefined;
+  }
+
   async diagnosticsAfterEdit(
     files: readonly string[],
     call: { since: number; signal: AbortSignal; workspace: string },
   ): Promise<string | undefined> {
     if (!this.settings.diagnosticsAfterEdit || this.disposed) return undefined;
-    // Files a glob-wide edit left alone, and deleted ones, are not asked about.
+    // Files a glob-wide edit left alone, and deleted ones, are not asked about; nor is a file in
+    // no project (no root marker up to the workspace): a stray script is not worth starting a
+    // server for after each edit (the lsp tool still serves it).
     const edited = files
-      .filter((file) => this.languageOf(file) !== undefined)
+      .filter((file) => this.inProject(file, call.workspace))
       .filter((file) => {
         try {
           return statSync(file).mtimeMs >= call.since - 1000;
@@ -376,13 +386,19 @@ export class LanguageServers implements LanguageServerAccess {
 
 /** The nearest folder above `file` holding a root marker; else the workspace (or the file's folder outside it). */
 function projectRoot(file: string, markers: readonly string[], workspace: string): string {
+  return (
+    markedRoot(file, markers, workspace) ?? (isInsideFolder(file, workspace) ? workspace : dirname(file))
+  );
+}
+
+/** The nearest folder above `file` holding a root marker, looking no higher than the workspace when the file is in it. */
+function markedRoot(file: string, markers: readonly string[], workspace: string): string | undefined {
   const inside = isInsideFolder(file, workspace);
   let dir = dirname(file);
   for (;;) {
     if (markers.some((marker) => existsSync(join(dir, marker)))) return dir;
-    if (inside && dir === workspace) return workspace;
     const up = dirname(dir);
-    if (up === dir) return inside ? workspace : dirname(file);
+    if ((inside && dir === workspace) || up === dir) return undefined;
     dir = up;
   }
 }

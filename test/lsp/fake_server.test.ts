@@ -190,6 +190,25 @@ describe('diagnostics that come late', () => {
   });
 });
 
+describe('diagnostics after edits and projects', () => {
+  it('are given in a folder its server calls a project, and not for a stray file elsewhere', async () => {
+    const workspace = writeTree({ 'app/fake.json': '{}', 'app/a.fk': SOURCE, 'scratch/b.fk': SOURCE });
+    const runtime = createRuntime({
+      cwd: workspace,
+      documentsRoot: tempDir('lathe-home-'),
+      yolo: true,
+      env: {},
+      settings: { lsp: { servers: { fake: { ...fakeServer(), rootMarkers: ['fake.json'] } } } },
+    });
+    try {
+      expect(await writeFile(runtime, 'scratch/b.fk', 'ERROR\n')).not.toContain('diagnostics');
+      expect(await writeFile(runtime, 'app/c.fk', 'ERROR\n')).toMatch(/diagnostics: 1 error/);
+    } finally {
+      await runtime.dispose();
+    }
+  }, 30_000);
+});
+
 describe('a server that fails', () => {
   const servers = (flags: string[], timeouts: { init?: number; request?: number } = {}) => {
     const workspace = writeTree({ 'a.fk': SOURCE, 'crash.fk': 'CRASH\nfunction f\n' });
