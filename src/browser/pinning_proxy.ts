@@ -27,7 +27,12 @@ export class PinningProxy {
       socket.on('close', () => sockets.delete(socket));
     };
     const server = createServer((req, res) => void forward(req, res, policy, onRefused));
-    server.on('connection', track);
+    // A browser closing or resetting its connections is routine: never an unhandled error.
+    server.on('connection', (socket: Duplex) => {
+      socket.on('error', () => socket.destroy());
+      track(socket);
+    });
+    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
     server.on(
       'connect',
       (req: IncomingMessage, client: Duplex, head: Buffer) =>
@@ -65,6 +70,8 @@ async function forward(
   onRefused: (url: string, reason: string) => void,
 ): Promise<void> {
   const url = req.url ?? '';
+  req.on('error', () => res.destroy());
+  res.on('error', () => req.destroy());
   const judged = await refusalWithAddress(url, policy);
   if ('refused' in judged) {
     onRefused(url, judged.refused);
@@ -82,6 +89,7 @@ async function forward(
       setHost: false,
     },
     (answer) => {
+      answer.on('error', () => res.destroy());
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
       answer.pipe(res);
     },
@@ -111,12 +119,13 @@ async function tunnel(
   }
   const upstream = connect(Number(new URL(url).port || 443), judged.address);
   track(upstream);
+  client.once('close', () => upstream.destroy());
   upstream.once('connect', () => {
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) upstream.write(head);
     pipeBoth(client, upstream);
   });
-  upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
 }
 
 async function upgrade(
@@ -137,6 +146,7 @@ async function upgrade(
   const target = new URL(url);
   const upstream = connect(Number(target.port || 80), judged.address);
   track(upstream);
+  client.once('close', () => upstream.destroy());
   upstream.once('connect', () => {
     const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
     for (let i = 0; i < req.rawHeaders.length; i += 2)
@@ -145,7 +155,7 @@ async function upgrade(
     if (head.length > 0) upstream.write(head);
     pipeBoth(client, upstream);
   });
-  upstream.once('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+  upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
 }
 
 function pipeBoth(client: Duplex, upstream: Socket): void {
