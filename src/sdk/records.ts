@@ -1,5 +1,5 @@
-import type { AgentEvent, Usage } from '../../agent/events.js';
-import type { ToolResult } from '../../tool/types.js';
+import type { AgentEvent, Usage } from '../agent/events.js';
+import type { ToolResult } from '../tool/types.js';
 
 /**
  * The JSON lines of `--output-format stream-json`: each agent event as a record with snake_case
