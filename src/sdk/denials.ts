@@ -36,6 +36,9 @@ export class DenialCollector {
 
   /** The refusal this record reports, if it reports one; a child's calls count as the run's. */
   take(record: JsonRecord, agent?: { id: string; name: string }): DeniedCall | undefined {
+    // Most records are text deltas: they are passed over before anything else is done.
+    if (record.type !== 'tool_call' && record.type !== 'tool_result' && record.type !== 'subagent')
+      return undefined;
     if (record.type === 'subagent')
       return this.take(record.event as JsonRecord, record.agent as { id: string; name: string });
     // Children's call ids are their own providers': kept apart from the parent's.

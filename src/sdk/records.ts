@@ -56,6 +56,9 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
   switch (event.type) {
     case 'done':
       return undefined;
+    // The most frequent event by far (a piece per token): made without renaming anything.
+    case 'text_delta':
+      return { type: event.type, text: event.text };
     case 'tool_call':
       return { type: event.type, id: event.id, name: event.name, input: event.input };
     case 'tool_result':
@@ -77,7 +80,6 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     }
     case 'user_message':
     case 'request_start':
-    case 'text_delta':
     case 'assistant_text':
     case 'tool_start':
     case 'mode_change':
