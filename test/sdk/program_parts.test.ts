@@ -118,6 +118,43 @@ describe("the program's hooks, servers and tools", () => {
     expect(result.content).not.toContain('hush');
   });
 
+  it('reports a hook function that throws or hangs, and goes on without it', async () => {
+    const { options, lines, modelRequests } = await sdkSetup(
+      [{ toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] }, done],
+      { 'a.txt': 'alpha\n' },
+    );
+    await query({
+      prompt: 'read a.txt',
+      options: {
+        ...options,
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                function boom() {
+                  throw new Error('kaboom');
+                },
+              ],
+            },
+            {
+              timeout: 0.2,
+              hooks: [
+                function hang() {
+                  return new Promise(() => undefined);
+                },
+              ],
+            },
+          ],
+        },
+      },
+    }).result;
+    expect(lines.join('\n')).toContain(
+      'hook `function boom` (PreToolUse read_file) exited with code 1: kaboom; going on without it',
+    );
+    expect(lines.join('\n')).toContain('hook `function hang` (PreToolUse read_file) timed out after 0.2 s');
+    expect(modelRequests()[1].toolResults[0].content).toContain('alpha');
+  });
+
   it("calls a tool of an in-process MCP server, and the model reads the server's answer", async () => {
     const calc = new McpServer({ name: 'calc', version: '1.0.0' });
     calc.registerTool(
