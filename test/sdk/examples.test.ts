@@ -30,7 +30,8 @@ async function runExample(name: string, turns: ScriptedTurn[], files: Record<str
   return { stdout, stderr, requests: server.requests.filter((r) => r.kind === 'model') };
 }
 
-describe('the examples of docs/sdk.md', () => {
+// Each example is a Node process loading the whole package: slow on a busy machine (test/slow_tests.ts).
+describe('the examples of docs/sdk.md', { timeout: 120_000 }, () => {
   it('compile against the package’s types', async () => {
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
     const compiled = await run(process.execPath, [tsc, '-p', join(EXAMPLES, 'tsconfig.json')]).catch(
