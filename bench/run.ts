@@ -13,6 +13,7 @@ import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
 import { benchRules } from './rules.js';
 import { benchSandbox } from './sandbox.js';
+import { benchSdk } from './sdk.js';
 import { benchSearch } from './search.js';
 import { benchSkills } from './skills.js';
 import { benchStartup } from './startup.js';
@@ -50,6 +51,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['extensions: finding skills at start', benchSkills],
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
   ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
+  ['SDK: a 10,000-token streamed answer through query() (LATHE_BENCH_BASELINE: an earlier build)', benchSdk],
 ];
 
 const only = process.argv.slice(2);

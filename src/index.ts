@@ -1,4 +1,16 @@
 export { createRuntime, type Runtime, RuntimeError, type RuntimeOptions } from './runtime/create_runtime.js';
+export { UsageError } from './sdk/errors.js';
+export type * from './sdk/messages.js';
+export type {
+  CanUseTool,
+  HookFunctionGroup,
+  McpServerOption,
+  PermissionAnswer,
+  PermissionQuestion,
+  QueryOptions,
+} from './sdk/options.js';
+export { type Query, query } from './sdk/query.js';
+export { type ToolHandlerResult, type ToolOptions, tool } from './sdk/tool.js';
 export { buildTool } from './tool/build_tool.js';
 export type * from './tool/context/agent.js';
 export type * from './tool/context/background_commands.js';

@@ -3,7 +3,8 @@
  * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
  * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the
  * `lathe mcp` commands against server-everything, the scripted language servers) and the
- * built command's end-to-end runs of hooks, custom commands and skills: `npm run test:slow` runs
+ * built command's end-to-end runs of hooks, custom commands and skills, and the SDK's examples
+ * (each compiled, and run as a program of its own): `npm run test:slow` runs
  * them, and CI runs both suites. `npm test` leaves them out to stay within five minutes on a
  * two-core machine.
  */
@@ -24,4 +25,5 @@ export const SLOW_TESTS = [
   'test/extensions/hooks/headless.e2e.test.ts',
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
+  'test/sdk/examples.test.ts',
 ];

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { KNOWN_FEATURES } from '../config/features.js';
 import { APPROVAL_CATEGORIES } from '../config/types.js';
+import { readAnswers } from '../sdk/user_side.js';
 import { UsageError } from './errors.js';
-import { readAnswers } from './headless/user_side.js';
 
 /**
  * Checks of what was typed on the command line, before anything runs: each mistake is one line

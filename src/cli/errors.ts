@@ -1,5 +1,4 @@
-/** A mistake in how lathe was called: reported in one line, exit code 2. */
-export class UsageError extends Error {}
+export { UsageError } from '../sdk/errors.js';
 
 /**
  * What the user sees of an error: its message's first line, never a stack trace. With

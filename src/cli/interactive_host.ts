@@ -2,11 +2,7 @@ import { SettingsError } from '../config/settings_file.js';
 import type { Effort } from '../config/types.js';
 import { ModelConfigError } from '../provider/model_spec.js';
 import { createRuntime, RuntimeError } from '../runtime/create_runtime.js';
-import { AmbiguousSessionError, findSession } from '../session/catalog.js';
-import type { ConversationHost, SessionOptions } from '../tui/index.js';
-import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
-import { UsageError } from './errors.js';
-import { type PromptFlags, readImageFile, systemPromptFrom } from './prompt_flags.js';
+import { type PromptFlags, readImageFile, systemPromptFrom } from '../sdk/prompt_flags.js';
 import {
   attachRuntimeServices,
   findResumePoint,
@@ -15,7 +11,11 @@ import {
   openSessionLog,
   setUpModel,
   withSessionSettings,
-} from './run_setup.js';
+} from '../sdk/run_setup.js';
+import { AmbiguousSessionError, findSession } from '../session/catalog.js';
+import type { ConversationHost, SessionOptions } from '../tui/index.js';
+import { type CommonOptions, runtimeOptionsFrom } from './commands/runtime_from_options.js';
+import { UsageError } from './errors.js';
 
 export interface InteractiveOptions extends CommonOptions, PromptFlags {
   model?: string;

@@ -1,6 +1,7 @@
 import type { HookCommand, HookEventName, HookGroup } from '../config/hooks/types.js';
 import { compileMatcher, type Matcher } from './matcher.js';
 import { runHookProcess } from './run_hook.js';
+import { runHookFunction } from './run_hook_function.js';
 import { emptyVerdict, type HookVerdict, mergeVerdicts, readHookExit } from './verdict.js';
 
 /** Events where a hook's block means something; elsewhere its stderr is a line for the user. */
@@ -88,14 +89,16 @@ export class HookSet {
 
   /** The hooks an event runs: those whose matcher covers one of its names, each command once. */
   matching(event: HookEventName, names?: readonly string[]): HookCommand[] {
-    const seen = new Set<string>();
+    const seen = new Set<unknown>();
     const hooks: HookCommand[] = [];
     for (const group of this.groups) {
       if (group.event !== event) continue;
       if (names && !group.compiled.matches(names)) continue;
       for (const hook of group.hooks) {
-        if (seen.has(hook.command)) continue;
-        seen.add(hook.command);
+        // A program's function is itself; commands are the same when their text is.
+        const key = hook.run ?? hook.command;
+        if (seen.has(key)) continue;
+        seen.add(key);
         hooks.push(hook);
       }
     }
@@ -107,12 +110,13 @@ export class HookSet {
     const hooks = this.matching(request.event, request.names);
     if (hooks.length === 0) return emptyVerdict();
     const cwd = request.cwd ?? this.options.cwd();
-    const input = `${JSON.stringify({
+    const fields = {
       session_id: this.options.sessionId,
       cwd,
       hook_event_name: request.event,
       ...request.fields,
-    })}\n`;
+    };
+    const input = `${JSON.stringify(fields)}\n`;
     const env = {
       ...this.options.env,
       LATHE_PROJECT_DIR: this.options.workspace,
@@ -122,14 +126,16 @@ export class HookSet {
     const label = request.about ? `${request.event} ${request.about}` : request.event;
     const verdicts = await Promise.all(
       hooks.map(async (hook) => {
-        const exit = await runHookProcess({
-          command: hook.command,
-          input,
-          cwd,
-          env,
-          timeoutSeconds: hook.timeoutSeconds,
-          signal: request.signal,
-        });
+        const exit = hook.run
+          ? await runHookFunction(hook.run, fields, hook.timeoutSeconds, request.signal)
+          : await runHookProcess({
+              command: hook.command,
+              input,
+              cwd,
+              env,
+              timeoutSeconds: hook.timeoutSeconds,
+              signal: request.signal,
+            });
         return readHookExit(exit, hook, request.event, label);
       }),
     );

@@ -55,7 +55,8 @@ export function readHookExit(
     case 'not_started':
       return failed(`could not start: ${exit.message}`);
     case 'timed_out':
-      return failed(`timed out after ${exit.seconds} s; its process group was killed`);
+      // A function has no process to kill: it is left behind, its signal aborted.
+      return failed(`timed out after ${exit.seconds} s${hook.run ? '' : '; its process group was killed'}`);
     case 'flooded':
       return failed('printed more than 64 KB; it was stopped');
     case 'crashed':

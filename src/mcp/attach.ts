@@ -36,15 +36,25 @@ export function autoApproveRules(servers: readonly McpServerConfig[]): { source:
  */
 export async function attachMcp(
   host: McpHost,
-  options: { report: (line: string) => void; env?: NodeJS.ProcessEnv; clientVersion?: string },
+  options: {
+    report: (line: string) => void;
+    env?: NodeJS.ProcessEnv;
+    clientVersion?: string;
+    /** A program's servers (the SDK's `mcpServers`); one replaces a configured server of its name. */
+    servers?: readonly McpServerConfig[];
+  },
 ): Promise<McpHub | undefined> {
-  const config = loadMcpConfig({
+  const loaded = loadMcpConfig({
     documentsRoot: host.documentsRoot,
     workspace: host.workspace,
     workspaceTrusted: host.trust.trusted,
     env: options.env,
   });
-  for (const warning of config.warnings) options.report(`warning: ${warning}`);
+  for (const warning of loaded.warnings) options.report(`warning: ${warning}`);
+  const given = options.servers ?? [];
+  const config = {
+    servers: [...loaded.servers.filter((s) => !given.some((g) => g.name === s.name)), ...given],
+  };
   if (!config.servers.some((s) => !s.disabled)) return undefined;
 
   // autoApprove lives in the MCP files, not in settings: its allow rules join the engine's rules.

@@ -1,10 +1,18 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { globalMcpSettingsPath, projectMcpJsonPath } from '../config/paths.js';
 import { readSettingsObject, SettingsError } from '../config/settings_file.js';
 import { expandVariables } from './expand.js';
 
-export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp';
+export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp' | 'inProcess';
+
+/** A server object of the MCP SDK (`McpServer`, `Server`) in lathe's own process. */
+export interface InProcessMcpServer {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+  isConnected?(): boolean;
+}
 
 /** One server of an MCP settings file, validated, with `${VAR}` expanded. */
 export interface McpServerConfig {
@@ -16,6 +24,8 @@ export interface McpServerConfig {
   env: Record<string, string>;
   url?: string;
   headers: Record<string, string>;
+  /** The server itself, for `inProcess` (a program's, given to the SDK's `query()`). */
+  server?: InProcessMcpServer;
   /** Tools of this server that run without asking. */
   autoApprove: string[];
   disabled: boolean;

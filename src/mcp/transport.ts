@@ -25,6 +25,14 @@ function environment(extra: Record<string, string>): Record<string, string> {
  * first use, so nothing of MCP loads when no server is configured.
  */
 export async function openTransport(config: McpServerConfig): Promise<OpenedTransport> {
+  if (config.transport === 'inProcess' && config.server) {
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+    const [client, server] = InMemoryTransport.createLinkedPair();
+    // A server object takes one transport at a time: a reconnect closes the last one first.
+    if (config.server.isConnected?.()) await config.server.close();
+    await config.server.connect(server);
+    return { transport: client, stderrTail: () => '', pid: () => null };
+  }
   if (config.transport === 'stdio') {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     // A stdio server gets lathe's environment (as a shell would) plus its own `env`.

@@ -7,6 +7,7 @@ import type {
 } from '../agent/agent_runtime.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
+import type { HookGroup } from '../config/hooks/types.js';
 import { RuleSet } from '../config/rules/index.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { discoverSkills, SkillCatalog, skillCommands } from '../config/skills/index.js';
@@ -69,6 +70,10 @@ export interface RuntimeOptions extends ConfigurationOptions {
   agentTypes?: AgentType[];
   /** The lathe command (its JS file) that schedules and triggers start headless runs with; the CLI passes its own. */
   latheBin?: string;
+  /** A program's own tools (the SDK's `tool()`): they join the pool after the built-ins, for children too. */
+  programTools?: Tool[];
+  /** A program's hook functions (the SDK's `hooks`), after the hooks of the settings. */
+  hookGroups?: HookGroup[];
 }
 
 export interface Runtime {
@@ -226,6 +231,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // generate_image draws only with an image model the settings name.
     capabilities: { imageGeneration: settings.images.model !== undefined, ...options.capabilities },
     external: options.externalTools ?? [],
+    programTools: options.programTools,
     mcp: options.mcp,
     hasSkills: skills.forModel.length > 0,
     // Called once the engine below exists: the first pool is assembled by `setMode` after it.
@@ -273,6 +279,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     cwd: () => place.cwd,
     env,
     warnings,
+    extra: options.hookGroups,
   });
   const callHooks = toolHooks(hooks.set);
   let sessionEnded = false;

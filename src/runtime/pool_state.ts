@@ -17,6 +17,8 @@ export interface PoolStateOptions {
   nodeEnv: string | undefined;
   capabilities: Partial<ProviderCapabilities>;
   external: Tool[];
+  /** A program's own tools (the SDK's `tool()`), offered beside the MCP servers' after the built-ins. */
+  programTools?: Tool[];
   mcp: McpAccess | undefined;
   /** A tool-wide deny rule leaves the tool out. */
   isDenied(name: string): boolean;
@@ -99,7 +101,8 @@ export class PoolState {
 
   /** A tool's own name for one of its aliases (rules may name either); other names as they are. */
   readonly canonicalName = (name: string): string =>
-    findTool([...this.builtins, ...this.externalTools], name)?.name ?? name;
+    findTool([...this.builtins, ...(this.options.programTools ?? []), ...this.externalTools], name)?.name ??
+    name;
 
   setMode(mode: Mode): void {
     this.mode = mode;
@@ -137,7 +140,7 @@ export class PoolState {
     });
     const poolOptions = {
       builtins: this.builtins,
-      external: this.externalTools,
+      external: [...(options.programTools ?? []), ...this.externalTools],
       conditions,
       isDenied: (name: string) => options.isDenied(name),
     };

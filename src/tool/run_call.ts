@@ -35,6 +35,16 @@ export interface ApprovalAnswer {
   feedback?: string;
   /** The user stopped the run at this question (Esc) rather than answering it. */
   interrupted?: boolean;
+  /**
+   * Approved, but to run with this input instead (a program's `canUseTool`): it is validated,
+   * and a deny of the rules still refuses it.
+   */
+  updatedInput?: Record<string, unknown>;
+}
+
+/** An ask answered yes with an input of the answerer's own. */
+interface ChangedInput {
+  changedInput: Record<string, unknown>;
 }
 
 /** What the hooks before a call decided (PreToolUse). */
@@ -215,7 +225,7 @@ async function refusal(
   decision: PermissionDecision,
   request: Omit<ApprovalRequest, 'reason' | 'category' | 'sticky'>,
   env: CallEnvironment,
-): Promise<ToolResult | undefined> {
+): Promise<ToolResult | ChangedInput | undefined> {
   if (decision.behavior === 'allow') return undefined;
   if (decision.behavior === 'deny') return refusedByPermissions(decision);
   const { reason, category, sticky } = decision;
@@ -227,13 +237,16 @@ async function refusal(
   if (answered?.behavior === 'allow' && !sticky) return undefined;
   if (!env.askUser) return refusedByPermissions(decision);
   const answer = await env.askUser(asked);
-  if (answer.approved) return undefined;
+  if (answer.approved) return answer.updatedInput ? { changedInput: answer.updatedInput } : undefined;
   if (answer.interrupted)
     return error(
       `Interrupted by the user: ${request.tool.name} was not run. Do not run it again unless the user asks.`,
     );
   const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
-  return error(`The user declined ${request.tool.name}.${why}`);
+  return {
+    ...error(`The user declined ${request.tool.name}.${why}`),
+    permissionDenial: { reason: answer.feedback ? `declined: ${answer.feedback}` : 'declined' },
+  };
 }
 
 /**
@@ -260,7 +273,7 @@ async function checkInput(
     (decision.behavior === 'ask' && decision.category && OUTSIDE_CATEGORIES.has(decision.category));
   if (first) {
     const refused = await refusal(decision, { call, tool, input, facts }, env);
-    if (refused) return { refused };
+    if (refused && !('changedInput' in refused)) return { refused };
   }
   return { refused: error(invalid) };
 }
@@ -278,6 +291,27 @@ function hookedDecision(decision: PermissionCheck, before: BeforeCallVerdict | u
     return { behavior: 'allow', ...(checkedFiles ? { checkedFiles } : {}) } as PermissionCheck;
   }
   return decision;
+}
+
+/**
+ * The input an approver gave in place of the model's: parsed and checked as the model's is, then
+ * judged by permissions, where only a deny refuses it (the approver has answered the ask).
+ */
+async function approvedChange(
+  tool: Tool,
+  changedInput: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<{ input: unknown; facts: CallFacts; checkedFiles?: readonly string[] } | { refused: ToolResult }> {
+  const parsed = await parseCall(tool, changedInput);
+  if (!parsed.ok)
+    return {
+      refused: error(`Not run: the approval changed the input into one that is not valid. ${parsed.message}`),
+    };
+  const invalid = await tool.validateInput(parsed.input, ctx);
+  if (invalid) return { refused: error(invalid) };
+  const decision = await decidePermission(tool, parsed.input, parsed.facts, ctx);
+  if (decision.behavior === 'deny') return { refused: refusedByPermissions(decision) };
+  return { input: parsed.input, facts: parsed.facts, checkedFiles: decision.checkedFiles };
 }
 
 /**
@@ -335,15 +369,19 @@ export async function runToolCall(
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins, then the hook's say.
     const decision = hookedDecision(await decidePermission(tool, current.input, current.facts, ctx), before);
     const refused = await refusal(decision, { call, tool, ...current }, env);
-    if (refused) return refused;
+    let checkedFiles = decision.checkedFiles;
+    if (refused && 'changedInput' in refused) {
+      // 5b. Approved with an input of the approver's own: validated and judged again; a deny stands.
+      const changed = await approvedChange(tool, refused.changedInput, ctx);
+      if ('refused' in changed) return changed.refused;
+      current = changed;
+      checkedFiles = changed.checkedFiles;
+    } else if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
     // 6. The call itself, on what its permission check judged.
     const since = Date.now();
-    const output = await tool.call(
-      current.input,
-      decision.checkedFiles ? { ...ctx, checkedFiles: decision.checkedFiles } : ctx,
-    );
+    const output = await tool.call(current.input, checkedFiles ? { ...ctx, checkedFiles } : ctx);
     let result: ToolResult = {
       isError: output.isError ?? false,
       text: output.text,
@@ -353,7 +391,7 @@ export async function runToolCall(
 
     // 6b. An edit's result ends with the language servers' diagnostics of the files it changed.
     result = await withEditDiagnostics(tool, input, ctx, result, {
-      checkedFiles: decision.checkedFiles,
+      checkedFiles,
       since,
     });
 

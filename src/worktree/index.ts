@@ -12,4 +12,5 @@ export {
 export { BRANCH_PREFIX } from './names.js';
 export { worktreesRoot } from './places.js';
 export type { SetupRun, SetupRunner } from './project_files.js';
+export { prunedLine, pruneFailureLine } from './prune_lines.js';
 export type { CreateWorktreeOptions, FinishOptions, FinishResult, Worktree } from './types.js';

@@ -26,7 +26,15 @@ export interface HookCommand {
   timeoutSeconds: number;
   /** A hook that fails (exit code other than 0 and 2, timeout, crash, invalid JSON) blocks. */
   failClosed: boolean;
+  /**
+   * A program's hook (the SDK's `hooks` option) runs this function instead of `command`, which
+   * then only names it: it gets the JSON a command reads on stdin and returns what one prints.
+   */
+  run?: HookFunction;
 }
+
+/** A hook as a function: the event's fields in, the hook's JSON answer (or nothing) out. */
+export type HookFunction = (input: Record<string, unknown>, options: { signal: AbortSignal }) => unknown;
 
 /** A matcher and the hooks that run when it matches, from one settings file. */
 export interface HookGroup {

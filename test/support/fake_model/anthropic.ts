@@ -111,7 +111,7 @@ export const anthropic: ProtocolHandler = {
         index,
         content_block: { type: 'text', text: '' },
       });
-      for (const text of splitInPieces(reply.text)) {
+      for (const text of splitInPieces(reply.text, reply.textPieces)) {
         const delta = { type: 'text_delta', text };
         await out.event('content_block_delta', { type: 'content_block_delta', index, delta });
       }

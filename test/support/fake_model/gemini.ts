@@ -102,7 +102,7 @@ export const gemini: ProtocolHandler = {
       return;
     }
     // Text arrives in pieces; function calls arrive whole, together, in the last chunk.
-    const chunks: unknown[][] = splitInPieces(reply.text).map((text) => [{ text }]);
+    const chunks: unknown[][] = splitInPieces(reply.text, reply.textPieces).map((text) => [{ text }]);
     if (callParts.length > 0 || chunks.length === 0) chunks.push(callParts);
     const bodies = chunks.map((parts, i) => response(parts, i === chunks.length - 1));
     if (query.get('alt') === 'sse') {

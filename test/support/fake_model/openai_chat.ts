@@ -99,7 +99,8 @@ export const openaiChat: ProtocolHandler = {
     out.startStream();
     // A tool-call-only reply opens with `content: null`; an empty string would be seen as a text part.
     await out.event(undefined, chunk({ role: 'assistant', content: reply.text ? '' : null, refusal: null }));
-    for (const content of splitInPieces(reply.text)) await out.event(undefined, chunk({ content }));
+    for (const content of splitInPieces(reply.text, reply.textPieces))
+      await out.event(undefined, chunk({ content }));
     for (const [index, call] of toolCalls.entries()) {
       const opening = {
         index,

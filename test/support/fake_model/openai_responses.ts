@@ -105,7 +105,7 @@ export const openaiResponses: ProtocolHandler = {
         item: { ...message, status: 'in_progress', content: [] },
       });
       await emit('response.content_part.added', { ...at, part: { ...textPart, text: '' } });
-      for (const delta of splitInPieces(reply.text)) {
+      for (const delta of splitInPieces(reply.text, reply.textPieces)) {
         await emit('response.output_text.delta', { ...at, delta, logprobs: [] });
       }
       await emit('response.output_text.done', { ...at, text: reply.text, logprobs: [] });

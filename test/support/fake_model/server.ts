@@ -304,6 +304,7 @@ export class FakeModelServer {
     }
     return {
       text,
+      textPieces: turn.textPieces ?? 3,
       toolCalls,
       usage,
       finish: turn.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),

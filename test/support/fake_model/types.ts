@@ -29,6 +29,8 @@ export interface ScriptedReply {
   usage?: ReplyUsage;
   /** Sleep between stream events. */
   chunkDelayMs?: number;
+  /** How many stream events carry the text (default 3): a long answer as the APIs stream it, a piece per token. */
+  textPieces?: number;
   /** Send this many stream events, then nothing more, holding the connection open (a stalled stream). */
   stallAfterEvents?: number;
   /** Defaults to 'tool_calls' when there are tool calls, else 'stop'. */
@@ -94,6 +96,8 @@ export type RequestSummary = Pick<
 /** A reply turn with every default filled in, ready for a protocol writer. */
 export interface PlannedReply {
   text: string;
+  /** Stream events the text comes in. */
+  textPieces: number;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
   usage: Required<ReplyUsage>;
   finish: 'stop' | 'tool_calls' | 'length';

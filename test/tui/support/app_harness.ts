@@ -2,15 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
+import { globalMcpSettingsPath, globalSettingsPath } from '../../../src/config/paths.js';
+import type { SettingsLayer } from '../../../src/config/types.js';
+import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import {
   attachRuntimeServices,
   loadResumePoint,
   openSessionLog,
   setUpModel,
-} from '../../../src/cli/run_setup.js';
-import { globalMcpSettingsPath, globalSettingsPath } from '../../../src/config/paths.js';
-import type { SettingsLayer } from '../../../src/config/types.js';
-import { createRuntime } from '../../../src/runtime/create_runtime.js';
+} from '../../../src/sdk/run_setup.js';
 import { findSession } from '../../../src/session/catalog.js';
 import { App } from '../../../src/tui/components/app.js';
 import { PromptHistory } from '../../../src/tui/input/history.js';

@@ -1,7 +1,7 @@
-import type { AgentEvent, SubagentTag } from '../../agent/events.js';
-import { callLabel } from '../../tool/call_label.js';
-import type { PermissionDenial } from '../../tool/types.js';
-import { builtinTool } from '../../tools/index.js';
+import { callLabel } from '../tool/call_label.js';
+import type { PermissionDenial } from '../tool/types.js';
+import { builtinTool } from '../tools/index.js';
+import type { JsonRecord } from './records.js';
 
 /** A call permissions refused, as the json result lists it. */
 export interface DeniedCall {
@@ -26,27 +26,33 @@ function parsedInput(input: unknown): unknown {
 }
 
 /**
- * Collects the calls permissions refused during a run, from the events: each `tool_call` gives
- * the input the model sent, its `tool_result` whether (and why) it was refused.
+ * Collects the calls permissions refused during a run, from its records (the stream-json
+ * events): each `tool_call` gives the input the model sent, its `tool_result` whether (and why)
+ * it was refused.
  */
 export class DenialCollector {
   readonly denied: DeniedCall[] = [];
   private readonly inputs = new Map<string, unknown>();
 
-  /** The refusal this event reports, if it reports one; a child's calls count as the run's. */
-  take(event: AgentEvent, agent?: SubagentTag): DeniedCall | undefined {
-    if (event.type === 'subagent') return this.take(event.event, event.child);
+  /** The refusal this record reports, if it reports one; a child's calls count as the run's. */
+  take(record: JsonRecord, agent?: { id: string; name: string }): DeniedCall | undefined {
+    // Most records are text deltas: they are passed over before anything else is done.
+    if (record.type !== 'tool_call' && record.type !== 'tool_result' && record.type !== 'subagent')
+      return undefined;
+    if (record.type === 'subagent')
+      return this.take(record.event as JsonRecord, record.agent as { id: string; name: string });
     // Children's call ids are their own providers': kept apart from the parent's.
     const key = (id: string) => (agent ? `${agent.id}:${id}` : id);
-    if (event.type === 'tool_call') this.inputs.set(key(event.id), parsedInput(event.input));
-    if (event.type !== 'tool_result') return undefined;
-    const input = this.inputs.get(key(event.id));
-    this.inputs.delete(key(event.id));
-    const denial: PermissionDenial | undefined = event.result.permissionDenial;
+    const id = record.id as string;
+    if (record.type === 'tool_call') this.inputs.set(key(id), parsedInput(record.input));
+    if (record.type !== 'tool_result') return undefined;
+    const input = this.inputs.get(key(id));
+    this.inputs.delete(key(id));
+    const denial = record.permission_denial as PermissionDenial | undefined;
     if (!denial) return undefined;
     const denied: DeniedCall = {
-      tool: event.name,
-      call_id: event.id,
+      tool: record.name as string,
+      call_id: id,
       input: input ?? {},
       reason: denial.reason,
       ...(denial.category ? { category: denial.category } : {}),

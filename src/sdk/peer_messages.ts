@@ -1,5 +1,5 @@
-import { peerMessageLine, peerMessageNote } from '../../messaging/peer_note.js';
-import type { PeerEvent } from '../../messaging/peers.js';
+import { peerMessageLine, peerMessageNote } from '../messaging/peer_note.js';
+import type { PeerEvent } from '../messaging/peers.js';
 
 /**
  * What a headless run does with messages from other lathe processes (feature `peers`): each is

@@ -1,9 +1,9 @@
-import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
-import { parseInvocation } from '../../config/commands/catalog.js';
-import { ExpandError, type PromptCommand } from '../../config/commands/prompt_command.js';
-import { expandContextOf } from '../../runtime/command_expansion.js';
-import type { Runtime } from '../../runtime/create_runtime.js';
-import { UsageError } from '../run_setup.js';
+import { SLASH_COMMAND_NAMES } from '../config/commands/builtin_names.js';
+import { parseInvocation } from '../config/commands/catalog.js';
+import { ExpandError, type PromptCommand } from '../config/commands/prompt_command.js';
+import { expandContextOf } from '../runtime/command_expansion.js';
+import type { Runtime } from '../runtime/create_runtime.js';
+import { UsageError } from './errors.js';
 
 /** The prompt a headless run sends: as typed, or what the `/name args` it starts with expands to. */
 export interface HeadlessPrompt {

@@ -1,7 +1,7 @@
-import type { AgentOutcome } from '../../agent/events.js';
-import { addSpend, type Spend } from '../../agent/subagents/children_spend.js';
-import type { ApprovalCategory } from '../../config/types.js';
-import type { Runtime } from '../../runtime/create_runtime.js';
+import type { AgentOutcome } from '../agent/events.js';
+import { addSpend, type Spend } from '../agent/subagents/children_spend.js';
+import type { ApprovalCategory } from '../config/types.js';
+import type { Runtime } from '../runtime/create_runtime.js';
 import type { DeniedCall } from './denials.js';
 import { type JsonRecord, usageRecord } from './records.js';
 
@@ -13,7 +13,7 @@ export interface RunSummary {
 }
 
 /** Whether a run's outcome counts as success for the exit code. */
-export function exitCodeFor(outcome: AgentOutcome): number {
+export function exitCodeFor(outcome: Pick<AgentOutcome, 'kind'>): number {
   switch (outcome.kind) {
     case 'completed':
     case 'answered':

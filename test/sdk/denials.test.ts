@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DenialCollector, refusalLine } from '../../src/cli/headless/denials.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { DenialCollector, refusalLine } from '../../src/sdk/denials.js';
+import { eventRecord } from '../../src/sdk/records.js';
+
+/** The collector reads the run's records, as stream-json prints them. */
+const take = (collector: DenialCollector, event: AgentEvent) => collector.take(eventRecord(event)!);
 
 describe('refusal lines', () => {
   it('names the tool, what the call was about, the reason and the remedy', () => {
@@ -41,18 +46,18 @@ describe('refusal lines', () => {
   });
 });
 
-describe('collecting denials from events', () => {
+describe('collecting denials from the records of events', () => {
   it('pairs a refused result with the input of its call, parsed when it came as JSON text', () => {
     const denials = new DenialCollector();
-    denials.take({ type: 'tool_call', id: 'a', name: 'read_file', input: '{"path":"x.txt"}' });
-    denials.take({ type: 'tool_call', id: 'b', name: 'execute_command', input: { command: 'ls' } });
-    const ran = denials.take({
+    take(denials, { type: 'tool_call', id: 'a', name: 'read_file', input: '{"path":"x.txt"}' });
+    take(denials, { type: 'tool_call', id: 'b', name: 'execute_command', input: { command: 'ls' } });
+    const ran = take(denials, {
       type: 'tool_result',
       id: 'b',
       name: 'execute_command',
       result: { isError: false, text: 'x.txt' },
     });
-    const refused = denials.take({
+    const refused = take(denials, {
       type: 'tool_result',
       id: 'a',
       name: 'read_file',
@@ -70,8 +75,8 @@ describe('collecting denials from events', () => {
 
   it('does not count a failed call that permissions allowed', () => {
     const denials = new DenialCollector();
-    denials.take({ type: 'tool_call', id: 'a', name: 'read_file', input: { path: 'missing' } });
-    denials.take({
+    take(denials, { type: 'tool_call', id: 'a', name: 'read_file', input: { path: 'missing' } });
+    take(denials, {
       type: 'tool_result',
       id: 'a',
       name: 'read_file',
@@ -89,13 +94,13 @@ describe("a child agent's refused calls", () => {
       reason: 'execute_command needs approval (category executeAll)',
       category: 'executeAll' as const,
     };
-    collector.take({ type: 'tool_call', id: 'c1', name: 'read_file', input: { path: 'a' } });
-    collector.take({
+    take(collector, { type: 'tool_call', id: 'c1', name: 'read_file', input: { path: 'a' } });
+    take(collector, {
       type: 'subagent',
       child,
       event: { type: 'tool_call', id: 'c1', name: 'execute_command', input: { command: 'rm -rf build' } },
     });
-    const denied = collector.take({
+    const denied = take(collector, {
       type: 'subagent',
       child,
       event: {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { UserSide } from '../../agent/agent.js';
-import { UsageError } from '../errors.js';
+import type { UserSide } from '../agent/agent.js';
+import { UsageError } from './errors.js';
 
 const NO_USER =
   'No user is present to answer (headless run). Decide using the most reasonable assumption, say which you chose, and go on.';
@@ -27,13 +27,13 @@ export function readAnswers(file: string): string[] {
 }
 
 /**
- * The user side of a headless run. Answers come from `--answers FILE` (a JSON array of strings,
+ * The user side of a headless run. Answers come from `--answers FILE` or the `answers` option (strings,
  * used in order for questions, plan approvals and phase acknowledgments: "yes", "no", or
  * "no: reason"); without one, questions are answered that no user is present, plans are not
  * approved (unless --yolo) and phases are acknowledged.
  */
-export function headlessUserSide(options: { answersFile?: string; yolo?: boolean }): UserSide {
-  const answers = options.answersFile ? readAnswers(options.answersFile) : [];
+export function headlessUserSide(options: { answers?: readonly string[]; yolo?: boolean }): UserSide {
+  const answers = [...(options.answers ?? [])];
   return {
     async ask() {
       const next = answers.shift();

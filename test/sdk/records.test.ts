@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { eventRecord, snakeCase } from '../../src/cli/headless/records.js';
-import { initRecord, resultRecord } from '../../src/cli/headless/run_records.js';
+import { eventRecord, snakeCase } from '../../src/sdk/records.js';
+import { initRecord, resultRecord } from '../../src/sdk/run_records.js';
 
 const usage = { inputTokens: 12, outputTokens: 3, cachedInputTokens: 4, cacheWriteTokens: 2 };
 const outcome = { kind: 'completed' as const, text: 'ok', usage, turns: 1 };

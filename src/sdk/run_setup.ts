@@ -6,6 +6,7 @@ import { historyFromEvents } from '../agent/session_history.js';
 import { type ModelSource, modelSourceBeside } from '../agent/subagents/child_model.js';
 import type { Effort } from '../config/types.js';
 import { MODES, PROFILES } from '../config/types.js';
+import type { McpServerConfig } from '../mcp/config.js';
 import type { McpHub } from '../mcp/hub.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
@@ -188,12 +189,12 @@ export interface RuntimeServices {
 export function startRuntimeServices(
   runtime: Runtime,
   report: (line: string) => void,
-  options: { probeSandboxLater?: boolean } = {},
+  options: { probeSandboxLater?: boolean; mcpServers?: readonly McpServerConfig[] } = {},
 ): RuntimeServices {
   let probing = false;
   let ended = false;
   const mcp = import('../mcp/attach.js')
-    .then(({ attachMcp }) => attachMcp(runtime, { report }))
+    .then(({ attachMcp }) => attachMcp(runtime, { report, servers: options.mcpServers }))
     .catch((error) => {
       report(`MCP: ${(error as Error).message}`);
       return undefined;
@@ -237,8 +238,7 @@ export function startRuntimeServices(
 async function pruneLeftoverWorktrees(documentsRoot: string, report: (line: string) => void): Promise<void> {
   if (!existsSync(worktreesRoot(documentsRoot))) return;
   try {
-    const { pruneWorktrees } = await import('../worktree/index.js');
-    const { prunedLine, pruneFailureLine } = await import('./commands/worktrees.js');
+    const { pruneWorktrees, prunedLine, pruneFailureLine } = await import('../worktree/index.js');
     const { pruned, failed } = await pruneWorktrees({ documentsRoot });
     for (const p of pruned) report(prunedLine(p));
     for (const f of failed) report(pruneFailureLine(f));

@@ -1,0 +1,309 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { Agent } from '../agent/agent.js';
+import { environmentFor } from '../agent/environment_prefetch.js';
+import type { AgentEvent, AgentOutcome } from '../agent/events.js';
+import { recordAgentEvent, recordCompaction, recordMessage } from '../agent/session_record.js';
+import { ChildrenSpend } from '../agent/subagents/children_spend.js';
+import { trustNotice } from '../config/trust.js';
+import type { Mode } from '../config/types.js';
+import { grantTools } from '../permission/grants.js';
+import { commandModel } from '../runtime/command_expansion.js';
+import { createRuntime } from '../runtime/create_runtime.js';
+import type { SessionLog } from '../session/log.js';
+import { DenialCollector } from './denials.js';
+import { UsageError } from './errors.js';
+import type {
+  SdkEventMessage,
+  SdkInitMessage,
+  SdkMessage,
+  SdkResultMessage,
+  SdkUserMessage,
+} from './messages.js';
+import type { HeadlessQueryOptions } from './options.js';
+import { headlessPeerHandler } from './peer_messages.js';
+import { headlessPrompt } from './prompt_command.js';
+import { imagesRefusal, systemPromptFrom } from './prompt_flags.js';
+import { promptReader, readImages, type UserPrompt } from './prompts.js';
+import { checkedSessionId, queryRuntimeOptions } from './query_runtime.js';
+import { isLanguageModel, readyModelSetup } from './ready_model.js';
+import { eventRecord } from './records.js';
+import { initRecord, resultRecord } from './run_records.js';
+import {
+  findResumePoint,
+  type ModelSetup,
+  modelNameFor,
+  NO_MODEL,
+  openSessionLog,
+  setUpModel,
+  startRuntimeServices,
+  withSessionSettings,
+} from './run_setup.js';
+import { headlessUserSide } from './user_side.js';
+
+/** What a running conversation lets its program change while it goes. */
+export interface LiveConversation {
+  setMode(mode: Mode): void;
+  /** Loads the model; it answers from the next prompt on. */
+  setModel(model: string | LanguageModelV3): Promise<void>;
+}
+
+/** The program's side of a run: the interrupt, and where `setMode` / `setModel` land. */
+export interface ConversationControl {
+  readonly signal: AbortSignal;
+  /** Ends the run, as `interrupt()` does, for a budget spent: the result says why. */
+  stopForBudget(reason: string): void;
+  readonly budgetStop?: string;
+  attach(live: LiveConversation): void;
+}
+
+const MODEL_KINDS = 'a "provider/model" name or an AI SDK language model object';
+
+/**
+ * One run of `query()`: the runtime, its services and the model set up; then each prompt sent to
+ * the agent, its events given to `emit` as stream-json records, its end as a result record. Every
+ * service the run started ends with it. A mistake in the options throws before anything is emitted.
+ */
+export async function runConversation(
+  prompt: string | AsyncIterable<SdkUserMessage | string>,
+  options: HeadlessQueryOptions,
+  emit: (message: SdkMessage) => void,
+  control: ConversationControl,
+): Promise<SdkResultMessage | undefined> {
+  const started = performance.now();
+  const report = options.stderr ?? ((line: string) => process.stderr.write(`lathe: ${line}\n`));
+  const warn = (line: string) => report(`warning: ${line}`);
+  let log: SessionLog | undefined;
+  let endServices: (() => Promise<void>) | undefined;
+  let revokeGrant: (() => void) | undefined;
+  try {
+    if (options.model !== undefined && typeof options.model !== 'string' && !isLanguageModel(options.model))
+      throw new UsageError(`model: give ${MODEL_KINDS}`);
+    const parts = queryRuntimeOptions(options, () => control.signal);
+    const resumed = findResumePoint(parts.runtime, options);
+    const runtime = createRuntime({
+      ...withSessionSettings(parts.runtime, resumed),
+      sessionId: resumed?.id ?? checkedSessionId(options.sessionId),
+      ...(options.agentKind ? { agentKind: options.agentKind } : {}),
+    });
+    for (const warning of runtime.warnings) warn(warning);
+    const untrusted = trustNotice(runtime.trust);
+    if (untrusted) report(untrusted);
+    for (const warning of resumed?.warnings ?? []) warn(warning);
+    // git status for the system prompt runs while the model and the servers load.
+    const environment = environmentFor(runtime.cwd);
+    environment.catch(() => undefined); // awaited by the first request, which reports a failure
+    // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
+    // a run without one never needs it, and its process would compete with the first request.
+    const services = startRuntimeServices(runtime, report, {
+      probeSandboxLater: true,
+      mcpServers: parts.mcpServers,
+    });
+    endServices = services.end;
+    // A string prompt `/name args` runs a custom command or workflow (its commands may need the sandbox).
+    const text = typeof prompt === 'string' ? prompt : undefined;
+    if (text?.trim().startsWith('/')) services.probeSandbox();
+    const expanded = text === undefined ? undefined : await headlessPrompt(runtime, text);
+    const endpoint = { baseUrl: options.baseUrl, apiKey: options.apiKey, effort: options.effort };
+    let setup: ModelSetup;
+    if (isLanguageModel(options.model)) {
+      setup = readyModelSetup(runtime, options.model);
+    } else {
+      const sessionModel = modelNameFor(runtime, options.model ?? resumed?.settings.model);
+      const modelName = commandModel(expanded?.model, sessionModel);
+      if (!modelName) throw new UsageError(NO_MODEL);
+      if (expanded?.command && expanded.allowedTools)
+        revokeGrant = grantTools(
+          runtime.permissions,
+          expanded.allowedTools,
+          `${expanded.command.path} (allowed-tools)`,
+        );
+      setup = await setUpModel(runtime, modelName, endpoint);
+    }
+    if (options.maxBudgetUsd !== undefined && !setup.capabilities.pricing)
+      throw new UsageError(
+        `maxBudgetUsd: the prices of ${setup.modelName} are not known, so its spending cannot be kept to a budget`,
+      );
+    const refusal = options.images?.length ? imagesRefusal(setup.modelName, setup.capabilities) : undefined;
+    if (refusal) throw new UsageError(refusal);
+    const images = await readImages(options.images);
+    // The first request offers the servers' tools: wait for them, at most mcp.startupTimeout.
+    const hub = await services.mcp;
+    if (hub) {
+      const { waitForMcpStartup } = await import('../mcp/attach.js');
+      await waitForMcpStartup(
+        hub,
+        runtime.settings.mcp.startupTimeoutMs,
+        report,
+        'going on without its tools, which join when it is up',
+      );
+    }
+
+    const nextPrompt =
+      expanded === undefined
+        ? promptReader(prompt as AsyncIterable<SdkUserMessage | string>, control.signal)
+        : once({ text: expanded.text, images });
+    let current = await nextPrompt();
+    if (!current) return undefined;
+    log = openSessionLog(
+      runtime,
+      resumed?.path,
+      {
+        model: setup.modelName,
+        profile: runtime.conditions.profile,
+        mode: runtime.conditions.mode,
+        prompt: text ?? current.text,
+      },
+      warn,
+    );
+    const session = log;
+    const denials = new DenialCollector();
+    const children = new ChildrenSpend();
+    const spend = new Spending(options.maxBudgetUsd, control);
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'tool_call') services.probeSandbox();
+      recordAgentEvent(session, event);
+      if (event.type === 'subagent' && children.take(event)) spend.children(children.total().costUsd);
+      if (event.type === 'usage') spend.own(event.costUsd);
+      const record = eventRecord(event);
+      if (!record) return;
+      denials.take(record);
+      emit(record as SdkEventMessage);
+    };
+    const user = headlessUserSide({ answers: options.answers, yolo: options.yolo });
+    const startAgent = (model: ModelSetup, history: Agent['messages']) =>
+      new Agent({
+        runtime,
+        model: model.model,
+        modelName: model.modelName,
+        capabilities: model.capabilities,
+        user,
+        maxTurns: options.maxTurns,
+        providerOptions: model.providerOptions,
+        systemPrompt: systemPromptFrom({
+          systemPrompt: options.systemPrompt,
+          appendSystemPrompt: options.appendSystemPrompt,
+          addDir: options.addDirs,
+        }),
+        jsonSchema: options.jsonSchema,
+        history,
+        retryBaseMs: Number((options.env ?? process.env).LATHE_RETRY_BASE_MS) || undefined,
+        environment,
+        subagents: { models: model.childModels },
+        onEvent,
+        onMessage: (message) => recordMessage(session, message),
+        onCompacted: (messages) => recordCompaction(session, messages),
+      });
+    let agent = startAgent(setup, resumed?.history ?? []);
+    let nextModel: ModelSetup | undefined;
+    // Messages from other lathe processes (feature peers): reported, and given to the agent.
+    runtime.onPeerMessage(headlessPeerHandler(report, (note) => agent.notify(note)));
+    control.attach({
+      setMode: (mode) => {
+        if (mode === runtime.conditions.mode) return;
+        runtime.setMode(mode);
+        onEvent({ type: 'mode_change', mode });
+      },
+      setModel: async (model) => {
+        nextModel = isLanguageModel(model)
+          ? readyModelSetup(runtime, model)
+          : await setUpModel(runtime, model, endpoint);
+      },
+    });
+    emit(
+      initRecord({
+        sessionId: session.id,
+        model: setup.modelName,
+        runtime,
+        approve: parts.runtime.approve,
+        yolo: options.yolo,
+      }) as unknown as SdkInitMessage,
+    );
+
+    let last: SdkResultMessage | undefined;
+    let lastOutcome: AgentOutcome | undefined;
+    let promptStarted = started;
+    while (current) {
+      if (nextModel) {
+        // The conversation goes on with the new model: a new agent, the same messages.
+        agent = startAgent(nextModel, agent.messages);
+        spend.newAgent();
+        nextModel = undefined;
+      }
+      const from = denials.denied.length;
+      const sent = await agent.send(current.text, control.signal, current.images);
+      lastOutcome =
+        control.budgetStop && sent.kind === 'aborted' ? budgetOutcome(sent, control.budgetStop) : sent;
+      last = resultRecord(
+        { outcome: lastOutcome, sessionId: session.id, durationMs: performance.now() - promptStarted },
+        {
+          permissionDenials: denials.denied.slice(from),
+          jsonSchema: runtime.conditions.jsonSchema,
+          children: children.total(),
+        },
+      ) as unknown as SdkResultMessage;
+      emit(last);
+      promptStarted = performance.now();
+      current = await nextPrompt();
+    }
+    if (lastOutcome)
+      session.append({ type: 'session_end', reason: lastOutcome.kind, usage: lastOutcome.usage });
+    return last;
+  } finally {
+    // A command's pre-approved tools last for its prompt only.
+    revokeGrant?.();
+    // Tasks, schedules, MCP servers and the runs they started end with the run.
+    await endServices?.();
+    log?.close();
+  }
+}
+
+/** A single prompt, then the end. */
+function once(prompt: UserPrompt): () => Promise<UserPrompt | undefined> {
+  let given = false;
+  return async () => {
+    if (given) return undefined;
+    given = true;
+    return prompt;
+  };
+}
+
+function budgetOutcome(outcome: AgentOutcome, reason: string): AgentOutcome {
+  return { ...outcome, kind: 'stopped', text: reason };
+}
+
+/** The run's spending against `maxBudgetUsd`: its agents' own requests and its children's. */
+class Spending {
+  private retired = 0;
+  private current = 0;
+  private childCost = 0;
+
+  constructor(
+    private readonly limit: number | undefined,
+    private readonly control: ConversationControl,
+  ) {}
+
+  own(costUsd: number | undefined): void {
+    this.current = costUsd ?? this.current;
+    this.check();
+  }
+
+  children(costUsd: number | undefined): void {
+    this.childCost = costUsd ?? this.childCost;
+    this.check();
+  }
+
+  /** A new agent (another model) counts from zero: what the last one spent is kept. */
+  newAgent(): void {
+    this.retired += this.current;
+    this.current = 0;
+  }
+
+  private check(): void {
+    if (this.limit === undefined || this.control.budgetStop) return;
+    const spent = this.retired + this.current + this.childCost;
+    if (spent > this.limit)
+      this.control.stopForBudget(
+        `Stopped: the run spent $${spent.toFixed(4)}, past its budget of $${this.limit} (maxBudgetUsd).`,
+      );
+  }
+}
