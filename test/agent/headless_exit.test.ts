@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../src/session/read.js';
 import { latheAsync } from '../support/cli.js';
@@ -35,8 +35,10 @@ function sessionLogs(home: string): string[] {
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.jsonl')) found.push(path);
+      // A session's own folder (beside its log) holds other records, not logs.
+      if (entry.isDirectory()) {
+        if (!existsSync(`${path}.jsonl`)) walk(path);
+      } else if (entry.name.endsWith('.jsonl')) found.push(path);
     }
   };
   walk(home);
