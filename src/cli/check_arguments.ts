@@ -54,7 +54,7 @@ function checkApprove(categories: string[]): void {
 /** Features that switch a mode rather than tools of their own, and the tool each mode needs. */
 const MODE_FEATURES: Record<string, string> = { coordinator: 'use_subagent' };
 
-/** A feature is worth turning on only when this build has tools behind it. */
+/** A feature must be one lathe knows; the error lists those with tools behind them. */
 async function checkFeatures(names: string[]): Promise<void> {
   if (names.length === 0) return;
   const { builtinTools } = await import('../tools/index.js');
@@ -66,10 +66,6 @@ async function checkFeatures(names: string[]): Promise<void> {
     if (!(KNOWN_FEATURES as readonly string[]).includes(name))
       throw new UsageError(
         `--feature ${name}: unknown feature (features with tools: ${[...withTools].join(', ')})`,
-      );
-    if (!withTools.has(name))
-      throw new UsageError(
-        `--feature ${name}: its tools are not available in this version (features with tools: ${[...withTools].join(', ')})`,
       );
   }
 }

@@ -65,11 +65,6 @@ const BAD_ARGUMENTS: Array<[string, string[], RegExp]> = [
     /--feature nosuch: unknown feature \(features with tools: .*tasks/,
   ],
   [
-    '--feature without tools',
-    ['-p', 'hi', '--feature', 'history_snip'],
-    /--feature history_snip: its tools are not available in this version/,
-  ],
-  [
     '--effort unknown',
     ['-p', 'hi', '--effort', 'extreme'],
     /'extreme' is invalid\. Allowed choices are low, medium, high/,
