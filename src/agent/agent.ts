@@ -178,6 +178,8 @@ export class Agent {
       return outcome;
     }
     this.options.runtime.rules?.refresh();
+    const unsaved = await this.options.runtime.checkpointTurn?.(prompt, this.messages);
+    if (unsaved) this.emit({ type: 'notice', message: unsaved });
     this.push(userMessage(prompt, images));
     this.emit({ type: 'user_message', text: prompt });
     for (const context of hooked.context) this.notify(context);

@@ -5,6 +5,11 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import {
+  type CheckpointSettings,
+  DEFAULT_CHECKPOINT_SETTINGS,
+  mergeCheckpointSettings,
+} from './checkpoint_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
 import { readSettingsObject } from './settings_file.js';
 import {
@@ -74,6 +79,8 @@ export interface ResolvedSettings {
   images: ImageSettings;
   /** Language servers and the diagnostics added to edits (settings `lsp`). */
   lsp: LspSettings;
+  /** Snapshots of the workspace before prompts and changes (settings `checkpoints`). */
+  checkpoints: CheckpointSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -129,6 +136,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     browser: { ...DEFAULT_BROWSER_SETTINGS },
     images: {},
     lsp: { ...DEFAULT_LSP_SETTINGS },
+    checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [] },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -212,6 +220,11 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeWebSettings(resolved.web, settings);
     mergeBrowserSettings(resolved, source, settings, warnings);
     mergeLspSettings(resolved.lsp, settings);
+    mergeCheckpointSettings(
+      resolved.checkpoints,
+      settings,
+      layer.untrusted ? resolved.ignoredUntrusted : undefined,
+    );
   }
   return resolved;
 }

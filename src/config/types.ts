@@ -71,6 +71,8 @@ export interface SettingsLayer {
     diagnosticsAfterEdit?: boolean;
     diagnosticsTimeout?: { cold?: number; warm?: number };
   };
+  /** Snapshots before prompts and changes, for /undo and /rewind (docs/checkpoints.md). */
+  checkpoints?: { enabled?: boolean; keep?: number; maxAgeDays?: number; exclude?: string[] };
   [key: string]: unknown;
 }
 

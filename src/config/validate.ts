@@ -1,6 +1,7 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
 import { parseHooks } from './hooks/parse.js';
+import { checkpointSettingProblems } from './checkpoint_settings.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
@@ -81,6 +82,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   browser: (v) => browserSettingsProblems(v),
   images: (v) => imageSettingsProblems(v),
   lsp: (v) => lspSettingProblems(v),
+  checkpoints: (v) => checkpointSettingProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

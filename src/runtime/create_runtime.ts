@@ -34,6 +34,8 @@ import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import type { ConversationMessage } from '../agent/model_stream.js';
+import { type CheckpointService, conversationMark } from './checkpoint_service.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
 import { isolate } from './isolation.js';
@@ -169,6 +171,10 @@ export interface Runtime {
   readonly teamMembers?: TeamMembers;
   /** The `/name` commands (custom command files, workflows) and the workflow scripts. */
   readonly commands: CommandCatalog;
+  /** The workspace's checkpoints (`checkpoints.off` says why there are none): /undo, /rewind. */
+  readonly checkpoints: CheckpointService;
+  /** A checkpoint before a user's prompt (see `AgentRuntime.checkpointTurn`). */
+  checkpointTurn(prompt: string, history: readonly ConversationMessage[]): Promise<string | undefined>;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -366,5 +372,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     teamMembers: services.messaging.teamMembers,
     isolate: (name) => isolate(tree, name, sessionDir),
     commands,
+    checkpoints: services.checkpoints,
+    checkpointTurn: (prompt, history) =>
+      services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history)),
   };
 }

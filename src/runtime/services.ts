@@ -12,6 +12,7 @@ import type { BackgroundCommand } from '../tool/context/background_commands.js';
 import type { WebAccess } from '../tool/context/web.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import { HttpCache } from '../web/http_cache.js';
+import { CheckpointService } from './checkpoint_service.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import { SandboxGate } from './sandbox_gate.js';
 
@@ -64,6 +65,8 @@ export class RuntimeServices {
   readonly browser: SharedBrowser;
   /** The language servers, shared with every child runtime; none starts before a request needs it. */
   readonly languageServers: LanguageServers;
+  /** Checkpoints of the workspace before prompts and changes (/undo, /rewind). */
+  readonly checkpoints: CheckpointService;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -80,6 +83,14 @@ export class RuntimeServices {
       options.languageServers ??
       new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
     const { sessionId, sessionDir } = options;
+    this.checkpoints = new CheckpointService({
+      settings: settings.checkpoints,
+      documentsRoot,
+      sessionDir,
+      sessionId,
+      env,
+      warnings: options.configuration.warnings,
+    });
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
     this.messaging = new Messaging({ documentsRoot, workspace, sessionId, sessionDir, features });

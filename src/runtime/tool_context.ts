@@ -5,6 +5,7 @@ import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
+import { callLabel } from '../tool/call_label.js';
 import { ToolExecution } from '../tool/executor.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
@@ -120,8 +121,21 @@ export function toolExecution(
     context: toolContext(shared, own, extra),
     askUser: own.askUser,
     hooks: own.hooks,
+    checkpoint: checkpointBeforeCall(shared),
     signal: extra.signal,
     onStart: extra.onStart,
     onResult: extra.onResult,
   });
+}
+
+/** The checkpoint step of the call pipeline: the workspace the call works in, labelled with the call. */
+function checkpointBeforeCall(
+  shared: SharedParts,
+): ((call: ToolCall, tool: Tool, input: unknown) => Promise<string | undefined>) | undefined {
+  const { services, place } = shared;
+  if (services.checkpoints.off) return undefined;
+  return (call, tool, input) => {
+    const { verb, detail } = callLabel(tool, call.name, input, (path) => path);
+    return services.checkpoints.beforeCall(place.workspace, `${verb} ${detail}`.slice(0, 200));
+  };
 }
