@@ -21,6 +21,8 @@ export interface CheckpointMeta {
   at: number;
   session?: string;
   conversation?: ConversationMark;
+  /** For a restore's checkpoint: the commit it restored (a following /undo goes on from there). */
+  restored?: string;
   /** Files left out (too large, unreadable); at most `MAX_LISTED` are named. */
   skipped?: SkippedFile[];
   skippedCount?: number;

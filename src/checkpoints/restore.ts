@@ -25,7 +25,9 @@ export async function switchTree(
   to: string,
   keep: ReadonlySet<string>,
 ): Promise<TreeChange> {
-  const listed = splitNul((await repo.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])).stdout);
+  const listed = splitNul(
+    (await repo.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])).stdout,
+  );
   const write: string[] = [];
   const remove: string[] = [];
   const leftAlone: string[] = [];
@@ -39,7 +41,9 @@ export async function switchTree(
   await repo.git(['read-tree', '-m', from, to]);
   for (const path of remove) await removeFile(repo.workTree, path);
   if (write.length > 0)
-    await repo.git(['checkout-index', '-u', '-f', '-z', '--stdin'], { input: write.map((p) => `${p}\0`).join('') });
+    await repo.git(['checkout-index', '-u', '-f', '-z', '--stdin'], {
+      input: write.map((p) => `${p}\0`).join(''),
+    });
   return { written: write.length, removed: remove.length, leftAlone };
 }
 

@@ -113,7 +113,10 @@ export class ShadowRepo {
   }
 
   /** Runs git here; a failure throws with git's own words. */
-  async git(args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<ShadowRun> {
+  async git(
+    args: readonly string[],
+    options: { input?: string; timeoutMs?: number } = {},
+  ): Promise<ShadowRun> {
     const run = await collectProcess(['git', ...safeGitArgs(args)], {
       cwd: this.workTree,
       env: this.env,

@@ -12,9 +12,9 @@ import {
   REF_PREFIX,
   refFor,
 } from './records.js';
-import { type TreeChange, switchTree } from './restore.js';
+import { switchTree, type TreeChange } from './restore.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
-import { type IndexMemory, snapshotTree } from './snapshot.js';
+import { type IndexMemory, snapshotTree, type TreeSnapshot } from './snapshot.js';
 import { WorkspaceWalker } from './walk.js';
 
 export interface CheckpointStoreOptions {
@@ -69,8 +69,11 @@ export class CheckpointStore {
    * A checkpoint of the workspace as it is now. Unless `always`, a tree the newest checkpoint
    * already holds makes none, and that one is returned.
    */
-  take(meta: Omit<CheckpointMeta, 'at' | 'skipped'>, options: { always?: boolean } = {}): Promise<Checkpoint> {
-    return this.locked(async () => (await this.snapshot(meta, options.always ?? false)).checkpoint);
+  take(
+    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
+    options: { always?: boolean } = {},
+  ): Promise<Checkpoint> {
+    return this.locked(async () => this.commit(meta, await this.snapshotNow(), options.always ?? false));
   }
 
   /** Every checkpoint, oldest first. */
@@ -86,8 +89,10 @@ export class CheckpointStore {
     if (!/^[0-9a-f]{4,40}$/.test(wanted))
       throw new CheckpointError(`"${id}" is not a checkpoint id (lathe checkpoints list shows them)`);
     const matches = (await this.list()).filter((c) => c.commit.startsWith(wanted));
-    if (matches.length === 0) throw new CheckpointError(`no checkpoint ${id} in this workspace (lathe checkpoints list shows them)`);
-    if (matches.length > 1) throw new CheckpointError(`${id} names ${matches.length} checkpoints: give more of it`);
+    if (matches.length === 0)
+      throw new CheckpointError(`no checkpoint ${id} in this workspace (lathe checkpoints list shows them)`);
+    if (matches.length > 1)
+      throw new CheckpointError(`${id} names ${matches.length} checkpoints: give more of it`);
     return matches[0];
   }
 
@@ -97,25 +102,39 @@ export class CheckpointStore {
    * restore itself can be taken back.
    */
   restore(target: Checkpoint, session?: string): Promise<RestoreResult> {
-    return this.locked(async () => {
-      const { checkpoint: before, skipped } = await this.snapshot(
-        { kind: 'restore', label: `before restoring ${target.id}`, session },
-        true,
-      );
-      const change = await switchTree(this.repo, before.tree, target.tree, new Set(skipped.map((s) => s.path)));
-      this.index = undefined;
-      return { target, before, change };
-    });
+    return this.locked(async () => this.switchTo(target, await this.snapshotNow(), session));
+  }
+
+  /** Checkpoints the present (as a restore's own checkpoint), then turns the files into `target`'s. */
+  private async switchTo(target: Checkpoint, snap: TreeSnapshot, session?: string): Promise<RestoreResult> {
+    const before = await this.commit(
+      { kind: 'restore', label: `before restoring ${target.id}`, session, restored: target.commit },
+      snap,
+      true,
+    );
+    const keep = new Set(snap.skipped.map((s) => s.path));
+    const change = await switchTree(this.repo, before.tree, target.tree, keep);
+    this.index = undefined;
+    return { target, before, change };
   }
 
   /**
-   * The turn checkpoint `/undo` goes back to: the newest taken before a prompt whose files differ
-   * from the present (so a second /undo goes one prompt further back).
+   * `/undo`: back to the newest checkpoint taken before a prompt whose files differ from the
+   * present; right after a restore, from the checkpoint it restored on, so a second /undo goes
+   * one prompt further back. Undefined when there is none.
    */
-  async undoTarget(): Promise<{ target?: Checkpoint; present: Checkpoint }> {
-    const present = await this.take({ kind: 'call', label: 'before /undo' });
-    const turns = (await this.list()).filter((c) => c.kind === 'turn').reverse();
-    return { target: turns.find((c) => c.tree !== present.tree), present };
+  undo(session?: string): Promise<RestoreResult | undefined> {
+    return this.locked(async () => {
+      const snap = await this.snapshotNow();
+      const all = await this.list();
+      const last = all.at(-1);
+      const restored = last?.kind === 'restore' ? all.findIndex((c) => c.commit === last.restored) : -1;
+      const end = restored >= 0 && all[restored].tree === snap.tree ? restored : all.length;
+      const turns = all.slice(0, end).filter((c) => c.kind === 'turn');
+      const target = turns.reverse().find((c) => c.tree !== snap.tree);
+      if (!target) return undefined;
+      return this.switchTo(target, snap, session);
+    });
   }
 
   /** Bytes the shadow repository takes on disk. */
@@ -168,22 +187,33 @@ export class CheckpointStore {
       },
       {
         busy: (pid) =>
-          new CheckpointError(`another lathe process (pid ${pid ?? 'unknown'}) holds the checkpoint lock ${this.lockPath}`),
+          new CheckpointError(
+            `another lathe process (pid ${pid ?? 'unknown'}) holds the checkpoint lock ${this.lockPath}`,
+          ),
       },
     );
   }
 
-  /** A snapshot and its commit (held lock). */
-  private async snapshot(
-    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
-    always: boolean,
-  ): Promise<{ checkpoint: Checkpoint; skipped: NonNullable<CheckpointMeta['skipped']> }> {
+  /** The workspace's tree as it is now (lock held). */
+  private async snapshotNow(): Promise<TreeSnapshot> {
     const snap = await snapshotTree(this.repo, this.walker, this.index);
     this.index = snap.memory;
+    return snap;
+  }
+
+  /**
+   * A checkpoint of a snapshot, old ones pruned in the same git call (lock held). Unless
+   * `always`, a tree the newest checkpoint holds already makes none: that one is returned.
+   */
+  private async commit(
+    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
+    snap: TreeSnapshot,
+    always: boolean,
+  ): Promise<Checkpoint> {
     const refs = await this.newestRefs();
     if (!always && refs.tree === snap.tree) {
       const existing = (await this.list()).at(-1);
-      if (existing) return { checkpoint: existing, skipped: snap.skipped };
+      if (existing) return existing;
     }
     const at = Date.now();
     const full: CheckpointMeta = { ...meta, at, skipped: snap.skipped, skippedCount: snap.skipped.length };
@@ -191,15 +221,12 @@ export class CheckpointStore {
       await this.repo.git(['commit-tree', snap.tree, '-F', '-'], { input: commitMessage(full) })
     ).stdout.trim();
     const ref = refFor(at, randomBytes(3).toString('hex'));
-    // The new ref and the pruning of old ones in one git call.
     const stale = this.staleRefs(refs.refs, 1);
     await this.repo.git(['update-ref', '--stdin'], { input: `create ${ref} ${commit}\n${deletions(stale)}` });
-    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...refs.refs.filter((r) => !stale.includes(r)), ref] };
+    const kept = refs.refs.filter((r) => !stale.includes(r));
+    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...kept, ref] };
     if (stale.length > 0) void this.gcWhenDue();
-    return {
-      checkpoint: { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref },
-      skipped: snap.skipped,
-    };
+    return { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref };
   }
 
   /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */

@@ -98,7 +98,11 @@ export class WorkspaceWalker {
         );
       skipped.push(...folder.memory.skipped);
       for (const name of folder.memory.folders)
-        stack.push({ rel: rel ? `${rel}/${name}` : name, layers: folder.layers, key: folder.memory.rulesKey });
+        stack.push({
+          rel: rel ? `${rel}/${name}` : name,
+          layers: folder.layers,
+          key: folder.memory.rulesKey,
+        });
     }
     for (const rel of this.memory.keys()) if (!seen.has(rel)) this.memory.delete(rel);
     return { files, skipped };
@@ -136,7 +140,9 @@ export class WorkspaceWalker {
         rulesKey,
         files: [],
         folders: [],
-        skipped: [{ path: rel || '.', reason: `folder not readable (${(error as NodeJS.ErrnoException).code})` }],
+        skipped: [
+          { path: rel || '.', reason: `folder not readable (${(error as NodeJS.ErrnoException).code})` },
+        ],
         racy: true,
       };
       return { memory, layers };

@@ -58,7 +58,8 @@ export function mergeCheckpointSettings(
     if (section.enabled === false) ignoredUntrusted.push('checkpoints.enabled=false');
     if (section.exclude !== undefined) ignoredUntrusted.push('checkpoints.exclude');
     const { enabled: _enabled, exclude: _exclude, ...rest } = section;
-    return mergeCheckpointSettings(resolved, { checkpoints: rest });
+    mergeCheckpointSettings(resolved, { checkpoints: rest });
+    return;
   }
   if (typeof section.enabled === 'boolean') resolved.enabled = section.enabled;
   if (positiveWhole(section.keep)) resolved.keep = section.keep;

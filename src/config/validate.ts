@@ -1,7 +1,7 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
-import { parseHooks } from './hooks/parse.js';
 import { checkpointSettingProblems } from './checkpoint_settings.js';
+import { parseHooks } from './hooks/parse.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { SettingsError } from './settings_file.js';
 import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';

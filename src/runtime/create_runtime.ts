@@ -5,6 +5,7 @@ import type {
   IsolatedPlace,
   SubagentSetup,
 } from '../agent/agent_runtime.js';
+import type { ConversationMessage } from '../agent/model_stream.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
 import { RuleSet } from '../config/rules/index.js';
@@ -34,7 +35,6 @@ import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
-import type { ConversationMessage } from '../agent/model_stream.js';
 import { type CheckpointService, conversationMark } from './checkpoint_service.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';

@@ -1,11 +1,11 @@
 import type { CommandCatalog } from '../config/commands/catalog.js';
 import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
+import { callLabel } from '../tool/call_label.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
-import { callLabel } from '../tool/call_label.js';
 import { ToolExecution } from '../tool/executor.js';
 import type { ReadTracker } from '../tool/read_tracker.js';
 import type { ApprovalAnswer, ApprovalRequest, CallHooks, ToolCall } from '../tool/run_call.js';
