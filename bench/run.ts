@@ -3,6 +3,7 @@ import { benchAgent } from './agent.js';
 import { benchAgents } from './agents.js';
 import { benchBrowser } from './browser.js';
 import { benchCaching } from './caching.js';
+import { benchCheckpoints } from './checkpoints.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHeadlessTiming } from './headless_timing.js';
@@ -50,6 +51,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['extensions: finding skills at start', benchSkills],
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
   ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
+  [
+    'checkpoints: before a command on 20,000 files, one changed; restore of a 100-file change',
+    benchCheckpoints,
+  ],
 ];
 
 const only = process.argv.slice(2);

@@ -53,7 +53,7 @@ describe('the checkpoint step of the call pipeline', () => {
 
   it("a turn's checkpoint holds where the conversation stood", async () => {
     const { runtime } = start();
-    await runtime.checkpointTurn('fix the bug\nplease', [{ role: 'user', content: 'earlier' }]);
+    await runtime.checkpointTurn('fix the bug\nplease', [{ role: 'user', content: [{ type: 'text', text: 'earlier' }] }]);
     const [turn] = (await runtime.checkpoints.store(runtime.workspace)?.list()) ?? [];
     expect(turn).toMatchObject({
       kind: 'turn',
