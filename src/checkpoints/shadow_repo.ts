@@ -20,6 +20,7 @@ export function shadowGitDir(documentsRoot: string, workspace: string): string {
  * The shadow repository's configuration, written once at its creation; nothing else writes it.
  * The user's global and system configuration are never read (autocrlf or a filter there would
  * change the bytes kept), reflogs would keep pruned checkpoints alive, and gc runs when lathe says.
+ * Index version 4 (paths prefix-compressed) is a third the size: faster to read and write.
  */
 const CONFIG = `[core]
 \trepositoryformatversion = 0
@@ -34,6 +35,8 @@ const CONFIG = `[core]
 \tuntrackedCache = false
 \tlogAllRefUpdates = false
 \thooksPath = /dev/null
+[index]
+\tversion = 4
 [gc]
 \tauto = 0
 `;

@@ -51,8 +51,8 @@ export class CheckpointStore {
   private readonly walker: WorkspaceWalker;
   private readonly lockPath: string;
   private index?: IndexMemory;
-  /** The newest checkpoint as of the refs' state in `refsStamp`. */
-  private newest?: { stamp: string; tree?: string; refs: string[] };
+  /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
+  private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
   private gcRunning?: Promise<void>;
 
   constructor(private readonly options: CheckpointStoreOptions) {
@@ -212,7 +212,7 @@ export class CheckpointStore {
   ): Promise<Checkpoint> {
     const refs = await this.newestRefs();
     if (!always && refs.tree === snap.tree) {
-      const existing = (await this.list()).at(-1);
+      const existing = refs.checkpoint ?? (await this.list()).at(-1);
       if (existing) return existing;
     }
     const at = Date.now();
@@ -224,13 +224,14 @@ export class CheckpointStore {
     const stale = this.staleRefs(refs.refs, 1);
     await this.repo.git(['update-ref', '--stdin'], { input: `create ${ref} ${commit}\n${deletions(stale)}` });
     const kept = refs.refs.filter((r) => !stale.includes(r));
-    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...kept, ref] };
+    const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref };
+    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...kept, ref], checkpoint };
     if (stale.length > 0) void this.gcWhenDue();
-    return { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref };
+    return checkpoint;
   }
 
   /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */
-  private async newestRefs(): Promise<{ tree?: string; refs: string[] }> {
+  private async newestRefs(): Promise<NonNullable<CheckpointStore['newest']>> {
     const stamp = this.refsStamp();
     if (this.newest?.stamp === stamp) return this.newest;
     const listed = await this.repo.git(['for-each-ref', '--format=%(refname) %(tree)', REF_PREFIX]);
