@@ -26,10 +26,13 @@ export class CheckpointService {
   private readonly stores = new Map<string, CheckpointStore>();
   /** Reasons already told, by workspace: a failing checkpoint is said once, not at every call. */
   private readonly told = new Set<string>();
+  /** git's environment: the runtime's over lathe's own, so a runtime given only a few variables still finds git. */
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly options: CheckpointServiceOptions) {
+    this.env = { ...process.env, ...options.env };
     if (!options.settings.enabled) this.off = 'checkpoints are off in the settings (checkpoints.enabled)';
-    else if (!findOnPath(['git'], options.env)) {
+    else if (!findOnPath(['git'], this.env)) {
       this.off = 'git is not on PATH';
       options.warnings.push(
         'checkpoints are off: git is not on PATH (install git for /undo, /rewind and lathe checkpoints)',
@@ -47,7 +50,7 @@ export class CheckpointService {
     const root = realWorkspace(workspace);
     let store = this.stores.get(root);
     if (!store) {
-      const { settings, documentsRoot, sessionDir, env } = this.options;
+      const { settings, documentsRoot, sessionDir } = this.options;
       store = new CheckpointStore({
         workspace: root,
         documentsRoot,
@@ -55,7 +58,7 @@ export class CheckpointService {
         maxAgeDays: settings.maxAgeDays,
         exclude: settings.exclude,
         skipFolders: [documentsRoot, sessionDir].map(realWorkspace),
-        env,
+        env: this.env,
       });
       this.stores.set(root, store);
     }
