@@ -19,7 +19,7 @@ function cpuMs(): number {
   return ticks * 10;
 }
 
-/** 200 folders of 100 small files, in a git repository (the user's own, which is never read). */
+/** 200 folders of 100 small files, committed to a git repository (the user's own, which checkpoints never read). */
 function repository(): string {
   const dir = tempDir('lathe-bench-checkpoints-');
   execFileSync('git', ['init', '-q'], { cwd: dir });
@@ -30,6 +30,9 @@ function repository(): string {
     for (let f = 0; f < 100; f++)
       writeFileSync(join(folder, `f${f}.ts`), `export const x${f} = ${d * 1000 + f};\n`.repeat(20));
   }
+  const identity = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  execFileSync('git', [...identity, 'commit', '-qm', 'files'], { cwd: dir });
   return dir;
 }
 
@@ -75,6 +78,12 @@ export async function benchCheckpoints(): Promise<Rows> {
     () => {},
     () => session.take({ kind: 'call', label: 'same' }),
   );
+  // For scale: what the machine takes for git's own look at the same tree.
+  const status = await measure(
+    RUNS,
+    () => {},
+    async () => execFileSync('git', ['status', '--porcelain'], { cwd: dir }),
+  );
 
   const folder = join(dir, 'src/m2/d2');
   const state = (tag: string) => {
@@ -104,6 +113,7 @@ export async function benchCheckpoints(): Promise<Rows> {
     row('checkpoint before a command, one file changed (in a session)', warm, '< 150'),
     row('the same, first in a new process', cold, ''),
     row('checkpoint before a command, nothing changed', unchanged, ''),
+    row('for scale: git status --porcelain of the same repository', status, ''),
     row('restore of a 100-file change (checkpoint of the present included)', restore, '< 500'),
     {
       case: '50 one-file checkpoints: disk added (KB, not ms)',
