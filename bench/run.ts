@@ -3,6 +3,7 @@ import { benchAgent } from './agent.js';
 import { benchAgents } from './agents.js';
 import { benchBrowser } from './browser.js';
 import { benchCaching } from './caching.js';
+import { benchCheckpoints } from './checkpoints.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHeadlessTiming } from './headless_timing.js';
@@ -52,6 +53,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
   ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
   ['SDK: a 10,000-token streamed answer through query() (LATHE_BENCH_BASELINE: an earlier build)', benchSdk],
+  [
+    'checkpoints: before a command on 20,000 files, one changed; restore of a 100-file change',
+    benchCheckpoints,
+  ],
 ];
 
 const only = process.argv.slice(2);

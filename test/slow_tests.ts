@@ -26,4 +26,5 @@ export const SLOW_TESTS = [
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
   'test/sdk/examples.test.ts',
+  'test/checkpoints/scale.test.ts',
 ];

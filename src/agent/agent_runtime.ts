@@ -16,6 +16,7 @@ import type { ToolExecution } from '../tool/executor.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import type { Worktree } from '../worktree/index.js';
+import type { ConversationMessage } from './model_stream.js';
 
 /** What the agent needs of a runtime (structurally: this layer does not import the runtime). */
 export interface AgentRuntime {
@@ -76,6 +77,11 @@ export interface AgentRuntime {
   readonly commands?: CommandCatalog;
   /** Concise-output mode (the brief tool); the system prompt asks for short replies while it is on. */
   readonly brief?: { readonly on: boolean };
+  /**
+   * A checkpoint of the workspace before a user's prompt, with the conversation before it
+   * (`/undo`, `/rewind`); resolves to a line to show when none could be taken. Absent for children.
+   */
+  checkpointTurn?(prompt: string, history: readonly ConversationMessage[]): Promise<string | undefined>;
 }
 
 /** A worktree a child works in, and how to leave it once the child has ended. */

@@ -5,6 +5,11 @@ import {
   type ImageSettings,
   mergeBrowserSettings,
 } from './browser_settings.js';
+import {
+  type CheckpointSettings,
+  DEFAULT_CHECKPOINT_SETTINGS,
+  mergeCheckpointSettings,
+} from './checkpoint_settings.js';
 import { type ContextSettings, DEFAULT_CONTEXT_SETTINGS, mergeContextSettings } from './context_settings.js';
 import { DEFAULT_GITHUB_SETTINGS, type GithubSettings, mergeGithubSettings } from './github_settings.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings, mergeLspSettings } from './lsp_settings.js';
@@ -83,6 +88,8 @@ export interface ResolvedSettings {
   context: ContextSettings;
   /** subscribe_pr's webhook receiver (settings `github`). */
   github: GithubSettings;
+  /** Snapshots of the workspace before prompts and changes (settings `checkpoints`). */
+  checkpoints: CheckpointSettings;
   /** The `features` entries of each layer, in order, for feature resolution. */
   featureLayers: Array<SettingsLayer['features']>;
   /** Problems found while reading settings; reported, never fatal. */
@@ -141,6 +148,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     repl: { ...DEFAULT_REPL_SETTINGS },
     context: { ...DEFAULT_CONTEXT_SETTINGS },
     github: { ...DEFAULT_GITHUB_SETTINGS },
+    checkpoints: { ...DEFAULT_CHECKPOINT_SETTINGS, exclude: [] },
     featureLayers: [],
     hooks: [],
     warnings,
@@ -227,6 +235,11 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeReplSettings(resolved.repl, settings);
     mergeContextSettings(resolved.context, settings);
     mergeGithubSettings(resolved.github, settings);
+    mergeCheckpointSettings(
+      resolved.checkpoints,
+      settings,
+      layer.untrusted ? resolved.ignoredUntrusted : undefined,
+    );
   }
   return resolved;
 }

@@ -1,5 +1,6 @@
 import { agentLimitProblems } from './agent_limits.js';
 import { browserSettingsProblems, imageSettingsProblems } from './browser_settings.js';
+import { checkpointSettingProblems } from './checkpoint_settings.js';
 import { contextSettingProblems } from './context_settings.js';
 import { githubSettingsProblems } from './github_settings.js';
 import { parseHooks } from './hooks/parse.js';
@@ -87,6 +88,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   repl: (v) => replSettingProblems(v),
   context: (v) => contextSettingProblems(v),
   github: (v) => githubSettingsProblems(v),
+  checkpoints: (v) => checkpointSettingProblems(v),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

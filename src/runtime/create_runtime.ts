@@ -5,6 +5,7 @@ import type {
   IsolatedPlace,
   SubagentSetup,
 } from '../agent/agent_runtime.js';
+import type { ConversationMessage } from '../agent/model_stream.js';
 import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
 import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
 import type { HookGroup } from '../config/hooks/types.js';
@@ -36,6 +37,7 @@ import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import { type CheckpointService, conversationMark } from './checkpoint_service.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
 import { isolate } from './isolation.js';
@@ -182,6 +184,10 @@ export interface Runtime {
   readonly commands: CommandCatalog;
   /** Concise-output mode (the brief tool): the agent's system prompt follows it. */
   readonly brief: BriefMode;
+  /** The workspace's checkpoints (`checkpoints.off` says why there are none): /undo, /rewind. */
+  readonly checkpoints: CheckpointService;
+  /** A checkpoint before a user's prompt (see `AgentRuntime.checkpointTurn`). */
+  checkpointTurn(prompt: string, history: readonly ConversationMessage[]): Promise<string | undefined>;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -383,5 +389,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     isolate: (name) => isolate(tree, name, sessionDir),
     commands,
     brief: services.sessionTools.brief,
+    checkpoints: services.checkpoints,
+    checkpointTurn: (prompt, history) =>
+      services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history)),
   };
 }

@@ -13,6 +13,7 @@ import type { BackgroundCommand } from '../tool/context/background_commands.js';
 import type { WebAccess } from '../tool/context/web.js';
 import { ReadTracker } from '../tool/read_tracker.js';
 import { HttpCache } from '../web/http_cache.js';
+import { CheckpointService } from './checkpoint_service.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import { SandboxGate } from './sandbox_gate.js';
 import { SessionToolServices } from './session_tools.js';
@@ -70,6 +71,8 @@ export class RuntimeServices {
   readonly sessionTools: SessionToolServices;
   /** subscribe_pr's receiver and subscriptions (feature `github_webhooks`); nothing listens before a subscription. */
   readonly pullRequests?: PullRequestWebhooks;
+  /** Checkpoints of the workspace before prompts and changes (/undo, /rewind). */
+  readonly checkpoints: CheckpointService;
 
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
@@ -87,6 +90,14 @@ export class RuntimeServices {
       new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
     const { sessionId, sessionDir } = options;
     this.sessionTools = new SessionToolServices(options.configuration, { yolo: options.yolo });
+    this.checkpoints = new CheckpointService({
+      settings: settings.checkpoints,
+      documentsRoot,
+      sessionDir,
+      sessionId,
+      env,
+      warnings: options.configuration.warnings,
+    });
     this.web = { settings: settings.web, cache: new HttpCache(join(sessionDir, 'web-cache')), env };
     this.browser = new SharedBrowser(settings.browser, settings.web.allow);
     if (features.has('github_webhooks'))

@@ -1,6 +1,7 @@
 import type { CommandCatalog } from '../config/commands/catalog.js';
 import type { SkillCatalog } from '../config/skills/catalog.js';
 import type { RulePermissionEngine } from '../permission/engine.js';
+import { callLabel } from '../tool/call_label.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { ConversationAccess } from '../tool/context/conversation.js';
@@ -137,6 +138,7 @@ export function toolExecution(
     context: toolContext(shared, own, extra),
     askUser: own.askUser,
     hooks: own.hooks,
+    checkpoint: checkpointBeforeCall(shared),
     signal: extra.signal,
     onStart: extra.onStart,
     onResult: (call, result) => {
@@ -158,4 +160,16 @@ function recordWork(
   if (!tool || !parsed?.ok) return;
   const entry = workEntry(tool, parsed.input, result, { cwd: place.cwd, workspace: place.workspace });
   if (entry) appendWork(own.sessionDir, entry);
+}
+
+/** The checkpoint step of the call pipeline: the workspace the call works in, labelled with the call. */
+function checkpointBeforeCall(
+  shared: SharedParts,
+): ((call: ToolCall, tool: Tool, input: unknown) => Promise<string | undefined>) | undefined {
+  const { services, place } = shared;
+  if (services.checkpoints.off) return undefined;
+  return (call, tool, input) => {
+    const { verb, detail } = callLabel(tool, call.name, input, (path) => path);
+    return services.checkpoints.beforeCall(place.workspace, `${verb} ${detail}`.slice(0, 200));
+  };
 }

@@ -5,6 +5,7 @@ import { budgetResult } from './budget.js';
 import type { SubagentTag } from './context/agents.js';
 import { withEditDiagnostics } from './edit_diagnostics.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
+import { mayChangeFiles } from './may_change_files.js';
 import { findTool } from './pool.js';
 import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
 
@@ -99,6 +100,11 @@ export interface CallEnvironment {
   /** Asks the user; absent in headless runs, where an ask becomes a denial. */
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
   hooks?: CallHooks;
+  /**
+   * Takes a checkpoint of the workspace before a call that may change files (`mayChangeFiles`);
+   * returns a line for the result when none could be taken.
+   */
+  checkpoint?: (call: ToolCall, tool: Tool, input: unknown) => Promise<string | undefined>;
 }
 
 const error = (text: string): ToolResult => ({ isError: true, text });
@@ -379,6 +385,12 @@ export async function runToolCall(
     } else if (refused) return refused;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
+    // 5b. A checkpoint before a call that may change files, so /undo and /rewind can take it back.
+    const unsaved =
+      env.checkpoint && mayChangeFiles(tool, current.input, current.facts)
+        ? await env.checkpoint(call, tool, current.input)
+        : undefined;
+
     // 6. The call itself, on what its permission check judged.
     const since = Date.now();
     const output = await tool.call(current.input, checkedFiles ? { ...ctx, checkedFiles } : ctx);
@@ -402,6 +414,7 @@ export async function runToolCall(
     const after = await env.hooks?.after?.(call, tool, current.input, result);
     if (after?.stop) ctx.interaction?.finish({ kind: 'stopped', text: after.stop });
     const notes = [
+      unsaved,
       before?.additionalContext,
       after?.feedback && `A hook says about this result: ${after.feedback}`,
       after?.additionalContext,

@@ -15,14 +15,16 @@ export interface CollectOptions {
   env?: NodeJS.ProcessEnv;
   /** Ends the program (SIGTERM) when it runs longer than this. */
   timeoutMs?: number;
+  /** Written to the program's standard input, which is then closed (default: no input). */
+  input?: string | Buffer;
 }
 
 /** Runs a short program to its end and collects its output; never throws. */
 export function collectProcess(argv: string[], options: CollectOptions = {}): Promise<CollectedRun> {
-  const { signal, cwd, env, timeoutMs } = options;
+  const { signal, cwd, env, timeoutMs, input } = options;
   return new Promise((resolve) => {
     const child = spawn(argv[0], argv.slice(1), {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       signal,
       cwd,
       env,
@@ -30,12 +32,17 @@ export function collectProcess(argv: string[], options: CollectOptions = {}): Pr
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    if (input !== undefined && child.stdin) {
+      // A program that exits without reading all of it closes the pipe: that is its answer, not ours.
+      child.stdin.on('error', () => {});
+      child.stdin.end(input);
+    }
     child.on('error', (error: NodeJS.ErrnoException) => resolve({ code: null, stdout, stderr, error }));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

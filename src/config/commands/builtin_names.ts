@@ -23,6 +23,8 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'permissions',
   'export',
   'clear',
+  'undo',
+  'rewind',
   'rules',
   'newrule',
   'init',

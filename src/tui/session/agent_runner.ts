@@ -78,6 +78,18 @@ export class AgentRunner {
     this.history = history;
   }
 
+  /** The conversation so far. */
+  get messages(): readonly ConversationMessage[] {
+    return this.agent?.messages ?? this.history;
+  }
+
+  /** `/rewind`: the conversation goes on from `messages` (an earlier part of it); the log records it. */
+  rewind(messages: ConversationMessage[]): void {
+    this.retire();
+    this.history = messages;
+    recordCompaction(this.parts.log(), messages);
+  }
+
   /** The next prompt makes a new agent with the conversation so far (after a model or runtime change). */
   retire(): void {
     if (this.agent) this.history = this.agent.messages;

@@ -1,3 +1,4 @@
+import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { ContextReport } from '../../tool/context/conversation.js';
@@ -33,6 +34,10 @@ export interface CommandHost {
   resume(session: ResumedSession): void;
   /** Starts over: a new session with no history. */
   clear(): void;
+  /** The conversation so far (what the model is sent). */
+  readonly conversation: readonly ConversationMessage[];
+  /** `/rewind`: the conversation goes on from an earlier part of itself. */
+  rewindConversation(messages: ConversationMessage[]): void;
   /** Runs a prompt as if typed; `shown` is what the conversation shows of it. */
   run(prompt: string, shown: string, options?: PromptOptions): Promise<void>;
   exit(): void;

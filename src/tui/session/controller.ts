@@ -1,3 +1,4 @@
+import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Effort, Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { ContextReport } from '../../tool/context/conversation.js';
@@ -165,6 +166,14 @@ export class InteractiveSession implements SessionControls, CommandHost {
   clear(): void {
     this.lifecycle.clear();
     this.runner.restart([]);
+  }
+
+  get conversation(): readonly ConversationMessage[] {
+    return this.runner.messages;
+  }
+
+  rewindConversation(messages: ConversationMessage[]): void {
+    this.runner.rewind(messages);
   }
 
   /** Continues a session from its log (`/resume`). */

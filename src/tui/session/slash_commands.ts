@@ -4,6 +4,7 @@ import { listSessions } from '../../session/catalog.js';
 import { contextReportText } from '../../tool/context/conversation.js';
 import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
+import { rewindToCheckpoint, undoLastTurn } from './checkpoint_commands.js';
 import type { CommandHost } from './command_host.js';
 import { exportConversation } from './export_session.js';
 import { hooksPanel } from './hooks_panel.js';
@@ -265,6 +266,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       session.clear();
       notice(session, `New session ${session.runtime.sessionId}.`);
     },
+  },
+  {
+    name: 'undo',
+    summary: "take back the files' changes of the last prompt that changed them",
+    idle: true,
+    run: (session) => undoLastTurn(session),
+  },
+  {
+    name: 'rewind',
+    args: '[id]',
+    summary: 'back to a checkpoint: its files, the conversation before it, or both',
+    idle: true,
+    run: (session, args) => rewindToCheckpoint(session, args),
   },
   {
     name: 'rules',

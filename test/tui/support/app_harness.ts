@@ -62,6 +62,8 @@ export async function renderApp(
   turns: ScriptedTurn[],
   options: {
     files?: Record<string, string>;
+    /** A workspace made beforehand, instead of a temp folder holding `files`. */
+    dir?: string;
     settings?: SettingsLayer;
     features?: string[];
     strictPlanMode?: boolean;
@@ -78,7 +80,7 @@ export async function renderApp(
   } = {},
 ): Promise<AppUnderTest> {
   const server = await FakeModelServer.start({ turns, countTokens: options.countTokens });
-  const dir = repo(options.files);
+  const dir = options.dir ?? repo(options.files);
   const home = tempDir('lathe-home-');
   if (options.userSettings) {
     mkdirSync(join(home, 'settings'), { recursive: true });

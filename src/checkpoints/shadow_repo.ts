@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { join } from 'node:path';
+import { collectProcess } from '../util/collect_process.js';
+import { safeGitArgs, safeGitEnv } from '../util/safe_git.js';
+
+/** The folder of every workspace's shadow repository: `$LATHE_HOME/checkpoints`. */
+export function checkpointsFolder(documentsRoot: string): string {
+  return join(documentsRoot, 'checkpoints');
+}
+
+/** A workspace's shadow repository: `$LATHE_HOME/checkpoints/<hash of its path>.git`. */
+export function shadowGitDir(documentsRoot: string, workspace: string): string {
+  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+  return join(checkpointsFolder(documentsRoot), `${hash}.git`);
+}
+
+/**
+ * The shadow repository's configuration, written once at its creation; nothing else writes it.
+ * The user's global and system configuration are never read (autocrlf or a filter there would
+ * change the bytes kept), reflogs would keep pruned checkpoints alive, and gc runs when lathe says.
+ * Index version 4 (paths prefix-compressed) is a third the size: faster to read and write.
+ */
+const CONFIG = `[core]
+\trepositoryformatversion = 0
+\tbare = false
+\tfilemode = true
+\tsymlinks = true
+\tignorecase = false
+\tautocrlf = false
+\tsafecrlf = false
+\tquotepath = false
+\tfsmonitor = false
+\tuntrackedCache = false
+\tlogAllRefUpdates = false
+\thooksPath = /dev/null
+[index]
+\tversion = 4
+[gc]
+\tauto = 0
+`;
+
+/** Attributes over any `.gitattributes` of the workspace: bytes go in and come out as they are. */
+const ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
+
+export class ShadowGitError extends Error {}
+
+/** What one git command in the shadow repository printed. */
+export interface ShadowRun {
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A shadow git repository driven with GIT_DIR, GIT_WORK_TREE and its own GIT_INDEX_FILE: the
+ * workspace is its work tree, but the user's repository (HEAD, index, refs, stash, nested
+ * `.git` folders) is never read or written. Every call runs through `safeGitArgs`: no hooks,
+ * no fsmonitor, no pager.
+ */
+export class ShadowRepo {
+  readonly indexFile: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    readonly gitDir: string,
+    readonly workTree: string,
+    baseEnv: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.indexFile = join(gitDir, 'index');
+    const env: NodeJS.ProcessEnv = {};
+    // No GIT_* of the caller's (a hook's GIT_DIR, GIT_OBJECT_DIRECTORY) may redirect these calls.
+    for (const [key, value] of Object.entries(baseEnv)) if (!key.startsWith('GIT_')) env[key] = value;
+    this.env = safeGitEnv({
+      ...env,
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workTree,
+      GIT_INDEX_FILE: this.indexFile,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'lathe',
+      GIT_AUTHOR_EMAIL: 'checkpoints@lathe.invalid',
+      GIT_COMMITTER_NAME: 'lathe',
+      GIT_COMMITTER_EMAIL: 'checkpoints@lathe.invalid',
+    });
+  }
+
+  get exists(): boolean {
+    return existsSync(join(this.gitDir, 'HEAD'));
+  }
+
+  /**
+   * Makes the repository when there is none: built in a temporary folder and renamed into
+   * place, so a process killed meanwhile leaves no half-made repository behind.
+   */
+  async ensure(): Promise<void> {
+    if (this.exists) return;
+    const temp = `${this.gitDir}.${process.pid}.tmp`;
+    await fs.rm(temp, { recursive: true, force: true });
+    await fs.mkdir(temp, { recursive: true });
+    const env = { ...this.env };
+    delete env.GIT_DIR;
+    delete env.GIT_WORK_TREE;
+    delete env.GIT_INDEX_FILE;
+    const made = await collectProcess(['git', 'init', '--quiet', '--bare', '--template=', temp], {
+      env,
+      timeoutMs: 30_000,
+    });
+    if (made.error || made.code !== 0)
+      throw new ShadowGitError(`git init failed: ${(made.stderr || made.error?.message || '').trim()}`);
+    await fs.writeFile(join(temp, 'config'), CONFIG);
+    await fs.mkdir(join(temp, 'info'), { recursive: true });
+    await fs.writeFile(join(temp, 'info', 'attributes'), ATTRIBUTES);
+    await fs.writeFile(join(temp, 'lathe-workspace'), `${this.workTree}\n`);
+    await fs.rename(temp, this.gitDir);
+  }
+
+  /** Runs git here; a failure throws with git's own words. */
+  async git(
+    args: readonly string[],
+    options: { input?: string; timeoutMs?: number } = {},
+  ): Promise<ShadowRun> {
+    const run = await collectProcess(['git', ...safeGitArgs(args)], {
+      cwd: this.workTree,
+      env: this.env,
+      input: options.input,
+      timeoutMs: options.timeoutMs ?? 600_000,
+    });
+    if (run.error) throw new ShadowGitError(`git ${args[0]} could not run: ${run.error.message}`);
+    if (run.code !== 0) {
+      const said = (run.stderr || run.stdout).trim().split('\n').slice(-3).join(' / ');
+      throw new ShadowGitError(`git ${args[0]} failed (${run.code ?? 'stopped'}): ${said}`);
+    }
+    return { stdout: run.stdout, stderr: run.stderr };
+  }
+
+  /**
+   * Removes what a git process killed mid-write leaves (its `index.lock`): only ever called by
+   * the holder of the repository's lock, so no live process of lathe's owns it.
+   */
+  async clearStaleLocks(): Promise<void> {
+    await fs.rm(join(this.gitDir, 'index.lock'), { force: true });
+    // gc may run a while; its packed-refs lock is stale only when old.
+    const packed = join(this.gitDir, 'packed-refs.lock');
+    const stat = await fs.stat(packed).catch(() => undefined);
+    if (stat && Date.now() - stat.mtimeMs > 10 * 60_000) await fs.rm(packed, { force: true });
+  }
+}

@@ -1,0 +1,297 @@
+import { randomBytes } from 'node:crypto';
+import { lstatSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import { join } from 'node:path';
+import { withFileLock } from '../util/file_lock.js';
+import {
+  type Checkpoint,
+  type CheckpointMeta,
+  commitMessage,
+  LIST_FORMAT,
+  parseListing,
+  REF_PREFIX,
+  refFor,
+} from './records.js';
+import { switchTree, type TreeChange } from './restore.js';
+import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
+import { type IndexMemory, snapshotTree, type TreeSnapshot } from './snapshot.js';
+import { WorkspaceWalker } from './walk.js';
+
+export interface CheckpointStoreOptions {
+  workspace: string;
+  documentsRoot: string;
+  /** How many checkpoints to keep, and for how long (settings `checkpoints`). */
+  keep: number;
+  maxAgeDays: number;
+  /** Patterns in .gitignore form left out (`checkpoints.exclude`). */
+  exclude?: readonly string[];
+  /** Absolute folders never walked (lathe's home and session folder when they lie inside). */
+  skipFolders?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What a restore did: the checkpoint restored, the one taken of the present just before, and the change. */
+export interface RestoreResult {
+  target: Checkpoint;
+  before: Checkpoint;
+  change: TreeChange;
+}
+
+export class CheckpointError extends Error {}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The checkpoints of one workspace, in its shadow repository. Every snapshot, restore and prune
+ * holds the repository's lock, so lathe processes sharing a workspace take turns; a lock or git
+ * lock left by a killed process is taken over.
+ */
+export class CheckpointStore {
+  readonly repo: ShadowRepo;
+  private readonly walker: WorkspaceWalker;
+  private readonly lockPath: string;
+  private index?: IndexMemory;
+  /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
+  private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
+  private gcRunning?: Promise<void>;
+
+  constructor(private readonly options: CheckpointStoreOptions) {
+    const gitDir = shadowGitDir(options.documentsRoot, options.workspace);
+    this.repo = new ShadowRepo(gitDir, options.workspace, options.env);
+    this.lockPath = `${gitDir}.lock`;
+    this.walker = new WorkspaceWalker(options.workspace, {
+      exclude: options.exclude,
+      skipFolders: options.skipFolders,
+    });
+  }
+
+  /**
+   * A checkpoint of the workspace as it is now. Unless `always`, a tree the newest checkpoint
+   * already holds makes none, and that one is returned.
+   */
+  take(
+    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
+    options: { always?: boolean } = {},
+  ): Promise<Checkpoint> {
+    return this.locked(async () => this.commit(meta, await this.snapshotNow(), options.always ?? false));
+  }
+
+  /** Every checkpoint, oldest first. */
+  async list(): Promise<Checkpoint[]> {
+    if (!this.repo.exists) return [];
+    const listed = await this.repo.git(['for-each-ref', `--format=${LIST_FORMAT}`, REF_PREFIX]);
+    return parseListing(listed.stdout);
+  }
+
+  /** The checkpoint an id (or a unique start of one) names. */
+  async find(id: string): Promise<Checkpoint> {
+    const wanted = id.trim().toLowerCase();
+    if (!/^[0-9a-f]{4,40}$/.test(wanted))
+      throw new CheckpointError(`"${id}" is not a checkpoint id (lathe checkpoints list shows them)`);
+    const matches = (await this.list()).filter((c) => c.commit.startsWith(wanted));
+    if (matches.length === 0)
+      throw new CheckpointError(`no checkpoint ${id} in this workspace (lathe checkpoints list shows them)`);
+    if (matches.length > 1)
+      throw new CheckpointError(`${id} names ${matches.length} checkpoints: give more of it`);
+    return matches[0];
+  }
+
+  /**
+   * Makes the workspace byte-identical to a checkpoint: files created since are removed, changed
+   * and deleted ones come back with their modes. The present is checkpointed first, so the
+   * restore itself can be taken back.
+   */
+  restore(target: Checkpoint, session?: string): Promise<RestoreResult> {
+    return this.locked(async () => this.switchTo(target, await this.snapshotNow(), session));
+  }
+
+  /** Checkpoints the present (as a restore's own checkpoint), then turns the files into `target`'s. */
+  private async switchTo(target: Checkpoint, snap: TreeSnapshot, session?: string): Promise<RestoreResult> {
+    const before = await this.commit(
+      { kind: 'restore', label: `before restoring ${target.id}`, session, restored: target.commit },
+      snap,
+      true,
+    );
+    const keep = new Set(snap.skipped.map((s) => s.path));
+    const change = await switchTree(this.repo, before.tree, target.tree, keep);
+    this.index = undefined;
+    return { target, before, change };
+  }
+
+  /**
+   * `/undo`: back to the newest checkpoint taken before a prompt whose files differ from the
+   * present; right after a restore, from the checkpoint it restored on, so a second /undo goes
+   * one prompt further back. Undefined when there is none.
+   */
+  undo(session?: string): Promise<RestoreResult | undefined> {
+    return this.locked(async () => {
+      const snap = await this.snapshotNow();
+      const all = await this.list();
+      const last = all.at(-1);
+      const restored = last?.kind === 'restore' ? all.findIndex((c) => c.commit === last.restored) : -1;
+      const end = restored >= 0 && all[restored].tree === snap.tree ? restored : all.length;
+      const turns = all.slice(0, end).filter((c) => c.kind === 'turn');
+      const target = turns.reverse().find((c) => c.tree !== snap.tree);
+      if (!target) return undefined;
+      return this.switchTo(target, snap, session);
+    });
+  }
+
+  /** Bytes the shadow repository takes on disk. */
+  async diskUsage(): Promise<number> {
+    return folderBytes(this.repo.gitDir);
+  }
+
+  /**
+   * Removes checkpoints beyond `keep` and older than `maxAgeDays` (all of them with `all`), then
+   * lets git drop what no checkpoint holds any more.
+   */
+  async prune(options: { all?: boolean } = {}): Promise<{ removed: number }> {
+    if (!this.repo.exists) return { removed: 0 };
+    if (options.all) {
+      return this.locked(async () => {
+        const removed = (await this.refNames()).length;
+        await fs.rm(this.repo.gitDir, { recursive: true, force: true });
+        this.index = undefined;
+        this.newest = undefined;
+        return { removed };
+      });
+    }
+    const removed = await this.locked(async () => {
+      const stale = this.staleRefs(await this.refNames(), 0);
+      if (stale.length > 0) await this.repo.git(['update-ref', '--stdin'], { input: deletions(stale) });
+      return stale.length;
+    });
+    await this.gc();
+    return { removed };
+  }
+
+  /** git gc of the shadow repository, holding its lock (a snapshot meanwhile waits). */
+  gc(): Promise<void> {
+    this.gcRunning ??= this.locked(async () => {
+      await this.repo.git(['gc', '--quiet', '--prune=now']);
+      await fs.writeFile(join(this.repo.gitDir, 'lathe-gc'), `${new Date().toISOString()}\n`);
+    }).finally(() => {
+      this.gcRunning = undefined;
+    });
+    return this.gcRunning;
+  }
+
+  private locked<T>(work: () => Promise<T>): Promise<T> {
+    return withFileLock(
+      this.lockPath,
+      async () => {
+        await this.repo.ensure();
+        await this.repo.clearStaleLocks();
+        return work();
+      },
+      {
+        busy: (pid) =>
+          new CheckpointError(
+            `another lathe process (pid ${pid ?? 'unknown'}) holds the checkpoint lock ${this.lockPath}`,
+          ),
+      },
+    );
+  }
+
+  /** The workspace's tree as it is now (lock held). */
+  private async snapshotNow(): Promise<TreeSnapshot> {
+    const snap = await snapshotTree(this.repo, this.walker, this.index);
+    this.index = snap.memory;
+    return snap;
+  }
+
+  /**
+   * A checkpoint of a snapshot, old ones pruned in the same git call (lock held). Unless
+   * `always`, a tree the newest checkpoint holds already makes none: that one is returned.
+   */
+  private async commit(
+    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
+    snap: TreeSnapshot,
+    always: boolean,
+  ): Promise<Checkpoint> {
+    const refs = await this.newestRefs();
+    if (!always && refs.tree === snap.tree) {
+      const existing = refs.checkpoint ?? (await this.list()).at(-1);
+      if (existing) return existing;
+    }
+    const at = Date.now();
+    const full: CheckpointMeta = { ...meta, at, skipped: snap.skipped, skippedCount: snap.skipped.length };
+    const commit = (
+      await this.repo.git(['commit-tree', snap.tree, '-F', '-'], { input: commitMessage(full) })
+    ).stdout.trim();
+    const ref = refFor(at, randomBytes(3).toString('hex'));
+    const stale = this.staleRefs(refs.refs, 1);
+    await this.repo.git(['update-ref', '--stdin'], { input: `create ${ref} ${commit}\n${deletions(stale)}` });
+    const kept = refs.refs.filter((r) => !stale.includes(r));
+    const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref };
+    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...kept, ref], checkpoint };
+    if (stale.length > 0) void this.gcWhenDue();
+    return checkpoint;
+  }
+
+  /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */
+  private async newestRefs(): Promise<NonNullable<CheckpointStore['newest']>> {
+    const stamp = this.refsStamp();
+    if (this.newest?.stamp === stamp) return this.newest;
+    const listed = await this.repo.git(['for-each-ref', '--format=%(refname) %(tree)', REF_PREFIX]);
+    const rows = listed.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' '))
+      .sort((a, b) => a[0].localeCompare(b[0]));
+    this.newest = { stamp, tree: rows.at(-1)?.[1], refs: rows.map((r) => r[0]) };
+    return this.newest;
+  }
+
+  private async refNames(): Promise<string[]> {
+    return (await this.newestRefs()).refs;
+  }
+
+  /** Refs past `keep` (counting `adding` new ones) or older than `maxAgeDays`, oldest first. */
+  private staleRefs(refs: string[], adding: number): string[] {
+    const over = Math.max(0, refs.length + adding - this.options.keep);
+    const oldest = Date.now() - this.options.maxAgeDays * DAY_MS;
+    return refs.filter((ref, i) => i < over || refTime(ref) < oldest);
+  }
+
+  /** The loose refs folder and packed-refs as they are: they change whenever a checkpoint is added or pruned. */
+  private refsStamp(): string {
+    const stat = (path: string) => {
+      const s = lstatSync(join(this.repo.gitDir, path), { throwIfNoEntry: false });
+      return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : '-';
+    };
+    return `${stat(REF_PREFIX)}|${stat('packed-refs')}`;
+  }
+
+  /** gc in the background after pruning, at most once a day. */
+  private async gcWhenDue(): Promise<void> {
+    const last = await fs.stat(join(this.repo.gitDir, 'lathe-gc')).catch(() => undefined);
+    if (last && Date.now() - last.mtimeMs < DAY_MS) return;
+    await this.gc().catch(() => {
+      // A failed gc leaves the repository as it was; the next one tries again.
+    });
+  }
+}
+
+function deletions(refs: readonly string[]): string {
+  return refs.map((ref) => `delete ${ref}\n`).join('');
+}
+
+function refTime(ref: string): number {
+  return Number(ref.slice(REF_PREFIX.length).split('-')[0]);
+}
+
+/** Bytes on disk (allocated blocks) of a folder and everything in it. */
+export async function folderBytes(path: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.readdir(path, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) total += await folderBytes(full);
+    else total += ((await fs.lstat(full).catch(() => undefined))?.blocks ?? 0) * 512;
+  }
+  return total;
+}
+
+export { ShadowGitError };

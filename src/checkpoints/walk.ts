@@ -1,0 +1,219 @@
+import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Files larger than this are left out of checkpoints (and listed as skipped). */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** A workspace with more files than this is not checkpointed: the first snapshot would take minutes. */
+export const MAX_FILES = 200_000;
+
+/** A file a checkpoint left out, and why. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+/** One walk of the workspace: the files a checkpoint holds, relative with `/`, and those left out. */
+export interface WalkResult {
+  files: Set<string>;
+  skipped: SkippedFile[];
+}
+
+interface IgnoreLayer {
+  /** The folder the rules are relative to ('' for the workspace). */
+  base: string;
+  rules: Ignore;
+}
+
+/** What the walk remembers of a folder, to skip reading it again while it has not changed. */
+interface FolderMemory {
+  mtimeMs: number;
+  /** The rules in force there when it was read (its .gitignore files up from it, by their stats). */
+  rulesKey: string;
+  /** Its files' paths from the workspace root. */
+  files: string[];
+  /** Its subfolders' names. */
+  folders: string[];
+  skipped: SkippedFile[];
+  /** The folder changed too close to the read to trust its time stamp: read it again next time. */
+  racy: boolean;
+}
+
+/** A folder counts as changed when its time stamp is this close to the moment it was read. */
+const RACY_MS = 2_000;
+
+export class WalkError extends Error {}
+
+/**
+ * lathe's own ignore-aware walk of a workspace for checkpoints: the .gitignore files (each
+ * applied relative to where it lies, nested repositories' own included), the repository's
+ * info/exclude, and `checkpoints.exclude`; never a `.git` entry, never into a symlinked folder.
+ * It remembers each folder by its time stamp, so a walk of an unchanged tree reads no folder
+ * again: content changes inside unchanged folders are git's to find (`git diff-files`).
+ */
+export class WorkspaceWalker {
+  private readonly memory = new Map<string, FolderMemory>();
+  /** Each folder's .gitignore, parsed, by the file's stats. */
+  private readonly ignoreFiles = new Map<string, { key: string; layer: IgnoreLayer }>();
+  private readonly rootRules: Ignore;
+
+  constructor(
+    private readonly root: string,
+    options: {
+      /** Patterns in .gitignore form (`checkpoints.exclude`). */
+      exclude?: readonly string[];
+      /** Absolute folders inside the workspace never to walk (lathe's own home, the session folder). */
+      skipFolders?: readonly string[];
+    } = {},
+  ) {
+    this.rootRules = ignore().add([...(options.exclude ?? [])]);
+    try {
+      this.rootRules.add(readFileSync(join(root, '.git', 'info', 'exclude'), 'utf8'));
+    } catch {
+      // no repository here, or no exclude file
+    }
+    for (const folder of options.skipFolders ?? []) {
+      const rel = relativeInside(root, folder);
+      if (rel) this.rootRules.add(`/${rel.replace(/([*?[\]!#\\])/g, '\\$1')}/`);
+    }
+  }
+
+  /** Walks the whole tree; folders unchanged since the last walk are taken from memory. */
+  walk(): WalkResult {
+    const files = new Set<string>();
+    const skipped: SkippedFile[] = [];
+    const seen = new Set<string>();
+    const stack: Array<{ rel: string; layers: IgnoreLayer[]; key: string }> = [
+      { rel: '', layers: [{ base: '', rules: this.rootRules }], key: '' },
+    ];
+    while (stack.length > 0) {
+      const { rel, layers, key } = stack.pop()!;
+      seen.add(rel);
+      const folder = this.folder(rel, layers, key);
+      if (!folder) continue;
+      for (const path of folder.memory.files) files.add(path);
+      if (files.size > MAX_FILES)
+        throw new WalkError(
+          `the workspace holds more than ${MAX_FILES.toLocaleString('en-US')} files; add large folders to checkpoints.exclude`,
+        );
+      skipped.push(...folder.memory.skipped);
+      for (const name of folder.memory.folders)
+        stack.push({
+          rel: rel ? `${rel}/${name}` : name,
+          layers: folder.layers,
+          key: folder.memory.rulesKey,
+        });
+    }
+    for (const rel of this.memory.keys()) if (!seen.has(rel)) this.memory.delete(rel);
+    return { files, skipped };
+  }
+
+  /** A folder's entries, from memory when neither it nor the rules over it changed. */
+  private folder(
+    rel: string,
+    parentLayers: IgnoreLayer[],
+    parentKey: string,
+  ): { memory: FolderMemory; layers: IgnoreLayer[] } | undefined {
+    const abs = rel ? join(this.root, ...rel.split('/')) : this.root;
+    let mtimeMs: number;
+    try {
+      const stat = lstatSync(abs);
+      if (!stat.isDirectory()) return undefined;
+      mtimeMs = stat.mtimeMs;
+    } catch {
+      return undefined;
+    }
+    const ignoreStat = statKey(join(abs, '.gitignore'));
+    const rulesKey = `${parentKey}|${ignoreStat}`;
+    const layers = ignoreStat ? [...parentLayers, this.ignoreLayer(abs, rel, ignoreStat)] : parentLayers;
+    const known = this.memory.get(rel);
+    if (known && !known.racy && known.mtimeMs === mtimeMs && known.rulesKey === rulesKey)
+      return { memory: known, layers };
+    const readAt = Date.now();
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch (error) {
+      // An unreadable folder is left out, and said so, rather than failing the checkpoint.
+      const memory: FolderMemory = {
+        mtimeMs,
+        rulesKey,
+        files: [],
+        folders: [],
+        skipped: [
+          { path: rel || '.', reason: `folder not readable (${(error as NodeJS.ErrnoException).code})` },
+        ],
+        racy: true,
+      };
+      return { memory, layers };
+    }
+    const memory: FolderMemory = {
+      mtimeMs,
+      rulesKey,
+      files: [],
+      folders: [],
+      skipped: [],
+      racy: readAt - mtimeMs < RACY_MS,
+    };
+    for (const entry of entries) {
+      const name = entry.name;
+      if (name === '.git') continue;
+      const path = rel ? `${rel}/${name}` : name;
+      const isFolder = entry.isDirectory();
+      if (isIgnored(layers, path, isFolder)) continue;
+      if (isFolder) {
+        memory.folders.push(name);
+        continue;
+      }
+      if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+      if (entry.isFile()) {
+        const size = fileSize(join(abs, name));
+        if (size !== undefined && size > MAX_FILE_BYTES) {
+          memory.skipped.push({ path, reason: `over 5 MB (${(size / 1024 / 1024).toFixed(1)} MB)` });
+          continue;
+        }
+      }
+      memory.files.push(path);
+    }
+    this.memory.set(rel, memory);
+    return { memory, layers };
+  }
+
+  private ignoreLayer(abs: string, rel: string, key: string): IgnoreLayer {
+    const known = this.ignoreFiles.get(rel);
+    if (known?.key === key) return known.layer;
+    let text = '';
+    try {
+      text = readFileSync(join(abs, '.gitignore'), 'utf8');
+    } catch {
+      // unreadable: no rules from it
+    }
+    const layer = { base: rel, rules: ignore().add(text) };
+    this.ignoreFiles.set(rel, { key, layer });
+    return layer;
+  }
+}
+
+function isIgnored(layers: IgnoreLayer[], path: string, isFolder: boolean): boolean {
+  return layers.some(({ base, rules }) => {
+    const rel = base ? path.slice(base.length + 1) : path;
+    return rules.ignores(isFolder ? `${rel}/` : rel);
+  });
+}
+
+/** A file's identity for change detection (size, time, inode), or '' when it is not there. */
+function statKey(path: string): string {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  return stat?.isFile() ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : '';
+}
+
+function fileSize(path: string): number | undefined {
+  return lstatSync(path, { throwIfNoEntry: false })?.size;
+}
+
+/** `folder` relative to `root` with `/`, when it lies strictly inside it. */
+function relativeInside(root: string, folder: string): string | undefined {
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  if (!folder.startsWith(prefix)) return undefined;
+  return folder.slice(prefix.length).split(sep).join('/').replace(/\/$/, '') || undefined;
+}

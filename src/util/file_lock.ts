@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isProcessAlive, type ProcessIdentity, processIdentity } from './process_identity.js';
+
+/** How long to wait for another process's work before giving up, by default. */
+const WAIT_LIMIT_MS = 120_000;
+
+async function readOwner(path: string): Promise<ProcessIdentity | undefined> {
+  try {
+    const owner = JSON.parse(await fs.readFile(path, 'utf8')) as ProcessIdentity;
+    return Number.isInteger(owner.pid) ? owner : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface FileLockOptions {
+  /** The error thrown when another live process holds the lock longer than `waitLimitMs`. */
+  busy(ownerPid: number | undefined): Error;
+  waitLimitMs?: number;
+}
+
+/**
+ * Runs `work` holding the lock file at `path`: created exclusively, holding its owner's pid and
+ * start time, so processes (not only calls of this one) take turns. A lock whose owner is gone
+ * (killed with the lock held) is taken over; a pid reused by a new process does not keep it.
+ */
+export async function withFileLock<T>(
+  path: string,
+  work: () => Promise<T>,
+  options: FileLockOptions,
+): Promise<T> {
+  await fs.mkdir(dirname(path), { recursive: true });
+  const me = JSON.stringify(processIdentity());
+  const started = Date.now();
+  const limit = options.waitLimitMs ?? WAIT_LIMIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // Written whole before it is linked in: a reader never sees an empty lock.
+      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      await fs.writeFile(temp, me, { mode: 0o600 });
+      try {
+        await fs.link(temp, path);
+      } finally {
+        await fs.rm(temp, { force: true });
+      }
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = await readOwner(path);
+    if (owner && !isProcessAlive(owner)) {
+      // Re-read right before removing, so a lock just taken by a live process is left alone.
+      const again = await fs.readFile(path, 'utf8').catch(() => '');
+      if (again === JSON.stringify(owner)) await fs.rm(path, { force: true });
+      continue;
+    }
+    if (Date.now() - started > limit) throw options.busy(owner?.pid);
+    await sleep(Math.min(5 + attempt * 2, 50));
+  }
+  try {
+    return await work();
+  } finally {
+    await fs.rm(path, { force: true });
+  }
+}
