@@ -7,6 +7,7 @@ const STOP_GRACE_MS = 1_000;
 
 type WorkerMessage =
   | { type: 'tool'; callId: number; name: string; input: string }
+  | { type: 'started'; id: number }
   | { type: 'done'; id: number; output: string; value?: string; error?: string; timedOut?: boolean };
 
 type RunOptions = Parameters<ReplAccess['run']>[1];
@@ -109,6 +110,7 @@ export class ReplHost implements ReplAccess {
             });
           return;
         }
+        if (message.type === 'started' && message.id === id) return armTimer();
         if (message.type !== 'done' || message.id !== id) return;
         if (message.timedOut) {
           finish({
@@ -136,18 +138,23 @@ export class ReplHost implements ReplAccess {
       const onExit = () => finish({ output: '', error: 'The REPL ended unexpectedly.', reset: true });
       const onAbort = () =>
         finish({ output: '', error: 'Interrupted by the user.', reset: true }, 'terminate');
-      const timer = setTimeout(
-        () =>
-          finish(
-            {
-              output: '',
-              error: `Stopped: the code was still running past its timeout (${seconds} s).`,
-              reset: true,
-            },
-            'terminate',
-          ),
-        options.timeoutMs + STOP_GRACE_MS,
-      );
+      // Armed when the worker starts the run, not when it is sent: a worker that is still
+      // starting (a busy machine) must not have its first run's time eaten by that.
+      let timer: NodeJS.Timeout | undefined;
+      const armTimer = () => {
+        timer = setTimeout(
+          () =>
+            finish(
+              {
+                output: '',
+                error: `Stopped: the code was still running past its timeout (${seconds} s).`,
+                reset: true,
+              },
+              'terminate',
+            ),
+          options.timeoutMs + STOP_GRACE_MS,
+        );
+      };
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);

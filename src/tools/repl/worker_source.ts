@@ -139,6 +139,7 @@ parentPort.on('message', (message) => {
   }
   if (message.type !== 'run') return;
   active = { id: message.id };
+  parentPort.postMessage({ type: 'started', id: message.id });
   let value;
   try {
     const script = compile(message.code);
