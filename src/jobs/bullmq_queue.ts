@@ -157,6 +157,8 @@ export class BullQueue implements JobQueue {
         lockDuration: this.lockMs,
         stalledInterval: Math.max(1_000, Math.min(30_000, Math.floor(this.lockMs / 2))),
         maxStalledCount: 2,
+        // Seconds a worker's blocking wait for a job lasts: closing waits for it to end.
+        drainDelay: 1,
       },
     );
     worker.on('error', (error) => process.stderr.write(`lathe: worker: ${error.message}\n`));

@@ -36,13 +36,18 @@ export async function connectRedis(url: string): Promise<Redis> {
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  probe.on('error', () => undefined);
+  // The connect promise rejects with "Connection is closed"; the socket's own error says why.
+  let socketError: NodeJS.ErrnoException | undefined;
+  probe.on('error', (error: NodeJS.ErrnoException) => {
+    socketError ??= error;
+  });
   try {
     await probe.connect();
     await probe.ping();
   } catch (error) {
     probe.disconnect();
-    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const cause = socketError ?? (error as NodeJS.ErrnoException);
+    const why = cause.code ?? cause.message;
     throw new QueueUnreachableError(`cannot reach Redis at ${shownRedisUrl(url)}: ${why}`);
   }
   probe.disconnect();
