@@ -24,4 +24,5 @@ export const SLOW_TESTS = [
   'test/extensions/hooks/headless.e2e.test.ts',
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
+  'test/jobs/two_workers.test.ts',
 ];
