@@ -7,6 +7,7 @@ import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
+import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
 import { benchLsp } from './lsp.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
@@ -50,6 +51,11 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['extensions: finding skills at start', benchSkills],
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
   ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
+  ['jobs: queue overhead per job (local queue and BullMQ on redis-server)', benchJobsOverhead],
+  [
+    'jobs: work jobs of the fake model by lathe jobs run (LATHE_BENCH_JOBS, LATHE_BENCH_CONCURRENCY)',
+    benchJobsThroughput,
+  ],
 ];
 
 const only = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type FSWatcher, watch } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +17,10 @@ interface LocalRecord extends JobView {
   runner?: ProcessIdentity;
 }
 
-/** How often a running job's record is read for a cancellation, and the queue for new jobs. */
-const POLL_MS = 200;
+/** How often a running job's record is read for a cancellation. */
+const CANCEL_POLL_MS = 200;
+/** How often an idle runner looks at the queue when no change of its folder woke it. */
+const POLL_MS = 500;
 /** States a re-submitted job is left in; any other end state is queued again. */
 const KEPT: ReadonlySet<string> = new Set(['queued', 'running', 'completed']);
 
@@ -165,6 +168,9 @@ export class LocalQueue implements JobQueue {
     await fs.mkdir(this.dir, { recursive: true });
     const worker = `${hostname()}:${process.pid}`;
     const running = new Set<Promise<void>>();
+    // A submission wakes the loop at once; the poll is the fallback where watching does not work.
+    let wake: () => void = () => undefined;
+    const watcher = watchFolder(this.dir, () => wake());
     while (!options.signal.aborted) {
       if (running.size < options.concurrency) {
         await options.beforeJob?.();
@@ -176,8 +182,12 @@ export class LocalQueue implements JobQueue {
         }
         if (options.untilEmpty && running.size === 0) break;
       }
-      await Promise.race([...running, sleep(POLL_MS)]);
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      await Promise.race([...running, sleep(POLL_MS), woken]);
     }
+    watcher?.close();
     await Promise.all(running);
   }
 
@@ -187,7 +197,7 @@ export class LocalQueue implements JobQueue {
       void this.read(job.id).then((record) => {
         if (record?.cancelRequested) cancel.abort();
       });
-    }, POLL_MS);
+    }, CANCEL_POLL_MS);
     let outcome: JobOutcome;
     try {
       outcome = await options.execute({
@@ -214,6 +224,14 @@ export class LocalQueue implements JobQueue {
   }
 
   async close(): Promise<void> {}
+}
+
+function watchFolder(dir: string, changed: () => void): FSWatcher | undefined {
+  try {
+    return watch(dir, changed).on('error', () => undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 function toView(record: LocalRecord): JobView {
