@@ -19,6 +19,8 @@ const PREFIX = 'lathe';
 /** Tries of a job whose infrastructure failed (a clone, a worktree); a job that ran is never retried. */
 const ATTEMPTS = 3;
 const BACKOFF_MS = 2_000;
+/** BullMQ's lowest priority (2^21 - 1); a job's own is at most one higher. */
+const LOWEST_PRIORITY = 2_097_151;
 /** How often a running job looks for its cancellation key: well within the 2 s a cancel may take. */
 const CANCEL_POLL_MS = 250;
 const WAITING: JobType[] = ['waiting', 'prioritized', 'delayed', 'waiting-children'];
@@ -77,7 +79,8 @@ export class BullQueue implements JobQueue {
         backoff: { type: 'exponential', delay: BACKOFF_MS },
         removeOnComplete: false,
         removeOnFail: false,
-        ...(spec.priority ? { priority: spec.priority } : {}),
+        // BullMQ runs jobs without a priority first; lathe runs them after the prioritised ones.
+        priority: spec.priority ?? LOWEST_PRIORITY,
       });
       result.submitted.push(spec.id);
     }

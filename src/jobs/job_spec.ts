@@ -56,9 +56,9 @@ const BUDGET_KEYS = ['turns', 'tokens', 'seconds', 'cost'];
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const URL_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/|[\w.-]+@[\w.-]+:)/i;
 
-/** Whether `repo` names a remote repository (a URL or scp-like `user@host:path`) rather than a local folder. */
+/** Whether `repo` names a repository by URL (`https://`, `ssh://`, `file://`, scp-like `user@host:path`) rather than a local folder. */
 export function isRemoteRepo(repo: string): boolean {
-  return URL_PATTERN.test(repo) && !repo.startsWith('file://');
+  return URL_PATTERN.test(repo);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -118,9 +118,9 @@ export function parseJobSpec(raw: unknown, where: string, cwd: string): JobSpec 
   const priority = raw.priority;
   if (
     priority !== undefined &&
-    !(Number.isInteger(priority) && (priority as number) >= 1 && (priority as number) <= 2_097_152)
+    !(Number.isInteger(priority) && (priority as number) >= 1 && (priority as number) <= 2_097_150)
   )
-    fail('priority', 'must be a whole number from 1 (highest) to 2097152');
+    fail('priority', 'must be a whole number from 1 (highest) to 2097150');
   const spec: Omit<JobSpec, 'id'> = {
     repo,
     ref: text('ref', false) ?? 'HEAD',

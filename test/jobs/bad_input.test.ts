@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { branchFiles, type JobWorld, makeWorld, shown } from './queue_behaviour.
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 
-describe('lathe jobs: bad input and budgets on the local queue', () => {
+describe('lathe jobs: bad input, budgets and repository options on the local queue', () => {
   let world: JobWorld;
   afterEach(async () => {
     await world?.server.close();
@@ -100,5 +101,42 @@ describe('lathe jobs: bad input and budgets on the local queue', () => {
     expect(job.outcome.budgetExhausted).toBe('seconds (4 s)');
     expect(job.outcome.output.branch).toBe('lathe/job-timed-partial');
     expect(branchFiles(job.outcome.output.repository, 'lathe/job-timed-partial')).toEqual(['timed.txt']);
+  });
+
+  it('copies the included files in before the setup commands, and leaves them out of the branch', async () => {
+    world = await makeWorld([]);
+    writeFileSync(join(world.repo, '.gitignore'), '.env\n');
+    writeFileSync(join(world.repo, '.env'), 'TOKEN=1\n');
+    const args = [
+      '--prompt',
+      '[job inc]',
+      '--id',
+      'inc',
+      '--include',
+      '.env',
+      '--setup',
+      'grep -q TOKEN=1 .env',
+    ];
+    await world.jobs(['jobs', 'submit', '--repo', world.repo, ...args, ...MODEL]);
+    await world.jobs(['jobs', 'run']);
+    const job = await shown(world, 'inc');
+    expect(job.status).toBe('completed');
+    expect(branchFiles(job.outcome.output.repository, 'lathe/job-inc')).toEqual(['inc.txt']);
+  });
+
+  it('pushes the branch to a repository given by URL when the job says push', async () => {
+    world = await makeWorld([]);
+    const remote = join(tempDir('lathe-remote-'), 'origin.git');
+    execFileSync('git', ['clone', '--quiet', '--bare', world.repo, remote]);
+    const args = ['--prompt', '[job pushed]', '--id', 'pushed', '--push'];
+    await world.jobs(['jobs', 'submit', '--repo', `file://${remote}`, ...args, ...MODEL]);
+    await world.jobs(['jobs', 'run']);
+    const job = await shown(world, 'pushed');
+    expect(job.outcome.output).toMatchObject({
+      kind: 'branch',
+      branch: 'lathe/job-pushed',
+      pushedTo: `file://${remote}`,
+    });
+    expect(branchFiles(remote, 'lathe/job-pushed')).toEqual(['pushed.txt']);
   });
 });

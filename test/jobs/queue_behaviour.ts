@@ -194,6 +194,19 @@ export function queueBehaviour(
     );
   });
 
+  it('runs waiting jobs by priority, 1 first, and jobs without one last', async () => {
+    await submit('none');
+    await submit('low', ['--priority', '5']);
+    await submit('high', ['--priority', '1']);
+    await world.jobs(['jobs', 'run', '--concurrency', '1']);
+    const rows = JSON.parse((await world.jobs(['jobs', 'list', '--json'])).stdout) as Array<{
+      id: string;
+      started_at: string;
+    }>;
+    const order = rows.sort((a, b) => a.started_at.localeCompare(b.started_at)).map((r) => r.id);
+    expect(order).toEqual(['high', 'low', 'none']);
+  });
+
   it('stops a running job within 2 s of lathe jobs cancel', async () => {
     await world.server.close();
     world = await makeWorld(world.queue, { slowMs: 2_000 });

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BullQueue } from '../../src/jobs/bullmq_queue.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { jobNameOf, workTurn } from '../support/job_fixtures.js';
-import { eventually } from '../support/processes.js';
+import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
 import { branchFiles, type JobWorld, makeWorld } from './queue_behaviour.js';
 
@@ -38,9 +38,9 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
   let redis: RedisServer;
   let world: JobWorld;
   const workers: ChildProcess[] = [];
-  const startWorker = (concurrency: number): ChildProcess => {
+  const startWorker = (concurrency: number, env: Record<string, string> = {}): ChildProcess => {
     let child: ChildProcess | undefined;
-    void world.jobs(['worker', '--concurrency', String(concurrency)], { onSpawn: (c) => (child = c) });
+    void world.jobs(['worker', '--concurrency', String(concurrency)], { env, onSpawn: (c) => (child = c) });
     if (!child) throw new Error('the worker did not start');
     workers.push(child);
     return child;
@@ -141,7 +141,8 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
       '--model',
       'anthropic/claude-sonnet-4-5',
     ]);
-    const first = startWorker(1);
+    const token = uniqueToken('killed-worker');
+    const first = startWorker(1, { LATHE_TEST_TOKEN: token });
     await world.server.untilModelRequests(1);
     const deadWorktrees = readdirSync(join(world.home, 'jobs', 'worktrees')).filter(
       (n) => !n.endsWith('.json'),
@@ -162,6 +163,8 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
     const job = (await listed(world)).get('k1') as { worker: string };
     expect(job.worker).not.toMatch(new RegExp(`:${first.pid}$`));
     expect(existsSync(join(world.home, 'jobs', 'worktrees', deadWorktrees[0]))).toBe(false);
+    // The dead worker's run was ended with its worktree: no process of it is left.
+    expect(processesCarrying(token)).toEqual([]);
     expect(jobNameOf(world.server.requests.at(-1) as never)).toBe('k1');
   }, 120_000);
 });
