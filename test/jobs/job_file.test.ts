@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validateSettings } from '../../src/config/validate.js';
 import { readJobFile } from '../../src/jobs/job_file.js';
 import { parseJobSpec } from '../../src/jobs/job_spec.js';
 import { tempDir } from '../support/runtime_fixtures.js';
@@ -84,5 +85,16 @@ describe('job files', () => {
     expect(() => parseJobSpec({ id: '../x', repo: '/a', prompt: 'p' }, 'flags', '/')).toThrow(
       /^flags: "id" must be 1 to 64/,
     );
+  });
+
+  it('checks the jobs section of settings: the queue address, concurrency and lock time', () => {
+    expect(() =>
+      validateSettings({ jobs: { queue: 'http://redis:6379', concurrency: 0 } }, 'settings.json'),
+    ).toThrow(
+      'settings.json: "jobs.queue" must be "local" or a redis:// address (found "http://redis:6379"); "jobs.concurrency" must be a whole number of at least 1 (found 0)',
+    );
+    expect(
+      validateSettings({ jobs: { queue: 'redis://10.0.0.5:6379/0', concurrency: 4, lockSeconds: 30 } }, 's'),
+    ).toBeTruthy();
   });
 });
