@@ -24,5 +24,6 @@ export const SLOW_TESTS = [
   'test/extensions/hooks/headless.e2e.test.ts',
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
+  'test/jobs/bullmq_queue.test.ts',
   'test/jobs/two_workers.test.ts',
 ];

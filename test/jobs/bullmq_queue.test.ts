@@ -1,8 +1,6 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lathe } from '../support/cli.js';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
-import { tempDir } from '../support/runtime_fixtures.js';
 import { queueBehaviour } from './queue_behaviour.js';
 
 describe('lathe jobs on BullMQ with a real Redis', () => {
@@ -20,15 +18,5 @@ describe('lathe jobs on BullMQ with a real Redis', () => {
     await client.flushdb();
     client.disconnect();
     return ['--queue', redis.url];
-  });
-
-  it('says in one line that Redis cannot be reached, and exits 2', async () => {
-    const stopped = await startRedis();
-    await stopped.stop();
-    const result = lathe(['jobs', 'list', '--queue', stopped.url], {
-      env: { LATHE_HOME: tempDir('lathe-home-') },
-    });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`lathe: cannot reach Redis at ${stopped.url}: ECONNREFUSED\n`);
   });
 });

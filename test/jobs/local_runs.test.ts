@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeModelServer } from '../support/fake_model_server.js';
-import { jobNameOf } from '../support/job_fixtures.js';
+import { jobNameOf, workTurn } from '../support/job_fixtures.js';
 import { pathWithoutBubblewrap } from '../support/no_bubblewrap.js';
+import { processesCarrying, uniqueToken } from '../support/processes.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { branchFiles, type JobWorld, makeWorld, shown } from './queue_behaviour.js';
 
@@ -138,5 +139,80 @@ describe('lathe jobs: bad input, budgets and repository options on the local que
       pushedTo: `file://${remote}`,
     });
     expect(branchFiles(remote, 'lathe/job-pushed')).toEqual(['pushed.txt']);
+  });
+
+  it('stops a run at its tokens budget, from the usage the run reports', async () => {
+    world = await makeWorld([]);
+    await world.server.close();
+    // Each request writes a file; the second reports enough tokens to pass the budget.
+    world.server = await FakeModelServer.start({
+      fallback: {
+        respond: (request) => ({
+          toolCalls: [
+            { name: 'write_to_file', input: { path: `t${request.toolResults.length}.txt`, content: 'x\n' } },
+          ],
+          usage:
+            request.toolResults.length === 0
+              ? { inputTokens: 40, outputTokens: 10 }
+              : { inputTokens: 900, outputTokens: 100 },
+        }),
+      },
+    });
+    world.env.ANTHROPIC_BASE_URL = world.server.url;
+    await world.jobs([
+      'jobs',
+      'submit',
+      '--repo',
+      world.repo,
+      '--prompt',
+      'p',
+      '--id',
+      'tok',
+      '--max-tokens',
+      '500',
+      ...MODEL,
+    ]);
+    await world.jobs(['jobs', 'run']);
+    const job = await shown(world, 'tok');
+    expect(job.status).toBe('budget_exhausted');
+    expect(job.outcome.budgetExhausted).toBe('tokens (1050 of 500)');
+    expect(branchFiles(job.outcome.output.repository, 'lathe/job-tok-partial')).toContain('t0.txt');
+  });
+
+  it('queues the job of a runner killed mid-job again, and the next runner prunes its worktree', async () => {
+    world = await makeWorld([], { slowMs: 3_000 });
+    await world.jobs([
+      'jobs',
+      'submit',
+      '--repo',
+      world.repo,
+      '--prompt',
+      '[job again]',
+      '--id',
+      'again',
+      ...MODEL,
+    ]);
+    const token = uniqueToken('killed-runner');
+    let runner: ChildProcess | undefined;
+    const first = world.jobs(['jobs', 'run'], {
+      env: { LATHE_TEST_TOKEN: token },
+      onSpawn: (c) => (runner = c),
+    });
+    await world.server.untilModelRequests(1);
+    const left = readdirSync(join(world.home, 'jobs', 'worktrees')).filter((n) => !n.endsWith('.json'));
+    runner?.kill('SIGKILL');
+    await first;
+    expect((await shown(world, 'again')).status).toBe('running');
+    await world.server.close();
+    world.server = await FakeModelServer.start({ fallback: workTurn() });
+    world.env.ANTHROPIC_BASE_URL = world.server.url;
+    const second = await world.jobs(['jobs', 'run']);
+    expect(second.stderr).toContain(
+      `lathe: pruned the worktree of a dead job: ${join(world.home, 'jobs', 'worktrees', left[0])}`,
+    );
+    const job = await shown(world, 'again');
+    expect(job).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(processesCarrying(token)).toEqual([]);
+    expect(readdirSync(join(world.home, 'jobs', 'worktrees'))).toEqual([]);
   });
 });
