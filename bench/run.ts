@@ -8,6 +8,7 @@ import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
+import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
 import { benchLsp } from './lsp.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
@@ -56,6 +57,11 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   [
     'checkpoints: before a command on 20,000 files, one changed; restore of a 100-file change',
     benchCheckpoints,
+  ],
+  ['jobs: queue overhead per job (local queue and BullMQ on redis-server)', benchJobsOverhead],
+  [
+    'jobs: work jobs of the fake model by lathe jobs run (LATHE_BENCH_JOBS, LATHE_BENCH_CONCURRENCY)',
+    benchJobsThroughput,
   ],
 ];
 

@@ -27,4 +27,6 @@ export const SLOW_TESTS = [
   'test/extensions/skills/cli.test.ts',
   'test/sdk/examples.test.ts',
   'test/checkpoints/scale.test.ts',
+  'test/jobs/bullmq_queue.test.ts',
+  'test/jobs/two_workers.test.ts',
 ];

@@ -71,6 +71,8 @@ export interface SettingsLayer {
     diagnosticsAfterEdit?: boolean;
     diagnosticsTimeout?: { cold?: number; warm?: number };
   };
+  /** `lathe jobs` and `lathe worker`: the queue (`local` or redis://…), jobs at once, BullMQ's lock time (seconds). */
+  jobs?: { queue?: string; concurrency?: number; lockSeconds?: number };
   /** The JavaScript REPL (repl tool): seconds one run may take, and its heap in MB. */
   repl?: { timeout?: number; memoryMb?: number };
   /** When the conversation is compacted: `compactAt`, a share of the context window (default 0.85). */

@@ -37,6 +37,14 @@ const stringList: Check = (value) =>
   Array.isArray(value) && value.every((v) => typeof v === 'string')
     ? undefined
     : `must be a list of strings (found ${show(value)})`;
+const positiveWhole: Check = (value) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1
+    ? undefined
+    : `must be a whole number of at least 1 (found ${show(value)})`;
+const queueAddress: Check = (value) =>
+  typeof value === 'string' && (value === 'local' || /^rediss?:\/\//.test(value))
+    ? undefined
+    : `must be "local" or a redis:// address (found ${show(value)})`;
 const boolean: Check = (value) =>
   typeof value === 'boolean' ? undefined : `must be true or false (found ${show(value)})`;
 
@@ -89,6 +97,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   context: (v) => contextSettingProblems(v),
   github: (v) => githubSettingsProblems(v),
   checkpoints: (v) => checkpointSettingProblems(v),
+  jobs: section({ queue: queueAddress, concurrency: positiveWhole, lockSeconds: positiveWhole }),
 };
 
 /** The settings object of `source`, checked; throws a SettingsError naming the file and key. */

@@ -1,0 +1,223 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Job, type JobType, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JobInfrastructureError } from './errors.js';
+import type { JobSpec } from './job_spec.js';
+import type {
+  CancelResult,
+  FailureStage,
+  JobOutcome,
+  JobQueue,
+  JobView,
+  SubmitResult,
+  WorkOptions,
+} from './types.js';
+
+const QUEUE_NAME = 'lathe-jobs';
+const PREFIX = 'lathe';
+/** Tries of a job whose infrastructure failed (a clone, a worktree); a job that ran is never retried. */
+const ATTEMPTS = 3;
+const BACKOFF_MS = 2_000;
+/** BullMQ's lowest priority (2^21 - 1); a job's own is at most one higher. */
+const LOWEST_PRIORITY = 2_097_151;
+/** How often a running job looks for its cancellation key: well within the 2 s a cancel may take. */
+const CANCEL_POLL_MS = 250;
+const WAITING: JobType[] = ['waiting', 'prioritized', 'delayed', 'waiting-children'];
+const ALL: JobType[] = [...WAITING, 'active', 'completed', 'failed'];
+
+interface JobData {
+  spec: JobSpec;
+  batch?: string;
+  submittedAt: string;
+}
+
+interface Progress {
+  stage?: string;
+  worker?: string;
+}
+
+export interface BullQueueOptions {
+  /** How long a worker's lock on a job lasts without renewal: a killed worker's job moves on after it. */
+  lockMs?: number;
+}
+
+const cancelKey = (id: string) => `${PREFIX}:${QUEUE_NAME}:cancel:${id}`;
+
+/**
+ * Jobs on BullMQ over Redis: `submit` enqueues with the job id as BullMQ's job id (so the same
+ * job submitted twice is one job), workers on any number of machines take them with BullMQ's
+ * locks, stalled-job recovery, retries with backoff and priorities. A cancellation is a key in
+ * Redis that the job's worker, wherever it runs, looks for.
+ */
+export class BullQueue implements JobQueue {
+  private readonly queue: Queue<JobData, JobOutcome>;
+  private readonly lockMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    options: BullQueueOptions = {},
+  ) {
+    this.queue = new Queue<JobData, JobOutcome>(QUEUE_NAME, { connection: redis, prefix: PREFIX });
+    this.lockMs = options.lockMs ?? 30_000;
+  }
+
+  async submit(specs: readonly JobSpec[], batch?: string): Promise<SubmitResult> {
+    const result: SubmitResult = { submitted: [], skipped: [] };
+    for (const spec of specs) {
+      const existing = await this.get(spec.id);
+      if (existing && ['queued', 'running', 'completed'].includes(existing.status)) {
+        result.skipped.push({ id: spec.id, status: existing.status });
+        continue;
+      }
+      if (existing) await (await this.queue.getJob(spec.id))?.remove();
+      await this.redis.del(cancelKey(spec.id));
+      const data: JobData = { spec, submittedAt: new Date().toISOString(), ...(batch ? { batch } : {}) };
+      await this.queue.add('job', data, {
+        jobId: spec.id,
+        attempts: ATTEMPTS,
+        backoff: { type: 'exponential', delay: BACKOFF_MS },
+        removeOnComplete: false,
+        removeOnFail: false,
+        // BullMQ runs jobs without a priority first; lathe runs them after the prioritised ones.
+        priority: spec.priority ?? LOWEST_PRIORITY,
+      });
+      result.submitted.push(spec.id);
+    }
+    return result;
+  }
+
+  async list(): Promise<JobView[]> {
+    const views: JobView[] = [];
+    for (const type of ALL) {
+      for (const job of await this.queue.getJobs(type, 0, -1, true))
+        if (job?.id) views.push(await this.view(job as Job<JobData, JobOutcome>, type));
+    }
+    return views.sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id));
+  }
+
+  async get(id: string): Promise<JobView | undefined> {
+    const job = (await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined;
+    if (!job) return undefined;
+    return this.view(job, await job.getState());
+  }
+
+  private async view(job: Job<JobData, JobOutcome>, state: string): Promise<JobView> {
+    const progress = (typeof job.progress === 'object' ? job.progress : {}) as Progress;
+    const base: JobView = {
+      id: job.id as string,
+      spec: job.data.spec,
+      ...(job.data.batch ? { batch: job.data.batch } : {}),
+      status: 'queued',
+      attempts: job.attemptsMade + (state === 'active' ? 1 : 0),
+      submittedAt: job.data.submittedAt,
+      ...(job.processedOn ? { startedAt: new Date(job.processedOn).toISOString() } : {}),
+      ...(job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}),
+      ...(progress.worker ? { worker: progress.worker } : {}),
+    };
+    if (state === 'completed' && job.returnvalue)
+      return { ...base, status: job.returnvalue.status, outcome: job.returnvalue };
+    if (state === 'failed') {
+      const [, stage, message] = /^(\w+): ([\s\S]*)$/.exec(job.failedReason ?? '') ?? [];
+      const failure = stage
+        ? { stage: stage as FailureStage, message }
+        : { stage: 'run' as FailureStage, message: job.failedReason ?? 'failed' };
+      return { ...base, status: 'failed', outcome: { status: 'failed', failure } };
+    }
+    const cancelRequested = (await this.redis.exists(cancelKey(base.id))) === 1;
+    if (state === 'active')
+      return {
+        ...base,
+        status: 'running',
+        ...(progress.stage ? { stage: progress.stage } : {}),
+        ...(cancelRequested ? { cancelRequested } : {}),
+      };
+    return { ...base, status: cancelRequested ? 'cancelled' : 'queued' };
+  }
+
+  async logs(id: string): Promise<string[]> {
+    return (await this.queue.getJobLogs(id, 0, -1, true)).logs;
+  }
+
+  async cancel(id: string): Promise<CancelResult> {
+    const view = await this.get(id);
+    if (!view) return 'unknown';
+    if (!['queued', 'running'].includes(view.status))
+      return view.status === 'cancelled' ? 'cancelled' : 'finished';
+    await this.redis.set(cancelKey(id), '1', 'EX', 7 * 24 * 3600);
+    return view.status === 'running' ? 'cancelling' : 'cancelled';
+  }
+
+  async work(options: WorkOptions): Promise<void> {
+    const name = `${hostname()}:${process.pid}`;
+    const worker = new Worker<JobData, JobOutcome>(
+      QUEUE_NAME,
+      (job, _token, signal) => this.process(job, name, options, signal),
+      {
+        connection: this.redis,
+        prefix: PREFIX,
+        concurrency: options.concurrency,
+        lockDuration: this.lockMs,
+        stalledInterval: Math.max(1_000, Math.min(30_000, Math.floor(this.lockMs / 2))),
+        maxStalledCount: 2,
+        // Seconds a worker's blocking wait for a job lasts: closing waits for it to end.
+        drainDelay: 1,
+      },
+    );
+    worker.on('error', (error) => process.stderr.write(`lathe: worker: ${error.message}\n`));
+    const stopped = new Promise<void>((resolve) => {
+      if (options.signal.aborted) resolve();
+      options.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    if (options.untilEmpty) {
+      while (!options.signal.aborted) {
+        const counts = await this.queue.getJobCounts(...WAITING, 'active');
+        if (Object.values(counts).every((n) => n === 0)) break;
+        await Promise.race([sleep(500), stopped]);
+      }
+    } else {
+      await stopped;
+    }
+    await worker.close();
+  }
+
+  private async process(
+    job: Job<JobData, JobOutcome>,
+    worker: string,
+    options: WorkOptions,
+    bullSignal?: AbortSignal,
+  ): Promise<JobOutcome> {
+    const id = job.id as string;
+    const cancel = new AbortController();
+    bullSignal?.addEventListener('abort', () => cancel.abort(), { once: true });
+    const watch = setInterval(() => {
+      void this.redis.exists(cancelKey(id)).then(
+        (n) => n === 1 && cancel.abort(),
+        () => undefined,
+      );
+    }, CANCEL_POLL_MS);
+    try {
+      if ((await this.redis.exists(cancelKey(id))) === 1)
+        return { status: 'cancelled', worker, finishedAt: new Date().toISOString() };
+      await options.beforeJob?.();
+      await job.updateProgress({ stage: 'start', worker });
+      return await options.execute({
+        spec: job.data.spec,
+        signal: cancel.signal,
+        worker,
+        log: (line) => void job.log(line).catch(() => undefined),
+        stage: (stage) => void job.updateProgress({ stage, worker }).catch(() => undefined),
+      });
+    } catch (error) {
+      if (error instanceof JobInfrastructureError) throw new Error(`${error.stage}: ${error.message}`);
+      throw new UnrecoverableError(`run: ${(error as Error).message}`);
+    } finally {
+      clearInterval(watch);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    this.redis.disconnect();
+  }
+}

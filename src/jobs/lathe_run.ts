@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseModelSpec } from '../provider/model_spec.js';
+import { priceFor, requestCost } from '../provider/prices.js';
+import type { JobBudget } from './job_spec.js';
+import type { JobUsage } from './types.js';
+
+/** After SIGTERM, the run's process group gets this long to write its result before SIGKILL. */
+const GRACE_MS = 1_500;
+
+export interface LatheRunRequest {
+  /** The lathe command's script, run with this Node. */
+  bin: string;
+  dir: string;
+  prompt: string;
+  model?: string;
+  profile?: string;
+  budget: JobBudget;
+  sandbox: 'workspace-write' | 'off';
+  env: NodeJS.ProcessEnv;
+  /** Where run.jsonl (the stream-json output) and stderr.log go. */
+  filesDir: string;
+  signal: AbortSignal;
+  /** Told the run's pid (its process group) once started. */
+  onStart?: (pid: number) => void;
+}
+
+export interface LatheRunResult {
+  exitCode: number | null;
+  /** The result object of stream-json, when the run wrote one. */
+  result?: Record<string, unknown>;
+  sessionId?: string;
+  model?: string;
+  usage: JobUsage;
+  /** The budget that stopped the run, when one did. */
+  budgetExhausted?: string;
+  cancelled: boolean;
+  /** The last lines of standard error, for a failure's message. */
+  stderrTail: string;
+}
+
+/**
+ * Runs `lathe -p` in the job's worktree with `--output-format stream-json`, in its own process
+ * group. The turns budget is `--max-turns`; tokens, cost and seconds are watched here, from the
+ * `usage` events and a timer, and end the process group when they run out. Cancelling ends it too.
+ */
+export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
+  const args = [request.bin, '--cwd', request.dir, '--output-format', 'stream-json', '--yolo'];
+  args.push('--sandbox', request.sandbox);
+  if (request.model) args.push('--model', request.model);
+  if (request.profile) args.push('--profile', request.profile);
+  if (request.budget.turns) args.push('--max-turns', String(request.budget.turns));
+  // `--print=…` keeps a prompt that starts with "-" from being read as an option.
+  args.push(`--print=${request.prompt}`);
+  const child = spawn(process.execPath, args, {
+    cwd: request.dir,
+    env: request.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stream = createWriteStream(join(request.filesDir, 'run.jsonl'), { flags: 'a' });
+  const errors = createWriteStream(join(request.filesDir, 'stderr.log'), { flags: 'a' });
+  const outcome: LatheRunResult = {
+    exitCode: null,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    cancelled: false,
+    stderrTail: '',
+  };
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid) process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
+    signalGroup('SIGTERM');
+    killTimer ??= setTimeout(() => signalGroup('SIGKILL'), GRACE_MS);
+  };
+  const exhaust = (which: string) => {
+    outcome.budgetExhausted ??= which;
+    stop();
+  };
+  const onAbort = () => {
+    outcome.cancelled = true;
+    stop();
+  };
+  if (request.signal.aborted) onAbort();
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  const secondsTimer = request.budget.seconds
+    ? setTimeout(() => exhaust(`seconds (${request.budget.seconds} s)`), request.budget.seconds * 1000)
+    : undefined;
+  if (child.pid) request.onStart?.(child.pid);
+
+  const onEvent = (event: Record<string, unknown>) => {
+    if (event.type === 'system' && event.subtype === 'init') {
+      outcome.sessionId = event.session_id as string;
+      outcome.model = event.model as string;
+    } else if (event.type === 'usage') {
+      const usage = event.usage as Record<string, number>;
+      outcome.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
+      checkSpend(usage);
+    } else if (event.type === 'result') {
+      outcome.result = event;
+    }
+  };
+  const checkSpend = (usage: Record<string, number>) => {
+    const { tokens, cost } = request.budget;
+    const spent = (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0);
+    if (tokens && spent >= tokens) exhaust(`tokens (${spent} of ${tokens})`);
+    if (cost && outcome.model) {
+      const dollars = costOf(outcome.model, usage);
+      if (dollars !== undefined && dollars >= cost) exhaust(`cost ($${dollars.toFixed(4)} of $${cost})`);
+    }
+  };
+
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    stream.write(`${line}\n`);
+    try {
+      onEvent(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // not an event line
+    }
+  });
+  let tail = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    errors.write(chunk);
+    tail = (tail + chunk.toString()).slice(-2_000);
+  });
+  return new Promise((resolve) => {
+    const finish = (code: number | null) => {
+      clearTimeout(secondsTimer);
+      clearTimeout(killTimer);
+      request.signal.removeEventListener('abort', onAbort);
+      outcome.exitCode = code;
+      outcome.stderrTail = tail.trim();
+      stream.end();
+      errors.end(() => resolve(outcome));
+    };
+    child.on('error', (error) => {
+      tail += `\ncannot start lathe: ${error.message}`;
+      finish(null);
+    });
+    child.on('close', (code) => finish(code));
+  });
+}
+
+/** Dollars of the run so far at the model's known prices (the whole run priced as one request). */
+function costOf(model: string, usage: Record<string, number>): number | undefined {
+  try {
+    const price = priceFor(parseModelSpec(model));
+    if (!price) return undefined;
+    return requestCost(
+      {
+        inputTokens: usage.input_tokens ?? 0,
+        outputTokens: usage.output_tokens ?? 0,
+        cachedInputTokens: usage.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+      },
+      price,
+    );
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+/** A real `redis-server` on a free port of 127.0.0.1, with no persistence, for one test file. */
+export interface RedisServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server and resolves once it answers PING. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const url = `redis://127.0.0.1:${port}/0`;
+  for (let attempt = 0; ; attempt++) {
+    const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.ping();
+      client.disconnect();
+      break;
+    } catch (error) {
+      client.disconnect();
+      if (attempt > 100 || child.exitCode !== null)
+        throw new Error(`redis-server did not start: ${String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    url,
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
