@@ -40,7 +40,8 @@ function fakeNotifySend(exitCode = 0): { bin: string; log: string } {
 /** `lathe tool push_notification` on a pseudo-terminal (util-linux `script`): what the terminal received. */
 function notifyOnTerminal(extraEnv: Record<string, string>) {
   const input = JSON.stringify({ title: 'Build done', body: 'All 12 tests pass' });
-  const command = `'${process.execPath}' '${LATHE_BIN}' tool push_notification --feature assistant --input '${input}'`;
+  // stderr aside: a PATH without git adds lathe's warning that checkpoints are off.
+  const command = `'${process.execPath}' '${LATHE_BIN}' tool push_notification --feature assistant --input '${input}' 2>/dev/null`;
   const r = spawnSync(SCRIPT, ['-qec', command, '/dev/null'], {
     encoding: 'utf8',
     env: { ...process.env, ...env(), SHELL: '/bin/sh', TMUX: '', TERM: 'xterm-256color', ...extraEnv },
