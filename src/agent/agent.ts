@@ -185,8 +185,10 @@ export class Agent {
       return outcome;
     }
     this.options.runtime.rules?.refresh();
-    const unsaved = await this.options.runtime.checkpointTurn?.(prompt, this.messages);
-    if (unsaved) this.emit({ type: 'notice', message: unsaved });
+    // Taken while the model is asked: calls that may change files wait for it.
+    void this.options.runtime.checkpointTurn?.(prompt, this.messages).then((unsaved) => {
+      if (unsaved) this.emit({ type: 'notice', message: unsaved });
+    });
     this.latestPrompt = userMessage(prompt, images);
     this.push(this.latestPrompt);
     this.emit({ type: 'user_message', text: prompt });

@@ -26,6 +26,11 @@ export class CheckpointService {
   private readonly stores = new Map<string, CheckpointStore>();
   /** Reasons already told, by workspace: a failing checkpoint is said once, not at every call. */
   private readonly told = new Set<string>();
+  /**
+   * The prompt's checkpoint while it is being taken: the model's request does not wait for it,
+   * but a call that may change files (and its own checkpoint) does.
+   */
+  private turnTaking: Promise<unknown> = Promise.resolve();
   /** git's environment: the runtime's over lathe's own, so a runtime given only a few variables still finds git. */
   private readonly env: NodeJS.ProcessEnv;
 
@@ -72,6 +77,7 @@ export class CheckpointService {
   async beforeCall(workspace: string, label: string): Promise<string | undefined> {
     const store = this.store(workspace);
     if (!store) return undefined;
+    await this.turnTaking;
     try {
       await store.take({ kind: 'call', label, session: this.options.sessionId });
       return undefined;
@@ -80,8 +86,26 @@ export class CheckpointService {
     }
   }
 
-  /** A checkpoint before a prompt, with where the conversation stood, for /undo and /rewind. */
-  async beforeTurn(
+  /**
+   * A checkpoint before a prompt, with where the conversation stood, for /undo and /rewind. Calls
+   * that may change files wait for it (`beforeCall`), so it holds the files as they were.
+   */
+  beforeTurn(
+    workspace: string,
+    prompt: string,
+    conversation?: Omit<ConversationMark, 'session'>,
+  ): Promise<string | undefined> {
+    const taking = this.takeTurn(workspace, prompt, conversation);
+    this.turnTaking = taking;
+    return taking;
+  }
+
+  /** Resolves when no checkpoint is being taken (the runtime waits for it before it ends). */
+  settled(): Promise<unknown> {
+    return this.turnTaking;
+  }
+
+  private async takeTurn(
     workspace: string,
     prompt: string,
     conversation?: Omit<ConversationMark, 'session'>,

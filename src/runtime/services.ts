@@ -166,6 +166,7 @@ export class RuntimeServices {
       this.languageServers.dispose(),
       this.sessionTools.dispose(),
       this.pullRequests?.dispose(),
+      this.checkpoints.settled(),
     ]);
     this.sandbox.dispose();
   }

@@ -1,5 +1,3 @@
-import { streamedMarkdown } from './streamed_markdown.js';
-
 /**
  * HTML to Markdown. A page that marks its content (`<article>`, `<main>`) or is too large for a
  * document to be built in good time is converted in one pass over the parser's events;
@@ -55,6 +53,7 @@ const LARGE_PAGE_CHARS = 512 * 1024;
 
 export async function htmlToMarkdown(html: string, url: string): Promise<MarkdownPage> {
   if (html.length > LARGE_PAGE_CHARS || /<(article|main)[\s>]/i.test(html)) {
+    const { streamedMarkdown } = await import('./streamed_markdown.js');
     const page = streamedMarkdown(html, url);
     if (page.markdown.trim() !== '') return { ...page, markdown: tidy(page.markdown) };
   }
