@@ -3,8 +3,9 @@
  * files killed mid-write, property tests at 10,000 runs, processes racing on one mailbox, the
  * 44-cell hook matrix) or that drive heavyweight real programs (Chromium, tsserver, pyright, the
  * `lathe mcp` commands against server-everything, the scripted language servers) and the
- * built command's end-to-end runs of hooks, custom commands and skills, and the SDK's examples
- * (each compiled, and run as a program of its own): `npm run test:slow` runs
+ * built command's end-to-end runs of hooks, custom commands and skills, the SDK's examples
+ * (each compiled, and run as a program of its own), 100 MB of checkpoints, and the job queues
+ * (each job a clone, a worktree and a run of the built command): `npm run test:slow` runs
  * them, and CI runs both suites. `npm test` leaves them out to stay within five minutes on a
  * two-core machine.
  */
@@ -29,4 +30,7 @@ export const SLOW_TESTS = [
   'test/checkpoints/scale.test.ts',
   'test/jobs/bullmq_queue.test.ts',
   'test/jobs/two_workers.test.ts',
+  // Each job clones, makes a worktree and runs the built command: a minute or more per file.
+  'test/jobs/local_queue.test.ts',
+  'test/jobs/local_runs.test.ts',
 ];
