@@ -33,4 +33,15 @@ export const SLOW_TESTS = [
   // Each job clones, makes a worktree and runs the built command: a minute or more per file.
   'test/jobs/local_queue.test.ts',
   'test/jobs/local_runs.test.ts',
+  // End-to-end runs of the built command (lathe -p, lathe tool, the interactive UI) for the
+  // checkpoint, context, REPL, assistant, GitHub and plan tools; their parts are tested in
+  // process in the main suite.
+  'test/checkpoints/cli.test.ts',
+  'test/checkpoints/undo_rewind.test.ts',
+  'test/agent/context.e2e.test.ts',
+  'test/tools/assistant_tools.test.ts',
+  'test/tools/repl.test.ts',
+  'test/tools/github/suggest_background_pr.test.ts',
+  'test/github/subscribe_pr.e2e.test.ts',
+  'test/tools/plan/verify_plan_execution.e2e.test.ts',
 ];

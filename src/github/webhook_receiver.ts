@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readBody, sendJson } from '../util/http_body.js';
+import { type EndpointState, LocalEndpoint } from '../util/local_endpoint.js';
 import { signatureProblem } from './webhook_signature.js';
 
 /** GitHub caps a delivery's payload at 25 MB; a pull request's events are far smaller. */
@@ -23,9 +23,7 @@ export interface RequestOutcome {
   refused?: string;
 }
 
-export type ReceiverState =
-  | { listening: true; port: number }
-  | { listening: false; port: number; reason: string };
+export type ReceiverState = EndpointState;
 
 export interface WebhookReceiverOptions {
   port: number;
@@ -59,47 +57,23 @@ function parsePayload(body: Buffer, contentType: string | undefined): unknown {
  * wrongly signed one is refused (401) before its body is parsed, and reported.
  */
 export class WebhookReceiver {
-  private server?: Server;
-  private starting?: Promise<ReceiverState>;
+  private readonly endpoint: LocalEndpoint;
 
-  constructor(private readonly options: WebhookReceiverOptions) {}
+  constructor(private readonly options: WebhookReceiverOptions) {
+    this.endpoint = new LocalEndpoint({
+      port: options.port,
+      inUse:
+        'another lathe may receive webhooks there; settings github.webhookPort picks another, 0 any free one',
+      respond: (req, res) => this.respond(req, res),
+    });
+  }
 
   start(): Promise<ReceiverState> {
-    this.starting ??= this.listen();
-    return this.starting;
+    return this.endpoint.start();
   }
 
-  async stop(): Promise<void> {
-    await this.starting;
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  }
-
-  private listen(): Promise<ReceiverState> {
-    const port = this.options.port;
-    const server = createServer((req, res) => void this.respond(req, res));
-    server.requestTimeout = 10_000;
-    server.headersTimeout = 10_000;
-    return new Promise((resolve) => {
-      server.once('error', (error: NodeJS.ErrnoException) => {
-        const reason =
-          error.code === 'EADDRINUSE'
-            ? `port ${port} is in use (another lathe may receive webhooks there; settings github.webhookPort picks another, 0 any free one)`
-            : error.message;
-        resolve({ listening: false, port, reason });
-      });
-      server.listen(port, '127.0.0.1', () => {
-        this.server = server;
-        // A receiver alone never keeps lathe from exiting.
-        server.unref();
-        resolve({ listening: true, port: (server.address() as AddressInfo).port });
-      });
-    });
+  stop(): Promise<void> {
+    return this.endpoint.stop();
   }
 
   private async respond(req: IncomingMessage, res: ServerResponse): Promise<void> {

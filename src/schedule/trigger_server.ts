@@ -1,15 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readBody, sendJson } from '../util/http_body.js';
+import { type EndpointState, LocalEndpoint } from '../util/local_endpoint.js';
 import { type StoredTrigger, type TriggerStore, tokenMatches } from './trigger_store.js';
 
 /** The endpoint's port unless LATHE_TRIGGER_PORT says otherwise (0: any free port). */
 export const DEFAULT_TRIGGER_PORT = 7391;
 const MAX_BODY_BYTES = 64 * 1024;
 
-export type EndpointState =
-  | { listening: true; port: number }
-  | { listening: false; port: number; reason: string };
+export type { EndpointState };
 
 export interface TriggerServerOptions {
   store: TriggerStore;
@@ -38,47 +36,22 @@ function promptOf(body: string): string | undefined {
  * request, so triggers made or revoked by any lathe process take effect at once.
  */
 export class TriggerServer {
-  private server?: Server;
-  private starting?: Promise<EndpointState>;
+  private readonly endpoint: LocalEndpoint;
 
-  constructor(private readonly options: TriggerServerOptions) {}
+  constructor(private readonly options: TriggerServerOptions) {
+    this.endpoint = new LocalEndpoint({
+      port: options.port,
+      inUse: 'another lathe may serve the triggers there; LATHE_TRIGGER_PORT picks another',
+      respond: (req, res) => this.respond(req, res),
+    });
+  }
 
   start(): Promise<EndpointState> {
-    this.starting ??= this.listen();
-    return this.starting;
+    return this.endpoint.start();
   }
 
-  async stop(): Promise<void> {
-    await this.starting;
-    const server = this.server;
-    this.server = undefined;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-  }
-
-  private listen(): Promise<EndpointState> {
-    const port = this.options.port;
-    const server = createServer((req, res) => void this.respond(req, res));
-    server.requestTimeout = 10_000;
-    server.headersTimeout = 10_000;
-    return new Promise((resolve) => {
-      server.once('error', (error: NodeJS.ErrnoException) => {
-        const reason =
-          error.code === 'EADDRINUSE'
-            ? `port ${port} is in use (another lathe may serve the triggers there; LATHE_TRIGGER_PORT picks another)`
-            : error.message;
-        resolve({ listening: false, port, reason });
-      });
-      server.listen(port, '127.0.0.1', () => {
-        this.server = server;
-        // An endpoint alone never keeps lathe from exiting.
-        server.unref();
-        resolve({ listening: true, port: (server.address() as AddressInfo).port });
-      });
-    });
+  stop(): Promise<void> {
+    return this.endpoint.stop();
   }
 
   private async respond(req: IncomingMessage, res: ServerResponse): Promise<void> {
