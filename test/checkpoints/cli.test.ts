@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LATHE_BIN, lathe } from '../support/cli.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { treeState } from './fixture.js';
@@ -17,6 +17,9 @@ const tool = (dir: string, home: string, name: string, input: unknown, extra: No
   lathe(['tool', name, '--yolo', '--cwd', dir, '--input', JSON.stringify(input)], {
     env: envFor(home, extra),
   });
+
+// Each test runs the built command several times, one after another.
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('lathe checkpoints', () => {
   it('lists the checkpoints taken before changes, restores one, and tells the disk used', () => {

@@ -79,11 +79,13 @@ describe.runIf(linux)('writes under a racing symlink swap', () => {
     await racer.line('racing');
     // --yolo: the permission engine allows even a path that, at check time, leads outside; only
     // the write itself can keep the file inside.
+    // Checkpoints off: 300 snapshots would measure git, not the write.
     const runtime = createRuntime({
       cwd: workspace,
       documentsRoot: tempDir('lathe-home-'),
       yolo: true,
       env: {},
+      settings: { checkpoints: { enabled: false } },
     });
     const results = [];
     for (let i = 0; i < 300; i++) {
@@ -150,7 +152,7 @@ describe.runIf(linux)('two processes editing one file', () => {
     const counter = (name: string) =>
       child(`
         const { createRuntime } = await import(${moduleUrl('src/runtime/create_runtime.ts')});
-        const runtime = createRuntime({ cwd: ${JSON.stringify(workspace)}, documentsRoot: ${JSON.stringify(tempDir('lathe-home-'))}, approve: ['edit'], env: {} });
+        const runtime = createRuntime({ cwd: ${JSON.stringify(workspace)}, documentsRoot: ${JSON.stringify(tempDir('lathe-home-'))}, approve: ['edit'], env: {}, settings: { checkpoints: { enabled: false } } });
         let refused = 0;
         process.stdout.write('ready\\n');
         for (let i = 1; i <= ${rounds}; i++) {
