@@ -88,6 +88,8 @@ export function streamedMarkdown(html: string, url: string): StreamedPage {
   let inPre = 0;
   let title: string | undefined;
   let inTitle = false;
+  // The page's title is its first <title>; an SVG's own titles come later.
+  let titleRead = false;
 
   const top = () => stack[stack.length - 1];
   const reading = () => dropped === 0 && (mode === 'body' || inContent > 0);
@@ -97,7 +99,7 @@ export function streamedMarkdown(html: string, url: string): StreamedPage {
   const parser = new Parser(
     {
       onopentag(tag, attrs) {
-        if (tag === 'title') inTitle = true;
+        if (tag === 'title' && !titleRead) inTitle = true;
         if (tag === mode) inContent++;
         if (isDropped(tag) || tag === 'head') dropped++;
         if (tag === 'pre') inPre++;
@@ -119,7 +121,10 @@ export function streamedMarkdown(html: string, url: string): StreamedPage {
         if (!frame || stack.length === 0) return;
         // Outside the content an element holds only what content inside it gave: passed on.
         if (reading() || (dropped === 0 && frame.out !== '')) append(top(), render(frame, stack, url));
-        if (tag === 'title') inTitle = false;
+        if (tag === 'title' && inTitle) {
+          inTitle = false;
+          titleRead = true;
+        }
         if (tag === 'pre') inPre--;
         if (isDropped(tag) || tag === 'head') dropped--;
         if (tag === mode) inContent--;
