@@ -33,17 +33,16 @@ export class PinningProxy {
       track(socket);
     });
     server.on('clientError', (_error, socket: Duplex) => socket.destroy());
+    const context: Tunnel = { policy, onRefused, track };
     server.on(
       'connect',
-      (req: IncomingMessage, client: Duplex, head: Buffer) =>
-        void tunnel(req, client, head, policy, onRefused, track),
+      (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(req, client, head, context),
     );
     // A WebSocket over plain http asks the proxy for the upgrade itself: tunnelled like CONNECT,
     // with the request passed on.
     server.on(
       'upgrade',
-      (req: IncomingMessage, client: Duplex, head: Buffer) =>
-        void upgrade(req, client, head, policy, onRefused, track),
+      (req: IncomingMessage, client: Duplex, head: Buffer) => void upgrade(req, client, head, context),
     );
     server.on('close', () => {
       for (const socket of sockets) socket.destroy();
@@ -101,57 +100,54 @@ async function forward(
   req.pipe(outgoing);
 }
 
-/** `CONNECT host:port` (https, wss): judged, then a byte pipe to the judged address. */
-async function tunnel(
-  req: IncomingMessage,
-  client: Duplex,
-  head: Buffer,
-  policy: RequestPolicy,
-  onRefused: (url: string, reason: string) => void,
-  track: (socket: Duplex) => void,
-): Promise<void> {
-  const url = `https://${req.url ?? ''}`;
-  const judged = await refusalWithAddress(url, policy);
-  if ('refused' in judged) {
-    onRefused(url, judged.refused);
-    client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-    return;
-  }
-  const upstream = connect(Number(new URL(url).port || 443), judged.address);
-  track(upstream);
-  client.once('close', () => upstream.destroy());
-  upstream.once('connect', () => {
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) upstream.write(head);
-    pipeBoth(client, upstream);
-  });
-  upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+interface Tunnel {
+  policy: RequestPolicy;
+  onRefused: (url: string, reason: string) => void;
+  track: (socket: Duplex) => void;
 }
 
-async function upgrade(
-  req: IncomingMessage,
+/** `CONNECT host:port` (https, wss): judged, then a byte pipe to the judged address. */
+function tunnel(req: IncomingMessage, client: Duplex, head: Buffer, context: Tunnel): Promise<void> {
+  return pipeJudged(`https://${req.url ?? ''}`, 443, client, head, context, {
+    toClient: 'HTTP/1.1 200 Connection Established\r\n\r\n',
+  });
+}
+
+/** A WebSocket upgrade over plain http: judged, its request passed on, then a byte pipe. */
+function upgrade(req: IncomingMessage, client: Duplex, head: Buffer, context: Tunnel): Promise<void> {
+  const url = req.url ?? '';
+  return pipeJudged(url, 80, client, head, context, {
+    toUpstream: () => {
+      const target = new URL(url);
+      const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      return `${lines.join('\r\n')}\r\n\r\n`;
+    },
+  });
+}
+
+/** Judges `url`, then connects to the judged address and pipes the client's socket to it. */
+async function pipeJudged(
+  url: string,
+  defaultPort: number,
   client: Duplex,
   head: Buffer,
-  policy: RequestPolicy,
-  onRefused: (url: string, reason: string) => void,
-  track: (socket: Duplex) => void,
+  { policy, onRefused, track }: Tunnel,
+  first: { toClient?: string; toUpstream?: () => string },
 ): Promise<void> {
-  const url = req.url ?? '';
   const judged = await refusalWithAddress(url, policy);
   if ('refused' in judged) {
     onRefused(url, judged.refused);
     client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     return;
   }
-  const target = new URL(url);
-  const upstream = connect(Number(target.port || 80), judged.address);
+  const upstream = connect(Number(new URL(url).port || defaultPort), judged.address);
   track(upstream);
   client.once('close', () => upstream.destroy());
   upstream.once('connect', () => {
-    const lines = [`${req.method} ${target.pathname}${target.search} HTTP/1.1`];
-    for (let i = 0; i < req.rawHeaders.length; i += 2)
-      lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (first.toClient) client.write(first.toClient);
+    if (first.toUpstream) upstream.write(first.toUpstream());
     if (head.length > 0) upstream.write(head);
     pipeBoth(client, upstream);
   });
