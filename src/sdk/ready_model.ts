@@ -1,10 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { modelFromEnvironment } from '../agent/subagents/child_model.js';
-import { capabilitiesFor } from '../provider/capabilities.js';
 import type { ModelSpec, ProviderName } from '../provider/model_spec.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { UsageError } from './errors.js';
-import type { ModelSetup } from './run_setup.js';
+import { applyCapabilities, type ModelSetup } from './run_setup.js';
 
 /** The AI SDK's provider ids (`anthropic.messages`, `openai.chat`) by the family lathe knows them as. */
 function providerFamily(providerId: string): ProviderName {
@@ -37,15 +36,7 @@ export function readyModelSetup(runtime: Runtime, model: LanguageModelV3): Model
       `model: a language model of specification ${String(model.specificationVersion)}; lathe takes v3 (ai@6 providers)`,
     );
   const spec: ModelSpec = { provider: providerFamily(model.provider), modelId: model.modelId };
-  const capabilities = capabilitiesFor(
-    spec,
-    runtime.settings.contextWindow ? { contextWindow: runtime.settings.contextWindow } : {},
-  );
-  runtime.setCapabilities({
-    images: capabilities.images,
-    browserUse: capabilities.browserUse,
-    nativeTools: capabilities.nativeTools,
-  });
+  const capabilities = applyCapabilities(runtime, spec);
   return {
     modelName: `${model.provider.split('.')[0]}/${model.modelId}`,
     spec,

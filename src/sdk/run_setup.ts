@@ -116,6 +116,20 @@ export interface ModelSetup {
   childModels: ModelSource;
 }
 
+/** What the model can do (the settings' context window over its own), told to the runtime: the pool follows. */
+export function applyCapabilities(runtime: Runtime, spec: ModelSpec): ModelCapabilities {
+  const capabilities = capabilitiesFor(
+    spec,
+    runtime.settings.contextWindow ? { contextWindow: runtime.settings.contextWindow } : {},
+  );
+  runtime.setCapabilities({
+    images: capabilities.images,
+    browserUse: capabilities.browserUse,
+    nativeTools: capabilities.nativeTools,
+  });
+  return capabilities;
+}
+
 /**
  * Loads a model and tells the runtime what it can do (the pool follows). The effort is the
  * flag's, else the settings'.
@@ -126,15 +140,7 @@ export async function setUpModel(
   endpoint: { baseUrl?: string; apiKey?: string; effort?: Effort } = {},
 ): Promise<ModelSetup> {
   const spec = parseModelSpec(modelName);
-  const capabilities = capabilitiesFor(
-    spec,
-    runtime.settings.contextWindow ? { contextWindow: runtime.settings.contextWindow } : {},
-  );
-  runtime.setCapabilities({
-    images: capabilities.images,
-    browserUse: capabilities.browserUse,
-    nativeTools: capabilities.nativeTools,
-  });
+  const capabilities = applyCapabilities(runtime, spec);
   const connection = {
     baseUrl: endpoint.baseUrl,
     apiKey: endpoint.apiKey,
