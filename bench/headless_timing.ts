@@ -5,84 +5,19 @@
 // five turns, then a reply).
 // To compare with an earlier build, point LATHE_BENCH_BASELINE at its dist/bin/lathe.js: the
 // two builds then run interleaved, run by run, so a change in the machine's load hits both.
-import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedTurn } from '../test/support/fake_model_server.js';
+import { startServer, type TimedServer, type Traffic } from './fake_server_process.js';
 import { median, printTable } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 11;
 const BIN = fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 const TARGET_FIRST_REQUEST_MS = 200;
 const TARGET_EXIT_MS = 30;
-
-interface Traffic {
-  traffic: 'request' | 'reply_end';
-  path: string;
-  at: bigint;
-  /** lathe's CPU time so far (user + system, all its threads), in 10 ms steps. */
-  cpuMs?: number;
-}
-
-/** The fake server in a child process, telling the time of each request and reply end. */
-interface TimedServer {
-  url: string;
-  enqueue(turns: ScriptedTurn[]): Promise<void>;
-  /** Has the server read this process's CPU time as each request arrives. */
-  watch(pid: number): void;
-  /** Forgets what was seen so far; the next run's traffic starts afresh. */
-  takeTraffic(): Traffic[];
-  close(): void;
-}
-
-function startServer(): Promise<TimedServer> {
-  const child: ChildProcess = fork(new URL('./fake_server_child.ts', import.meta.url), ['--traffic'], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let seen: Traffic[] = [];
-  let enqueued: (() => void) | undefined;
-  return new Promise((ready) => {
-    child.on(
-      'message',
-      (message: {
-        url?: string;
-        enqueued?: number;
-        traffic?: Traffic['traffic'];
-        path?: string;
-        at?: string;
-        cpuMs?: number;
-      }) => {
-        if (message.traffic && message.at && message.path)
-          seen.push({
-            traffic: message.traffic,
-            path: message.path,
-            at: BigInt(message.at),
-            cpuMs: message.cpuMs,
-          });
-        else if (message.enqueued !== undefined) enqueued?.();
-        else if (message.url)
-          ready({
-            url: message.url,
-            enqueue: (turns) =>
-              new Promise((done) => {
-                enqueued = done;
-                child.send({ enqueue: turns });
-              }),
-            watch: (pid) => child.send({ watch: pid }),
-            takeTraffic: () => {
-              const taken = seen;
-              seen = [];
-              return taken;
-            },
-            close: () => child.send({ close: true }),
-          });
-      },
-    );
-  });
-}
 
 interface Scenario {
   name: string;
@@ -211,7 +146,7 @@ export async function benchHeadlessTiming(): Promise<Array<Record<string, string
         ['after', BIN],
       ]
     : [['this build', BIN]];
-  const server = await startServer();
+  const server = await startServer({ traffic: true });
   const loadBefore = load();
   try {
     const times = new Map<string, RunTimes[]>();

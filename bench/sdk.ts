@@ -8,7 +8,7 @@
 // With LATHE_BENCH_BASELINE (an earlier build's dist/bin/lathe.js) the built command is compared
 // with it too: `lathe -p --output-format stream-json`, timed from its first text delta on stdout
 // to its result line.
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { eventRecord } from '../src/sdk/records.js';
 import { openSessionLog, setUpModel } from '../src/sdk/run_setup.js';
 import { headlessUserSide } from '../src/sdk/user_side.js';
 import type { ScriptedTurn } from '../test/support/fake_model_server.js';
+import { startServer, type TimedServer } from './fake_server_process.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 7;
@@ -33,35 +34,6 @@ const answer: ScriptedTurn = {
   textPieces: TOKENS,
   usage: { inputTokens: 2_000, outputTokens: TOKENS },
 };
-
-interface FakeServer {
-  url: string;
-  enqueue(turns: ScriptedTurn[]): Promise<void>;
-  close(): void;
-}
-
-function startServer(): Promise<FakeServer> {
-  const child: ChildProcess = fork(new URL('./fake_server_child.ts', import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  let enqueued: (() => void) | undefined;
-  return new Promise((ready) => {
-    child.on('message', (message: { url?: string; enqueued?: number }) => {
-      if (message.enqueued !== undefined) enqueued?.();
-      if (message.url)
-        ready({
-          url: message.url,
-          enqueue: (turns) =>
-            new Promise((done) => {
-              enqueued = done;
-              child.send({ enqueue: turns });
-            }),
-          close: () => child.send({ close: true }),
-        });
-    });
-  });
-}
 
 /** One run's time from the first text delta to the end, and the events in it. */
 interface Timing {
@@ -78,7 +50,7 @@ function workspace(): { cwd: string; documentsRoot: string } {
 /** A sink that costs what a pipe's write call costs in JS, not the pipe's reader. */
 const sink = { write: (line: string) => line.length };
 
-async function throughQuery(server: FakeServer): Promise<Timing> {
+async function throughQuery(server: TimedServer): Promise<Timing> {
   await server.enqueue([answer]);
   const run = query({
     prompt: 'write a long answer',
@@ -94,7 +66,7 @@ async function throughQuery(server: FakeServer): Promise<Timing> {
   return { ms: performance.now() - first, events };
 }
 
-async function throughAgentEvents(server: FakeServer): Promise<Timing> {
+async function throughAgentEvents(server: TimedServer): Promise<Timing> {
   await server.enqueue([answer]);
   const runtime = createRuntime(workspace());
   const setup = await setUpModel(runtime, MODEL, { baseUrl: server.url, apiKey: 'bench' });
@@ -124,7 +96,7 @@ async function throughAgentEvents(server: FakeServer): Promise<Timing> {
 }
 
 /** `lathe -p --output-format stream-json` of a built command, timed on its stdout. */
-function throughCommand(bin: string, server: FakeServer): Promise<Timing> {
+function throughCommand(bin: string, server: TimedServer): Promise<Timing> {
   const { cwd, documentsRoot } = workspace();
   return server.enqueue([answer]).then(
     () =>
