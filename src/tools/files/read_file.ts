@@ -109,6 +109,7 @@ async function readAnyFile(input: Input, ctx: ToolContext): Promise<ToolOutput> 
     offset: input.offset,
     limit: input.limit,
     budget: DEFAULT_RESULT_CHARS - NOTE_ROOM,
+    editor: ctx.editor,
   });
   if (!read.ok) return { isError: true, text: read.error };
   if (read.slice.hash) ctx.readFiles.sawHash(path, read.slice.hash);
