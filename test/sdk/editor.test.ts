@@ -170,7 +170,7 @@ describe('staleness against the buffer', () => {
 });
 
 describe("the program's terminal", () => {
-  it('runs the command and hands its output to the model', async () => {
+  it("runs the command, wrapped in lathe's sandbox, and hands its output to the model", async () => {
     const { options, cwd, modelRequests } = await sdkSetup([
       { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-the-terminal' } }] },
       done,
@@ -178,7 +178,8 @@ describe("the program's terminal", () => {
     const { terminal, processes } = programTerminal();
     await query({ prompt: 'x', options: { ...options, editor: { terminal } } }).result;
     expect(processes.runs).toHaveLength(1);
-    expect(processes.runs[0].argv.join(' ')).toContain('echo from-the-terminal');
+    expect(processes.runs[0].argv[0]).toBe('bwrap');
+    expect(processes.runs[0].argv.slice(-3)).toEqual(['bash', '-c', 'echo from-the-terminal']);
     expect(processes.runs[0].cwd).toBe(cwd);
     const result = modelRequests()[1].toolResults[0];
     expect(result.isError).toBeFalsy();
