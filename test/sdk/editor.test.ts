@@ -101,6 +101,34 @@ describe("the program's buffers", () => {
     ]);
     expect(readFileSync(held, 'utf8')).toBe('on disk\n');
   });
+
+  it('edit a notebook as the program holds it', async () => {
+    const notebook = (source: string) =>
+      `${JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source: [source] }], nbformat: 4, nbformat_minor: 4, metadata: {} }, null, 1)}\n`;
+    const { options, cwd, modelRequests } = await sdkSetup(
+      [
+        { toolCalls: [{ name: 'read_file', input: { path: 'book.ipynb' } }] },
+        {
+          toolCalls: [
+            {
+              name: 'notebook_edit',
+              input: { path: 'book.ipynb', edit_mode: 'replace', cell_number: 1, new_source: '# final' },
+            },
+          ],
+        },
+        done,
+      ],
+      { 'book.ipynb': notebook('# saved') },
+    );
+    const book = join(cwd, 'book.ipynb');
+    const { editor, writes } = bufferEditor(new Map([[book, notebook('# unsaved')]]));
+    await query({ prompt: 'x', options: { ...options, approve: ['edit'], editor } }).result;
+    expect(modelRequests()[1].toolResults[0].content).toContain('# unsaved');
+    expect(modelRequests()[2].toolResults[0].isError).toBeFalsy();
+    expect(writes).toHaveLength(1);
+    expect(JSON.parse(writes[0].content).cells[0].source).toEqual(['# final']);
+    expect(readFileSync(book, 'utf8')).toBe(notebook('# saved'));
+  });
 });
 
 describe('staleness against the buffer', () => {
