@@ -14,6 +14,7 @@ export { type ToolHandlerResult, type ToolOptions, tool } from './sdk/tool.js';
 export { buildTool } from './tool/build_tool.js';
 export type * from './tool/context/agent.js';
 export type * from './tool/context/background_commands.js';
+export type * from './tool/context/editor.js';
 export type * from './tool/context/mcp.js';
 export type * from './tool/context/schedules.js';
 export type * from './tool/context/tasks.js';

@@ -26,6 +26,7 @@ import type { Place } from '../permission/place.js';
 import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
 import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { RecipientSource } from '../tool/context/messages.js';
 import type { BriefMode } from '../tool/context/session_tools.js';
@@ -76,6 +77,8 @@ export interface RuntimeOptions extends ConfigurationOptions {
   programTools?: Tool[];
   /** A program's hook functions (the SDK's `hooks`), after the hooks of the settings. */
   hookGroups?: HookGroup[];
+  /** The program's buffers and terminal (the SDK's `editor`), for this runtime's tools and its children's. */
+  editor?: EditorAccess;
 }
 
 export interface Runtime {
@@ -290,7 +293,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const callHooks = toolHooks(hooks.set);
   let sessionEnded = false;
 
-  const shared = { configuration, permissions, services, place, skills, commands };
+  const shared = { configuration, permissions, services, place, skills, commands, editor: options.editor };
   const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
     toolExecution(
       shared,

@@ -5,6 +5,7 @@ import { callLabel } from '../tool/call_label.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { ConversationAccess } from '../tool/context/conversation.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
 import { ToolExecution } from '../tool/executor.js';
@@ -49,6 +50,8 @@ export interface SharedParts {
   skills?: SkillCatalog;
   /** The session's commands and workflows (load_workflow reads them). */
   commands?: CommandCatalog;
+  /** The program's buffers and terminal, where it offers them (the SDK's `editor`). */
+  editor?: EditorAccess;
 }
 
 /** What is a runtime's own: its session folder, its conditions, its memory of files read. */
@@ -117,6 +120,7 @@ export function toolContext(
     repl: services.sessionTools.repl,
     ...(extra.models ? { models: extra.models } : {}),
     ...(extra.conversation ? { conversation: extra.conversation } : {}),
+    ...(shared.editor ? { editor: shared.editor } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { HookEventName, HookFunction } from '../config/hooks/types.js';
 import type { AgentKind, ApprovalCategory, Effort, Mode, Profile, SettingsLayer } from '../config/types.js';
 import type { InProcessMcpServer } from '../mcp/config.js';
 import type { SubagentTag } from '../tool/context/agents.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import type { ImageBlock, Tool } from '../tool/types.js';
 
 /** What a program answers when a call would ask a person (`canUseTool`). */
@@ -82,6 +83,11 @@ export interface QueryOptions {
   mcpServers?: Record<string, McpServerOption>;
   /** The program's own tools, made with `tool()`. */
   tools?: Tool[];
+  /**
+   * The program's buffers and terminal (an editor's): file text is read and edits written through
+   * them, commands run in its terminal; lathe's permissions, protected paths and sandbox still decide.
+   */
+  editor?: EditorAccess;
   /** Instructions that replace lathe's own system prompt (environment and AGENTS.md still follow). */
   systemPrompt?: string;
   appendSystemPrompt?: string;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { SettingsLayer } from '../config/types.js';
 import { type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import type { Tool } from '../tool/types.js';
 import { builtinTool } from '../tools/index.js';
 import { programApprovals } from './can_use_tool.js';
@@ -47,6 +48,19 @@ function programTools(tools: readonly Tool[] | undefined): Tool[] | undefined {
   return [...tools];
 }
 
+/** The program's `editor`, checked: each part it gives is a function. */
+function checkedEditor(editor: EditorAccess): EditorAccess {
+  const parts: Array<[string, unknown]> = [
+    ['readTextFile', editor.readTextFile],
+    ['writeTextFile', editor.writeTextFile],
+    ...(editor.terminal !== undefined ? [['terminal.run', editor.terminal?.run] as [string, unknown]] : []),
+  ];
+  for (const [name, part] of parts)
+    if (part !== undefined && typeof part !== 'function')
+      throw new UsageError(`editor.${name} must be a function`);
+  return editor;
+}
+
 /**
  * The runtime options a query stands for, and its MCP servers; the program's parts (tools,
  * hooks, servers) are checked here, before anything starts, so a mistake starts nothing.
@@ -72,6 +86,7 @@ export function queryRuntimeOptions(options: HeadlessQueryOptions, signal: () =>
     ...(options.canUseTool ? { askUser: programApprovals(options.canUseTool, signal) } : {}),
     programTools: programTools(options.tools),
     hookGroups: programHookGroups(options.hooks),
+    ...(options.editor ? { editor: checkedEditor(options.editor) } : {}),
   };
   return { runtime, mcpServers };
 }

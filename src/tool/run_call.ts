@@ -342,6 +342,7 @@ export async function runToolCall(
   const ctx: ToolContext = {
     ...env.context,
     signal,
+    callId: call.id,
     // A call a tool makes (repl's helpers) is judged like the model's own: same pool, hooks, approvals.
     callTool: (name, input) => runToolCall({ id: `${call.id}.${++nested}`, name, input }, env, signal),
   };

@@ -6,6 +6,7 @@ import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { BrowserHost } from './context/browser.js';
 import type { ConversationAccess } from './context/conversation.js';
+import type { EditorAccess } from './context/editor.js';
 import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
 import type { MessageAccess } from './context/messages.js';
@@ -200,6 +201,10 @@ export interface ToolContext {
   conversation?: ConversationAccess;
   /** The session's webhook receiver and pull-request subscriptions (subscribe_pr, feature `github_webhooks`). */
   pullRequests?: PullRequestWebhookAccess;
+  /** The program driving lathe (an editor): its buffers and terminal, used where it offers them. */
+  editor?: EditorAccess;
+  /** The id of the call being run; set for the call only. */
+  callId?: string;
 }
 
 /**
@@ -220,7 +225,7 @@ export type ToolKind =
   | 'other';
 
 /** The folders a call's paths are relative to: enough to say what it will change before it runs. */
-export type ChangeContext = Pick<ToolContext, 'cwd' | 'workspace'>;
+export type ChangeContext = Pick<ToolContext, 'cwd' | 'workspace' | 'editor'>;
 
 /** What a call will change, computed by the tool's own engine before it runs (approvals show it). */
 export interface ChangePreview {

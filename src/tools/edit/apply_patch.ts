@@ -4,13 +4,13 @@ import { parsePatch, patchPaths, planPatch } from '../../edit/apply_patch/index.
 import type { FileState, PatchOp } from '../../edit/apply_patch/types.js';
 import { type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, encodeText, type TextFormat } from '../../edit/codec.js';
-import { commitFileChanges } from '../../edit/file_transaction.js';
 import { buildTool } from '../../tool/build_tool.js';
 import type { ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { previewPatch } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadTextFile, NEW_FILE_FORMAT } from './text_file.js';
+import { commitTextChanges } from './text_writes.js';
 import { editFolderCheck } from './write_guard.js';
 
 const inputSchema = z.strictObject({
@@ -52,7 +52,7 @@ async function loadPaths(paths: string[], ctx: ToolContext): Promise<Loaded | st
       loaded.states.set(p, 'directory');
       continue;
     }
-    const file = await loadTextFile(absolute, displayPath(ctx, absolute));
+    const file = await loadTextFile(absolute, displayPath(ctx, absolute), ctx.editor);
     if (file.ok) {
       loaded.states.set(p, file.text);
       loaded.texts.set(p, file.text);
@@ -140,7 +140,7 @@ export const applyPatch = buildTool({
       });
     }
     try {
-      await commitFileChanges(writes);
+      await commitTextChanges(writes, ctx.editor);
     } catch (error) {
       if (error instanceof WriteRefusedError)
         return { isError: true, text: `The patch was not applied: ${error.message}` };

@@ -57,7 +57,7 @@ export const editFile = buildTool({
     if (seen === 'changed') {
       return {
         isError: true,
-        text: `${shown} changed on disk since it was read. Read it again with read_file, then edit.`,
+        text: `${shown} changed ${ctx.editor?.readTextFile ? '(on disk or in the editor)' : 'on disk'} since it was read. Read it again with read_file, then edit.`,
       };
     }
     const result = exactReplace(loaded.text, input.old_string, input.new_string, input.replace_all ?? false);

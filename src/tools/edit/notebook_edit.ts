@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { atomicWriteFile, WriteRefusedError } from '../../edit/atomic_write.js';
+import { WriteRefusedError } from '../../edit/atomic_write.js';
 import { readRegularFile } from '../../edit/regular_file.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { sha256 } from '../files/read_text.js';
+import { heldTextBytes } from '../shared/editor_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
+import { writeTextChange } from './text_writes.js';
 import { editFolderCheck } from './write_guard.js';
 
 const inputSchema = z.strictObject({
@@ -100,7 +102,7 @@ export const notebookEdit = buildTool({
     const shown = displayPath(ctx, path);
     let bytes: Buffer;
     try {
-      bytes = await readRegularFile(path, shown);
+      bytes = (await heldTextBytes(ctx.editor, path)) ?? (await readRegularFile(path, shown));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return {
@@ -153,11 +155,10 @@ export const notebookEdit = buildTool({
     const indent = /^\{\r?\n( +)"/.exec(text)?.[1].length ?? 1;
     const out = `${JSON.stringify(notebook, null, indent)}\n`;
     try {
-      await atomicWriteFile(path, out, {
-        expect: sha256(bytes),
-        shown,
-        checkFolder: editFolderCheck(ctx, path),
-      });
+      await writeTextChange(
+        { path, bytes: out, expect: sha256(bytes), shown, checkFolder: editFolderCheck(ctx, path) },
+        ctx.editor,
+      );
     } catch (error) {
       if (error instanceof WriteRefusedError) return { isError: true, text: error.message };
       throw error;

@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
-import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
+import type { FileChange } from '../../edit/file_transaction.js';
 import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool } from '../../tool/build_tool.js';
 import type { PermissionCheck, ToolContext } from '../../tool/types.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { displayPath, formatCount } from '../shared/paths.js';
 import { planFileReplace } from './replace_text_file.js';
+import { commitTextChanges } from './text_writes.js';
 
 /** A replace over more files than this is refused: narrow the glob. */
 const MAX_FILES = 2_000;
@@ -114,7 +115,7 @@ export const replaceText = buildTool({
     if (input.preview)
       return { text: `Preview (nothing written): ${summary}.\n${report.join('\n')}`, data: { total } };
     try {
-      await commitFileChanges(changes);
+      await commitTextChanges(changes, ctx.editor);
     } catch (error) {
       if (error instanceof WriteRefusedError) return { isError: true, text: error.message };
       throw error;

@@ -33,13 +33,13 @@ export async function planFileReplace(
   shown: string,
   spec: ReplaceSpec,
   regex: TimedRegex | undefined,
-  ctx: Pick<ToolContext, 'workspace' | 'documentsRoot'>,
+  ctx: Pick<ToolContext, 'workspace' | 'documentsRoot' | 'editor'>,
 ): Promise<FilePlan> {
   const { size } = await pathKind(absolute);
   const base = { path: absolute, shown, checkFolder: editFolderCheck(ctx, absolute) };
   return size > STREAM_FROM_BYTES
     ? planStreamed(absolute, shown, spec, regex, base)
-    : planWhole(absolute, shown, spec, regex, base);
+    : planWhole(absolute, shown, spec, regex, base, ctx.editor);
 }
 
 type ChangeBase = Pick<FileChange, 'path' | 'shown' | 'checkFolder'>;
@@ -50,8 +50,9 @@ async function planWhole(
   spec: ReplaceSpec,
   regex: TimedRegex | undefined,
   base: ChangeBase,
+  editor: ToolContext['editor'],
 ): Promise<FilePlan> {
-  const loaded = await loadTextFile(absolute, shown);
+  const loaded = await loadTextFile(absolute, shown, editor);
   // Binary files, FIFOs and the like are passed over, as a search would.
   if (!loaded.ok) return NO_CHANGE;
   let text: string;

@@ -9,6 +9,7 @@ import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { describeSize } from './output_capture.js';
 import { type ProcessOutcome, startProcess } from './run_process.js';
 import { commandCallFacts, commandSubject, isReadOnlyCommand } from './shell_facts.js';
+import { startInTerminal } from './terminal_process.js';
 
 const DEFAULT_TIMEOUT_S = 120;
 const MAX_TIMEOUT_S = 600;
@@ -52,6 +53,7 @@ function describeEnd(outcome: ProcessOutcome, timeoutS: number): string {
   if (outcome.timedOut) return `Stopped after ${timeoutS} s (timeout); the whole process tree was ended.`;
   if (outcome.aborted) return 'Interrupted; the whole process tree was ended.';
   if (outcome.signal) return `Ended by signal ${outcome.signal}.`;
+  if (outcome.exitCode === null) return 'Ended without an exit code.';
   return `Exit code ${outcome.exitCode}.`;
 }
 
@@ -111,7 +113,7 @@ export const executeCommand = buildTool({
     const wrapped = await ctx.sandbox?.wrap(shellArgv(input.command), cwd, {
       agentMode: ctx.permissions.mode,
     });
-    const running = startProcess({
+    const run = {
       argv: wrapped?.argv ?? shellArgv(input.command),
       cwd,
       outputPath,
@@ -119,7 +121,12 @@ export const executeCommand = buildTool({
       maxOutputBytes: ctx.maxOutputBytes,
       timeoutMs: input.run_in_background ? undefined : timeoutS * 1000,
       signal: input.run_in_background ? undefined : ctx.signal,
-    });
+    };
+    // The program's terminal (an editor's), when it offers one, runs the same sandboxed command line.
+    const terminal = ctx.editor?.terminal;
+    const running = terminal
+      ? startInTerminal(terminal, { ...run, command: input.command, toolUseId: ctx.callId })
+      : startProcess(run);
     // Every command is listed while it runs, so a foreground one can be sent to the background.
     let detached!: () => void;
     const detaching = new Promise<'detached'>((resolve) => {
@@ -150,10 +157,11 @@ export const executeCommand = buildTool({
       }),
     };
     ctx.backgroundCommands.set(id, entry);
-    const backgroundNote = `Output goes to ${displayPath(ctx, outputPath)}; read it with read_file, stop it with kill_command.`;
+    const whenOutput = terminal ? " when it ends (it runs in the editor's terminal)" : '';
+    const backgroundNote = `Output goes to ${displayPath(ctx, outputPath)}${whenOutput}; read it with read_file, stop it with kill_command.`;
     if (input.run_in_background) {
       return {
-        text: `Started in the background as ${id} (pid ${running.pid}). ${backgroundNote}`,
+        text: `Started in the background as ${id}${running.pid === undefined ? '' : ` (pid ${running.pid})`}. ${backgroundNote}`,
         data: { id, pid: running.pid, outputPath },
       };
     }

@@ -2,8 +2,8 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../tool/build_tool.js';
-import type { ReadTracker } from '../../tool/read_tracker.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
+import { heldTextBytes } from '../shared/editor_text.js';
 import { absolutePath, displayPath, pathKind, pathProblem } from '../shared/paths.js';
 import { readTextSlice } from './read_text.js';
 import { isImagePath } from './render/image.js';
@@ -47,13 +47,13 @@ async function readPdf(
   return { text: pdf.text, data: { pageCount: pdf.pageCount, shown: pdf.shown } };
 }
 
-async function readNotebook(path: string, shown: string, readFiles: ReadTracker): Promise<ToolOutput> {
-  const bytes = await readRegularFile(path, shown);
+async function readNotebook(path: string, shown: string, ctx: ToolContext): Promise<ToolOutput> {
+  const bytes = (await heldTextBytes(ctx.editor, path)) ?? (await readRegularFile(path, shown));
   const { renderNotebook, notebookImages } = await import('./render/notebook.js');
   const text = bytes.toString('utf8');
   const notebook = renderNotebook(text);
   if (!notebook.ok) return { isError: true, text: `${shown}: ${notebook.error}` };
-  readFiles.saw(path, bytes);
+  ctx.readFiles.saw(path, bytes);
   const images = notebookImages(text);
   return {
     text: notebook.text,
@@ -104,11 +104,12 @@ async function readAnyFile(input: Input, ctx: ToolContext): Promise<ToolOutput> 
   const extension = extname(path).toLowerCase();
   if (isImagePath(path)) return readImage(path, shown, size);
   if (extension === '.pdf') return readPdf(path, shown, size, input.pages);
-  if (extension === '.ipynb') return readNotebook(path, shown, ctx.readFiles);
+  if (extension === '.ipynb') return readNotebook(path, shown, ctx);
   const read = await readTextSlice(path, shown, size, {
     offset: input.offset,
     limit: input.limit,
     budget: DEFAULT_RESULT_CHARS - NOTE_ROOM,
+    editor: ctx.editor,
   });
   if (!read.ok) return { isError: true, text: read.error };
   if (read.slice.hash) ctx.readFiles.sawHash(path, read.slice.hash);

@@ -2,6 +2,8 @@ import { createInterface } from 'node:readline';
 import { decodeText, isProbablyBinary } from '../../edit/codec.js';
 import { sha256 } from '../../edit/content_hash.js';
 import { openRegularFile, readRegularFile } from '../../edit/regular_file.js';
+import type { EditorAccess } from '../../tool/context/editor.js';
+import { heldTextBytes } from '../shared/editor_text.js';
 import { formatCount } from '../shared/paths.js';
 
 /** Files up to this size are read whole (and hashed for edit checks); larger ones are streamed. */
@@ -79,15 +81,8 @@ function pastTheEnd(offset: number, shown: string, lines: number): TextRead {
   };
 }
 
-/** Reads a text file whole: decoded by the codec (BOM, UTF-16, Latin-1), hashed for edit checks. */
-async function readWhole(
-  path: string,
-  shown: string,
-  offset: number,
-  limit: number,
-  budget: number,
-): Promise<TextRead> {
-  const bytes = await readRegularFile(path, shown);
+/** A text file's bytes, read whole: decoded by the codec (BOM, UTF-16, Latin-1), hashed for edit checks. */
+function sliceWhole(bytes: Buffer, shown: string, offset: number, limit: number, budget: number): TextRead {
   const decoded = decodeText(bytes);
   if (!decoded.ok) return { ok: false, error: `${shown}: ${decoded.error}` };
   const lines = splitLines(decoded.text);
@@ -152,15 +147,21 @@ async function readStreamed(
   return { ok: true, slice };
 }
 
+/**
+ * Lines of a text file, numbered: the text the editor holds for it when there is one (`editor`),
+ * else the file, read whole up to `WHOLE_FILE_BYTES` and streamed beyond.
+ */
 export async function readTextSlice(
   path: string,
   shown: string,
   size: number,
-  options: { offset?: number; limit?: number; budget: number },
+  options: { offset?: number; limit?: number; budget: number; editor?: Pick<EditorAccess, 'readTextFile'> },
 ): Promise<TextRead> {
   const offset = options.offset ?? 1;
   const limit = options.limit ?? DEFAULT_LINE_LIMIT;
+  const held = await heldTextBytes(options.editor, path);
+  if (held) return sliceWhole(held, shown, offset, limit, options.budget);
   return size <= WHOLE_FILE_BYTES
-    ? readWhole(path, shown, offset, limit, options.budget)
+    ? sliceWhole(await readRegularFile(path, shown), shown, offset, limit, options.budget)
     : readStreamed(path, shown, offset, limit, options.budget);
 }

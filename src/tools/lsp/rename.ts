@@ -1,7 +1,7 @@
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
-import { commitFileChanges, type FileChange } from '../../edit/file_transaction.js';
+import type { FileChange } from '../../edit/file_transaction.js';
 import { shownName } from '../../lsp/language_servers.js';
 import { identifierProblem } from '../../lsp/languages.js';
 import { applyTextEdits, editsByFile, encodeEdited, isReadOnlyFile } from '../../lsp/workspace_edit.js';
@@ -10,6 +10,7 @@ import { buildTool } from '../../tool/build_tool.js';
 import type { PermissionCheck, ToolContext } from '../../tool/types.js';
 import { compactDiff } from '../edit/compact_diff.js';
 import { loadTextFile } from '../edit/text_file.js';
+import { commitTextChanges } from '../edit/text_writes.js';
 import { editFolderCheck } from '../edit/write_guard.js';
 import {
   ADDRESS_HELP,
@@ -155,7 +156,8 @@ export const rename = buildTool({
     const summary = `${plan.word || plan.where} → ${input.new_name}: ${total} edit${total === 1 ? '' : 's'} in ${changes.length} file${changes.length === 1 ? '' : 's'}`;
     if (input.preview) return { text: `Preview (nothing written): ${summary}.\n${report.join('\n')}` };
     try {
-      await commitFileChanges(changes);
+      // The servers' places are in the files on disk: an editor holding other text refuses the write.
+      await commitTextChanges(changes, ctx.editor);
     } catch (error) {
       if (error instanceof WriteRefusedError)
         return { isError: true, text: `${error.message} Nothing was renamed.` };
