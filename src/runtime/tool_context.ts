@@ -20,6 +20,7 @@ import {
 } from '../tool/run_call.js';
 import type { PoolConditions, Tool, ToolContext, ToolResult } from '../tool/types.js';
 import { appendWork, workEntry } from '../tool/work_record.js';
+import { approvalEvents } from './approval_events.js';
 import type { RuntimeConfiguration } from './configuration.js';
 import type { RuntimePlace } from './place.js';
 import type { RuntimeServices } from './services.js';
@@ -141,6 +142,7 @@ export function toolExecution(
     pool: own.pool,
     context: toolContext(shared, own, extra),
     askUser: own.askUser,
+    approvals: approvalEvents(extra.interaction),
     hooks: own.hooks,
     checkpoint: checkpointBeforeCall(shared),
     signal: extra.signal,

@@ -1,6 +1,8 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../tool/run_call.js';
 import type { CanUseTool } from './options.js';
 
+const by = 'canUseTool';
+
 /**
  * The program's `canUseTool` in the place of a person answering asks. A function that throws,
  * or answers with something else, denies: the call does not run and the model reads why.
@@ -23,13 +25,14 @@ export function programApprovals(
       return {
         approved: false,
         feedback: `canUseTool failed: ${(error as Error)?.message ?? String(error)}`,
+        by,
       };
     }
     if (answer?.behavior === 'allow') {
       const changed = answer.updatedInput;
-      return changed ? { approved: true, updatedInput: changed } : { approved: true };
+      return changed ? { approved: true, updatedInput: changed, by } : { approved: true, by };
     }
-    if (answer?.behavior === 'deny') return { approved: false, feedback: answer.message };
-    return { approved: false, feedback: 'canUseTool gave no answer (allow or deny)' };
+    if (answer?.behavior === 'deny') return { approved: false, feedback: answer.message, by };
+    return { approved: false, feedback: 'canUseTool gave no answer (allow or deny)', by };
   };
 }

@@ -1,8 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { Agent } from '../agent/agent.js';
 import { environmentFor } from '../agent/environment_prefetch.js';
 import type { AgentEvent, AgentOutcome } from '../agent/events.js';
-import { recordAgentEvent, recordCompaction, recordMessage } from '../agent/session_record.js';
 import { ChildrenSpend } from '../agent/subagents/children_spend.js';
 import { trustNotice } from '../config/trust.js';
 import type { Mode } from '../config/types.js';
@@ -11,6 +9,7 @@ import { commandModel } from '../runtime/command_expansion.js';
 import { createRuntime } from '../runtime/create_runtime.js';
 import type { SessionLog } from '../session/log.js';
 import { DenialCollector } from './denials.js';
+import { ConversationEngine } from './engine.js';
 import { UsageError } from './errors.js';
 import type {
   SdkEventMessage,
@@ -159,9 +158,9 @@ export async function runConversation(
     const denials = new DenialCollector();
     const children = new ChildrenSpend();
     const spend = new Spending(options.maxBudgetUsd, control);
+    // The engine recorded the event in the session log already.
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'tool_call') services.probeSandbox();
-      recordAgentEvent(session, event);
       if (event.type === 'subagent' && children.take(event)) spend.children(children.total().costUsd);
       if (event.type === 'usage') spend.own(event.costUsd);
       const record = eventRecord(event);
@@ -169,44 +168,42 @@ export async function runConversation(
       denials.take(record);
       emit(record as SdkEventMessage);
     };
-    const user = headlessUserSide({ answers: options.answers, yolo: options.yolo });
-    const startAgent = (model: ModelSetup, history: Agent['messages']) =>
-      new Agent({
-        runtime,
-        model: model.model,
-        modelName: model.modelName,
-        capabilities: model.capabilities,
-        user,
+    const engine = new ConversationEngine(
+      {
+        runtime: () => runtime,
+        log: () => session,
+        user: headlessUserSide({ answers: options.answers, yolo: options.yolo }),
         maxTurns: options.maxTurns,
-        providerOptions: model.providerOptions,
         systemPrompt: systemPromptFrom({
           systemPrompt: options.systemPrompt,
           appendSystemPrompt: options.appendSystemPrompt,
           addDir: options.addDirs,
         }),
         jsonSchema: options.jsonSchema,
-        history,
         retryBaseMs: Number((options.env ?? process.env).LATHE_RETRY_BASE_MS) || undefined,
         environment,
-        subagents: { models: model.childModels },
         onEvent,
-        onMessage: (message) => recordMessage(session, message),
-        onCompacted: (messages) => recordCompaction(session, messages),
-      });
-    let agent = startAgent(setup, resumed?.history ?? []);
-    let nextModel: ModelSetup | undefined;
+        onNewAgent: () => spend.newAgent(),
+      },
+      resumed?.history ?? [],
+    );
+    engine.chooseModel(setup);
+    engine.begin();
     // Messages from other lathe processes (feature peers): reported, and given to the agent.
-    runtime.onPeerMessage(headlessPeerHandler(report, (note) => agent.notify(note)));
+    runtime.onPeerMessage(headlessPeerHandler(report, (note) => engine.notify(note)));
     control.attach({
       setMode: (mode) => {
         if (mode === runtime.conditions.mode) return;
         runtime.setMode(mode);
-        onEvent({ type: 'mode_change', mode });
+        engine.report({ type: 'mode_change', mode });
       },
+      // The conversation goes on with the new model from the next prompt: a new agent, the same messages.
       setModel: async (model) => {
-        nextModel = isLanguageModel(model)
-          ? readyModelSetup(runtime, model)
-          : await setUpModel(runtime, model, endpoint);
+        engine.chooseModel(
+          isLanguageModel(model)
+            ? readyModelSetup(runtime, model)
+            : await setUpModel(runtime, model, endpoint),
+        );
       },
     });
     emit(
@@ -223,14 +220,8 @@ export async function runConversation(
     let lastOutcome: AgentOutcome | undefined;
     let promptStarted = started;
     while (current) {
-      if (nextModel) {
-        // The conversation goes on with the new model: a new agent, the same messages.
-        agent = startAgent(nextModel, agent.messages);
-        spend.newAgent();
-        nextModel = undefined;
-      }
       const from = denials.denied.length;
-      const sent = await agent.send(current.text, control.signal, current.images);
+      const sent = await engine.send(current.text, control.signal, current.images);
       lastOutcome =
         control.budgetStop && sent.kind === 'aborted' ? budgetOutcome(sent, control.budgetStop) : sent;
       last = resultRecord(

@@ -82,6 +82,23 @@ export type SdkEventMessage =
   | { type: 'compaction'; summary: string; tokens_before: number }
   | { type: 'notice'; message: string }
   | {
+      type: 'approval_request';
+      id: string;
+      tool: string;
+      input_summary: string;
+      reason: string;
+      category?: ApprovalCategory;
+    }
+  | {
+      type: 'approval_answer';
+      id: string;
+      tool: string;
+      answer: 'allow' | 'deny' | 'interrupted';
+      by: 'hook' | 'canUseTool' | 'user' | 'rule';
+      reason?: string;
+      input_changed?: boolean;
+    }
+  | {
       type: 'subagent';
       agent: { id: string; name: string; type: string; depth: number };
       event: SdkEventMessage | { type: 'done'; outcome: Record<string, unknown> };

@@ -100,6 +100,8 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     case 'notification':
     case 'question':
     case 'notice':
+    case 'approval_request':
+    case 'approval_answer':
     case 'error':
       // Fields already one word or snake_case; renaming keeps any later field in style.
       return withSnakeCaseKeys(event) as JsonRecord;

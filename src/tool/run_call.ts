@@ -4,6 +4,7 @@ import type { PermissionDecision, StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
 import type { SubagentTag } from './context/agents.js';
 import { withEditDiagnostics } from './edit_diagnostics.js';
+import type { ApprovalAnswerer } from './events.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { mayChangeFiles } from './may_change_files.js';
 import { findTool } from './pool.js';
@@ -41,6 +42,22 @@ export interface ApprovalAnswer {
    * and a deny of the rules still refuses it.
    */
   updatedInput?: Record<string, unknown>;
+  /** Who answered (default: the user). */
+  by?: Exclude<ApprovalAnswerer, 'hook'>;
+}
+
+/** How an ask was answered, and by whom (for the approval events clients see). */
+export interface ApprovalVerdict {
+  answer: 'allow' | 'deny' | 'interrupted';
+  by: ApprovalAnswerer;
+  reason?: string;
+  inputChanged?: boolean;
+}
+
+/** Told of each ask and its answer, for the user's agent and its children alike. */
+export interface ApprovalObserver {
+  asked(request: ApprovalRequest): void;
+  answered(request: ApprovalRequest, verdict: ApprovalVerdict): void;
 }
 
 /** An ask answered yes with an input of the answerer's own. */
@@ -99,6 +116,8 @@ export interface CallEnvironment {
   context: Omit<ToolContext, 'signal'>;
   /** Asks the user; absent in headless runs, where an ask becomes a denial. */
   askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  /** Hears each ask and its answer. */
+  approvals?: ApprovalObserver;
   hooks?: CallHooks;
   /**
    * Takes a checkpoint of the workspace before a call that may change files (`mayChangeFiles`);
@@ -236,18 +255,35 @@ async function refusal(
   if (decision.behavior === 'deny') return refusedByPermissions(decision);
   const { reason, category, sticky } = decision;
   const asked = { ...request, reason, category, ...(sticky ? { sticky } : {}) };
-  const answered = await env.hooks?.permission?.(asked, env.askUser !== undefined);
-  if (answered?.behavior === 'deny')
-    return error(`Blocked by a PermissionRequest hook: ${answered.reason ?? 'it denied the call'}`);
+  const answered = (verdict: ApprovalVerdict) => env.approvals?.answered(asked, verdict);
+  env.approvals?.asked(asked);
+  const hooked = await env.hooks?.permission?.(asked, env.askUser !== undefined);
+  if (hooked?.behavior === 'deny') {
+    answered({ answer: 'deny', by: 'hook', ...(hooked.reason ? { reason: hooked.reason } : {}) });
+    return error(`Blocked by a PermissionRequest hook: ${hooked.reason ?? 'it denied the call'}`);
+  }
   // A hook allows in the user's place, but never what must be asked each time (a protected path).
-  if (answered?.behavior === 'allow' && !sticky) return undefined;
-  if (!env.askUser) return refusedByPermissions(decision);
+  if (hooked?.behavior === 'allow' && !sticky) {
+    answered({ answer: 'allow', by: 'hook' });
+    return undefined;
+  }
+  if (!env.askUser) {
+    answered({ answer: 'deny', by: 'rule', reason: 'no one is present to approve it' });
+    return refusedByPermissions(decision);
+  }
   const answer = await env.askUser(asked);
-  if (answer.approved) return answer.updatedInput ? { changedInput: answer.updatedInput } : undefined;
-  if (answer.interrupted)
+  const by = answer.by ?? 'user';
+  if (answer.approved) {
+    answered({ answer: 'allow', by, ...(answer.updatedInput ? { inputChanged: true } : {}) });
+    return answer.updatedInput ? { changedInput: answer.updatedInput } : undefined;
+  }
+  if (answer.interrupted) {
+    answered({ answer: 'interrupted', by });
     return error(
       `Interrupted by the user: ${request.tool.name} was not run. Do not run it again unless the user asks.`,
     );
+  }
+  answered({ answer: 'deny', by, ...(answer.feedback ? { reason: answer.feedback } : {}) });
   const why = answer.feedback ? ` The user said: ${answer.feedback}` : '';
   return {
     ...error(`The user declined ${request.tool.name}.${why}`),

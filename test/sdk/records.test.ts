@@ -42,6 +42,23 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
   question: { type: 'question', question: 'Which?', options: ['a'], answer: 'a' },
   compaction: { type: 'compaction', summary: 'short', before: 9000 },
   notice: { type: 'notice', message: 'note' },
+  approval_request: {
+    type: 'approval_request',
+    id: 'c3',
+    tool: 'execute_command',
+    inputSummary: 'Run npm test',
+    reason: 'execute_command needs approval',
+    category: 'executeAll',
+  },
+  approval_answer: {
+    type: 'approval_answer',
+    id: 'c3',
+    tool: 'execute_command',
+    answer: 'deny',
+    by: 'canUseTool',
+    reason: 'not now',
+    inputChanged: false,
+  },
   error: { type: 'error', message: 'failed' },
   done: { type: 'done', outcome },
   subagent: {

@@ -1,11 +1,10 @@
-import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../agent/events.js';
 import type { ConversationMessage } from '../../agent/model_stream.js';
-import { recordAgentEvent, recordCompaction, recordMessage } from '../../agent/session_record.js';
 import type { Effort } from '../../config/types.js';
 import { grantTools } from '../../permission/grants.js';
 import { commandModel } from '../../runtime/command_expansion.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import { ConversationEngine } from '../../sdk/engine.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ContextReport } from '../../tool/context/conversation.js';
 import type { ImageBlock } from '../../tool/types.js';
@@ -16,7 +15,7 @@ import type { UiStore } from '../state/store.js';
 import { attachFiles } from './attachments.js';
 import type { PromptOptions } from './command_host.js';
 import type { CommandTail } from './command_tail.js';
-import type { ConversationHost } from './host.js';
+import type { ConversationHost, LoadedModel } from './host.js';
 import type { MessageQueue } from './message_queue.js';
 import type { ModelSlot } from './model_slot.js';
 import './tool_catalogue.js';
@@ -43,17 +42,14 @@ export interface RunnerParts {
 }
 
 /**
- * The agent behind the session: made on the first prompt with the model and the conversation so
- * far, run one busy step at a time (a prompt, a compaction) with Esc stopping it, and made anew
- * after a model, effort or runtime change.
+ * The session's turns, run on the conversation engine `query()` runs on: one busy step at a time
+ * (a prompt, a compaction) with Esc stopping it. The engine makes a new agent with the
+ * conversation so far after a model, effort or runtime change.
  */
 export class AgentRunner {
-  private agent?: Agent;
-  private history: ConversationMessage[] = [];
+  private readonly engine: ConversationEngine;
   private abort?: AbortController;
   private running = false;
-  /** Chosen with /effort; until then the flag's or the settings'. */
-  private effort?: Effort | 'off';
   /** `!command` outputs, handed to the model with the next prompt. */
   readonly context: string[] = [];
   private readonly view: AgentEventView;
@@ -66,6 +62,16 @@ export class AgentRunner {
       const { title, text } = childTranscript(child);
       parts.results.keep(title, text);
     };
+    this.engine = new ConversationEngine({
+      runtime: () => parts.runtime(),
+      log: () => parts.log(),
+      user: terminalUserSide(parts.store),
+      systemPrompt: parts.host.systemPrompt,
+      retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
+      onEvent: (event) => this.onEvent(event),
+      onMessage: (message, conversation) => parts.queue.deliverAfter(message, conversation),
+      onNewAgent: () => this.view.newAgent(),
+    });
   }
 
   /** A step (a prompt, a compaction) is under way. */
@@ -75,25 +81,17 @@ export class AgentRunner {
 
   /** The conversation goes on from `history` (a resumed session, or none after /clear). */
   restart(history: ConversationMessage[]): void {
-    this.history = history;
+    this.engine.restart(history);
   }
 
   /** The conversation so far. */
   get messages(): readonly ConversationMessage[] {
-    return this.agent?.messages ?? this.history;
+    return this.engine.messages;
   }
 
   /** `/rewind`: the conversation goes on from `messages` (an earlier part of it); the log records it. */
   rewind(messages: ConversationMessage[]): void {
-    this.retire();
-    this.history = messages;
-    recordCompaction(this.parts.log(), messages);
-  }
-
-  /** The next prompt makes a new agent with the conversation so far (after a model or runtime change). */
-  retire(): void {
-    if (this.agent) this.history = this.agent.messages;
-    this.agent = undefined;
+    this.engine.rewind(messages);
   }
 
   /**
@@ -130,20 +128,17 @@ export class AgentRunner {
     const name = commandModel(wanted, previous);
     if (name === undefined || name === previous) return undefined;
     if (!(await slot.switchTo(name, this.parts.runtime()))) return false;
-    this.retire();
     store.add(notice(`Model for this prompt: ${name}`));
     return async () => {
       if (previous === undefined) return;
       await slot.switchTo(previous, this.parts.runtime());
-      this.retire();
     };
   }
 
   private async send(prompt: string, shown: string): Promise<void> {
     const { store } = this.parts;
     await this.step('Starting', async (signal) => {
-      const agent = await this.ensureAgent();
-      if (!agent || signal.aborted) return;
+      if (!(await this.loadModel()) || signal.aborted) return;
       store.add({ kind: 'user', text: shown });
       const { text, attached, skipped, images } = attachFiles(prompt, this.parts.runtime().cwd);
       const pictures = await this.readImages(images);
@@ -152,7 +147,7 @@ export class AgentRunner {
       if (attached.length > 0) store.add(notice(`Attached ${attached.join(', ')}`));
       for (const why of skipped) store.add(notice(`Not attached: ${why}`, 'warn'));
       this.parts.openLog(shown);
-      await agent.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
+      await this.engine.send([...this.context.splice(0), text].join('\n\n'), signal, pictures);
     });
   }
 
@@ -208,56 +203,29 @@ export class AgentRunner {
   async switchModel(name: string): Promise<void> {
     const model = await this.parts.model.switchTo(name, this.parts.runtime());
     if (!model) return;
-    this.retire();
     this.parts.store.add(notice(`Model: ${name}`));
     this.parts.settingsChanged();
   }
 
   /** `/effort`: how hard the model thinks from the next prompt on. */
   setEffort(effort: Effort | 'off'): void {
-    this.effort = effort;
-    this.retire();
+    this.engine.setEffort(effort);
   }
 
   get effortName(): string {
-    return this.effort ?? this.parts.model.loaded?.effort ?? 'off';
+    return this.engine.effortName;
   }
 
-  private async ensureAgent(): Promise<Agent | undefined> {
-    if (this.agent) return this.agent;
-    const { model: slot, store, host, queue } = this.parts;
+  /** The session's model, loaded for the runtime of now and handed to the engine; undefined (the reason shown) when none. */
+  private async loadModel(): Promise<LoadedModel | undefined> {
+    const { model: slot, store } = this.parts;
     if (!slot.name) {
       store.add(notice('No model is set: choose one with /model provider/model.', 'error'));
       return undefined;
     }
-    const runtime = this.parts.runtime();
-    const model = await slot.load(runtime);
-    if (!model) return undefined;
-    this.view.newAgent();
-    const agent = new Agent({
-      runtime,
-      model: model.model,
-      modelName: model.modelName,
-      capabilities: model.capabilities,
-      providerOptions:
-        this.effort === undefined
-          ? model.providerOptions
-          : (model.optionsForEffort?.(this.effort === 'off' ? undefined : this.effort) ??
-            model.providerOptions),
-      systemPrompt: host.systemPrompt,
-      subagents: model.childModels && { models: model.childModels },
-      user: terminalUserSide(store),
-      history: this.history,
-      retryBaseMs: Number(process.env.LATHE_RETRY_BASE_MS) || undefined,
-      onEvent: (event) => this.onEvent(event),
-      onMessage: (message) => {
-        recordMessage(this.parts.log(), message);
-        queue.deliverAfter(message, agent.messages);
-      },
-      onCompacted: (messages) => recordCompaction(this.parts.log(), messages),
-    });
-    this.agent = agent;
-    return agent;
+    const model = await slot.load(this.parts.runtime());
+    if (model) this.engine.chooseModel(model);
+    return model;
   }
 
   private onEvent(event: AgentEvent): void {
@@ -266,7 +234,6 @@ export class AgentRunner {
     if (event.type === 'todo') store.setTodo(event.items);
     this.view.apply(event);
     results.observe(event);
-    recordAgentEvent(this.parts.log(), event);
     if (event.type === 'tool_start' && resultView(event.name) === 'tail') tail.watch();
   }
 
@@ -277,15 +244,13 @@ export class AgentRunner {
   async compact(): Promise<void> {
     const { model: slot, store } = this.parts;
     const model = await slot.load(this.parts.runtime());
-    const messages = this.agent?.messages ?? this.history;
-    if (!model || messages.length < 2) {
+    if (!model || this.engine.messages.length < 2) {
       store.add(notice('Nothing to compact yet.'));
       return;
     }
     await this.step('Compacting', async (signal) => {
-      const agent = await this.ensureAgent();
-      if (!agent) return;
-      await agent.compact(signal, 'manual');
+      if (!(await this.loadModel())) return;
+      await this.engine.compact(signal);
       store.add(notice('The conversation was compacted into a summary.'));
       store.setStatus({ contextTokens: 0 });
     });
@@ -293,7 +258,7 @@ export class AgentRunner {
 
   /** What fills the context of the next request (`/context`). */
   async inspectContext(): Promise<ContextReport | undefined> {
-    const agent = await this.ensureAgent();
-    return agent?.inspectContext();
+    if (!(await this.loadModel())) return undefined;
+    return this.engine.inspectContext();
   }
 }

@@ -37,7 +37,7 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   const { cwd, workspace } = runtime.place;
   // Protected paths, Plan mode and commands without the sandbox ask every time: no rule to offer.
   const always = request.sticky !== undefined;
-  if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true };
+  if (ctx.autoEdits && request.category === 'edit' && !always) return { approved: true, by: 'rule' };
   const suggestion = always ? { rules: [], subcommands: [] } : await suggestRules(request, cwd, workspace);
   const { verb, detail } = toolTitle(request.tool.name, request.input, cwd);
   const folders = { cwd, workspace };

@@ -33,7 +33,6 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   constructor(private readonly options: SessionOptions) {
     this.lifecycle = new SessionLifecycle(options, {
-      runtimeReplaced: () => this.runner.retire(),
       submit: (text, shown) => void this.submit(text, shown),
       interrupt: () => this.interrupt(),
     });

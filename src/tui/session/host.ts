@@ -1,27 +1,14 @@
-import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import type { ConversationMessage } from '../../agent/model_stream.js';
-import type { ModelSource } from '../../agent/subagents/child_model.js';
-import type { Effort, Mode, Profile } from '../../config/types.js';
-import type { ModelCapabilities } from '../../provider/capabilities.js';
+import type { Mode, Profile } from '../../config/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import type { EngineModel } from '../../sdk/engine.js';
 import type { SessionEvent } from '../../session/event.js';
 import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import type { ImageBlock } from '../../tool/types.js';
 
-/** A model ready to use, with what it can do. */
-export interface LoadedModel {
-  modelName: string;
-  capabilities: ModelCapabilities;
-  model: LanguageModelV3;
-  providerOptions?: SharedV3ProviderOptions;
-  /** The effort the flags or settings chose. */
-  effort?: Effort;
-  /** The request options for another effort level (`/effort`). */
-  optionsForEffort?(effort: Effort | undefined): SharedV3ProviderOptions | undefined;
-  /** The models child agents run when their type or call names another one. */
-  childModels?: ModelSource;
-}
+/** A model ready to use, with what it can do: what the conversation engine runs on. */
+export type LoadedModel = EngineModel;
 
 /** A session found on disk, to resume. */
 export interface ResumedSession {

@@ -27,8 +27,6 @@ export interface SessionOptions {
 
 /** What the lifecycle tells the rest of the session. */
 export interface LifecycleEvents {
-  /** Another runtime took over: the next prompt needs a new agent. */
-  runtimeReplaced(): void;
   /** A scheduled prompt came due, or a peer's message came: it goes in as if typed. */
   submit(text: string, shown: string): void;
   /** Esc while a question is on screen. */
@@ -125,8 +123,8 @@ export class SessionLifecycle {
     // The old runtime's servers, tasks and commands end; the new one's start.
     void this.detach?.();
     this.runtime = runtime;
+    // The engine gives the next prompt a new agent on it, with the conversation so far.
     this.connect(runtime);
-    this.events.runtimeReplaced();
     this.model.reset();
     this.store.setStatus({ mode: runtime.conditions.mode, profile: runtime.conditions.profile });
     void this.model.load(runtime);
