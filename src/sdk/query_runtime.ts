@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { SettingsLayer } from '../config/types.js';
-import { type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
+import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
 import type { Tool } from '../tool/types.js';
 import { builtinTool } from '../tools/index.js';
 import { programApprovals } from './can_use_tool.js';
@@ -51,7 +51,11 @@ function programTools(tools: readonly Tool[] | undefined): Tool[] | undefined {
  * The runtime options a query stands for, and its MCP servers; the program's parts (tools,
  * hooks, servers) are checked here, before anything starts, so a mistake starts nothing.
  */
-export function queryRuntimeOptions(options: HeadlessQueryOptions, signal: () => AbortSignal) {
+export function queryRuntimeOptions(
+  options: HeadlessQueryOptions,
+  signal: () => AbortSignal,
+  made: () => Runtime | undefined = () => undefined,
+) {
   const env = options.env ?? process.env;
   const { workspace } = runtimePlaces(options);
   const mcpServers = programMcpServers(options.mcpServers, { workspace, env });
@@ -69,9 +73,11 @@ export function queryRuntimeOptions(options: HeadlessQueryOptions, signal: () =>
     jsonSchema: options.jsonSchema !== undefined,
     ...(options.addDirs?.length ? { addDirs: options.addDirs.map((dir) => resolve(dir)) } : {}),
     ...(options.latheBin ? { latheBin: options.latheBin } : {}),
-    ...(options.canUseTool ? { askUser: programApprovals(options.canUseTool, signal) } : {}),
+    ...(options.canUseTool ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine) } : {}),
     programTools: programTools(options.tools),
     hookGroups: programHookGroups(options.hooks),
   };
   return { runtime, mcpServers };
 }
+
+const reportLine = (line: string) => process.stderr.write(`lathe: ${line}\n`);

@@ -7,7 +7,7 @@ import { NO_FACTS } from '../../src/tool/facts.js';
 import type { ApprovalRequest } from '../../src/tool/run_call.js';
 import { editFile } from '../../src/tools/edit/edit_file.js';
 import { executeCommand } from '../../src/tools/exec/execute_command.js';
-import { suggestRules } from '../../src/tui/session/rule_suggestions.js';
+import { suggestRules } from '../../src/runtime/rule_suggestions.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 import { repo } from './support/lathe_terminal.js';

@@ -9,7 +9,7 @@ import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
 import { approvalNote, approvalQuestion } from './approval_words.js';
-import { suggestRules } from './rule_suggestions.js';
+import { suggestRules } from '../../runtime/rule_suggestions.js';
 import './tool_catalogue.js';
 
 /** Lines of arguments shown for tools that are not edits or commands. */
