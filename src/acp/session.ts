@@ -22,6 +22,8 @@ interface Run {
   query: Query;
   prompts: MessageQueue<SdkUserMessage>;
   ended: Promise<void>;
+  /** A prompt was sent: the conversation is up, and takes a new model itself. */
+  prompted: boolean;
 }
 
 export interface SessionSetup {
@@ -52,7 +54,8 @@ export class AcpSession {
   private folders: CallFolders;
   private run?: Run;
   private turns: Turn[] = [];
-  private pendingProfile?: Profile;
+  /** A profile or model chosen before the first prompt of a query: the next prompt starts a new one. */
+  private restartPending = false;
   private logged: boolean;
   private closed = false;
   private modeChosen: boolean;
@@ -92,7 +95,7 @@ export class AcpSession {
       ready = resolve;
     });
     const ended = this.read(running, ready);
-    this.run = { query: running, prompts, ended };
+    this.run = { query: running, prompts, ended, prompted: false };
     const first = await Promise.race([init, running.result.then(() => undefined)]);
     if (!first) throw new Error('the session ended before it started');
     this.take(first);
@@ -102,8 +105,9 @@ export class AcpSession {
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     if (this.closed) throw new Error(`session ${this.id} is closed`);
     const message = userMessage(blocks);
-    if (this.pendingProfile) await this.restart(this.pendingProfile);
+    if (this.restartPending) await this.restart();
     const run = this.run!;
+    run.prompted = true;
     return new Promise<StopReason>((resolve) => {
       let done = false;
       this.turns.push({
@@ -136,13 +140,14 @@ export class AcpSession {
 
   /** The next prompt is answered by this model. */
   async setModel(model: string): Promise<void> {
-    await this.run?.query.setModel(model);
+    if (this.run?.prompted) await this.run.query.setModel(model);
+    else this.restartPending = true;
     this.model = model;
   }
 
   /** The next prompt runs with this profile (the tools and prompt differ: a new query resumes the session). */
   setProfile(profile: Profile): void {
-    this.pendingProfile = profile === this.profile ? undefined : profile;
+    if (profile !== this.profile) this.restartPending = true;
     this.profile = profile;
   }
 
@@ -164,15 +169,15 @@ export class AcpSession {
     void this.client.notify('session/update', { sessionId: this.id, update }).catch(() => undefined);
   }
 
-  private async restart(profile: Profile): Promise<void> {
-    this.pendingProfile = undefined;
+  private async restart(): Promise<void> {
+    this.restartPending = false;
     const old = this.run;
     if (old) {
       old.prompts.end();
       await old.ended;
       await old.query.result.catch(() => undefined);
     }
-    await this.start(profile);
+    await this.start(this.profile);
   }
 
   private take(init: SdkInitMessage): void {
