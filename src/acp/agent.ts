@@ -12,16 +12,19 @@ import {
 import { PROFILES, type Profile } from '../config/types.js';
 import { resolveConfiguration } from '../runtime/configuration.js';
 import type { QueryOptions } from '../sdk/options.js';
+import { newSessionId } from '../session/ids.js';
 import { AUTH_METHODS, missingKey } from './auth.js';
 import { clientBackends } from './client_backends.js';
 import { findLoggedSession, replayUpdates, sessionInfos } from './history.js';
 import { mcpEntries } from './mcp_servers.js';
 import { configOptions, isModeId, modeState } from './modes.js';
 import { AcpSession } from './session.js';
-import { newSessionId } from '../session/ids.js';
 
 /** What every session of the connection starts from: the command line's model, endpoint, settings. */
-export type AcpOptions = Omit<QueryOptions, 'cwd' | 'canUseTool' | 'hooks' | 'resume' | 'continue' | 'sessionId'>;
+export type AcpOptions = Omit<
+  QueryOptions,
+  'cwd' | 'canUseTool' | 'hooks' | 'resume' | 'continue' | 'sessionId'
+>;
 
 function version(): string {
   try {
@@ -48,12 +51,17 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
 
   const sessionOf = (id: string): AcpSession => {
     const session = sessions.get(id);
-    if (!session) throw RequestError.invalidParams({ sessionId: id }, `no session ${id}: start one with session/new or session/load`);
+    if (!session)
+      throw RequestError.invalidParams(
+        { sessionId: id },
+        `no session ${id}: start one with session/new or session/load`,
+      );
     return session;
   };
 
   const checkCwd = (cwd: string) => {
-    if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not "${cwd}"`);
+    if (!isAbsolute(cwd))
+      throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path, not "${cwd}"`);
   };
 
   /** A session started (new, loaded or resumed), its query ready; its commands announced after the answer. */
@@ -118,13 +126,16 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
     })
     .onRequest('authenticate', ({ params }) => {
       if (params.methodId !== 'api-key')
-        throw RequestError.invalidParams({ methodId: params.methodId }, `no auth method "${params.methodId}"; lathe has "api-key"`);
+        throw RequestError.invalidParams(
+          { methodId: params.methodId },
+          `no auth method "${params.methodId}"; lathe has "api-key"`,
+        );
       const model =
         typeof options.model === 'string'
           ? options.model
           : options.model
             ? 'ready'
-            : resolveConfiguration(places(process.cwd())).settings.model ?? env.LATHE_MODEL;
+            : (resolveConfiguration(places(process.cwd())).settings.model ?? env.LATHE_MODEL);
       const missing = model === 'ready' ? undefined : missingKey(model, env, options.apiKey);
       if (missing) throw RequestError.authRequired(undefined, missing);
       return {};
@@ -177,7 +188,10 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
     .onRequest('session/set_mode', async ({ params }) => {
       const session = sessionOf(params.sessionId);
       if (!isModeId(params.modeId))
-        throw RequestError.invalidParams({ modeId: params.modeId }, `no mode "${params.modeId}"; use act, act-edits or plan`);
+        throw RequestError.invalidParams(
+          { modeId: params.modeId },
+          `no mode "${params.modeId}"; use act, act-edits or plan`,
+        );
       await session.setMode(params.modeId);
       session.notify({ sessionUpdate: 'current_mode_update', currentModeId: params.modeId });
       return {};
@@ -187,7 +201,8 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
       const value = String(params.value);
       switch (params.configId) {
         case 'mode':
-          if (!isModeId(value)) throw RequestError.invalidParams({ value }, `no mode "${value}"; use act, act-edits or plan`);
+          if (!isModeId(value))
+            throw RequestError.invalidParams({ value }, `no mode "${value}"; use act, act-edits or plan`);
           await session.setMode(value);
           session.notify({ sessionUpdate: 'current_mode_update', currentModeId: value });
           break;
@@ -206,7 +221,10 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
           session.setProfile(value as Profile);
           break;
         default:
-          throw RequestError.invalidParams({ configId: params.configId }, `no option "${params.configId}"; use mode, model or profile`);
+          throw RequestError.invalidParams(
+            { configId: params.configId },
+            `no option "${params.configId}"; use mode, model or profile`,
+          );
       }
       return { configOptions: configOptions(session) };
     });

@@ -16,7 +16,11 @@ export const AUTH_METHODS: AuthMethod[] = [
  * Whether the session's model can be reached: its provider's key is in the environment (or given),
  * or the provider needs none. Returns the line that says what to do, or undefined when it can.
  */
-export function missingKey(model: string | undefined, env: NodeJS.ProcessEnv, apiKey?: string): string | undefined {
+export function missingKey(
+  model: string | undefined,
+  env: NodeJS.ProcessEnv,
+  apiKey?: string,
+): string | undefined {
   if (!model)
     return 'no model: set "model" in ~/.lathe/settings/settings.json (e.g. anthropic/claude-sonnet-4-5), or LATHE_MODEL, or pass --model to lathe acp';
   let provider: ReturnType<typeof parseModelSpec>['provider'];

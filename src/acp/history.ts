@@ -1,8 +1,8 @@
 import type { SessionInfo, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../agent/events.js';
 import { runtimePlaces } from '../runtime/create_runtime.js';
-import { eventRecord } from '../sdk/records.js';
 import type { SdkEventMessage } from '../sdk/messages.js';
+import { eventRecord } from '../sdk/records.js';
 import { findSession, listSessions, type SessionSummary } from '../session/catalog.js';
 import { readSessionLog } from '../session/read.js';
 import type { UpdateMapper } from './updates.js';
@@ -36,7 +36,11 @@ export function replayUpdates(path: string, mapper: UpdateMapper): SessionUpdate
 }
 
 /** The sessions of a folder (newest first), as `session/list` gives them. */
-export function sessionInfos(places: { cwd: string; documentsRoot?: string; env?: NodeJS.ProcessEnv }): SessionInfo[] {
+export function sessionInfos(places: {
+  cwd: string;
+  documentsRoot?: string;
+  env?: NodeJS.ProcessEnv;
+}): SessionInfo[] {
   const scope = runtimePlaces(places);
   return listSessions(scope).map((session) => ({
     sessionId: session.id,

@@ -4,7 +4,9 @@ import type { McpServer } from '@agentclientprotocol/sdk';
  * The editor's MCP servers as entries of lathe's MCP settings: they join the settings' own servers
  * (a name given by the editor replaces one of the settings).
  */
-export function mcpEntries(servers: readonly McpServer[] | undefined): Record<string, Record<string, unknown>> {
+export function mcpEntries(
+  servers: readonly McpServer[] | undefined,
+): Record<string, Record<string, unknown>> {
   const entries: Record<string, Record<string, unknown>> = {};
   for (const server of servers ?? []) {
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {

@@ -34,14 +34,19 @@ export function userMessage(blocks: readonly ContentBlock[]): SdkUserMessage {
         if ('text' in resource) parts.push(`<context path="${where}">\n${resource.text}\n</context>`);
         else if (resource.mimeType?.startsWith('image/'))
           images.push({ mediaType: resource.mimeType, data: resource.blob });
-        else parts.push(`(attached: ${where}, ${resource.mimeType ?? 'binary'}; read it with the tools if needed)`);
+        else
+          parts.push(
+            `(attached: ${where}, ${resource.mimeType ?? 'binary'}; read it with the tools if needed)`,
+          );
         break;
       }
       case 'resource_link':
         parts.push(`@${uriPath(block.uri)}`);
         break;
       default:
-        throw new Error(`prompt: ${block.type} content is not supported (text, image, resource, resource_link are)`);
+        throw new Error(
+          `prompt: ${block.type} content is not supported (text, image, resource, resource_link are)`,
+        );
     }
   }
   return { type: 'user', text: parts.join('\n'), ...(images.length ? { images } : {}) };

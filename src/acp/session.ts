@@ -1,4 +1,10 @@
-import type { AgentContext, AvailableCommand, ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type {
+  AgentContext,
+  AvailableCommand,
+  ContentBlock,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
 import type { Profile } from '../config/types.js';
 import { MessageQueue } from '../sdk/message_queue.js';
 import type { SdkInitMessage, SdkMessage, SdkResultMessage, SdkUserMessage } from '../sdk/messages.js';

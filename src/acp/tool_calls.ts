@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { ToolCallLocation, ToolKind as AcpToolKind } from '@agentclientprotocol/sdk';
+import type { ToolKind as AcpToolKind, ToolCallLocation } from '@agentclientprotocol/sdk';
 import { callLabel } from '../tool/call_label.js';
 import { NO_FACTS } from '../tool/facts.js';
 import type { Tool, ToolContext, ToolKind } from '../tool/types.js';

@@ -1,7 +1,7 @@
 import type { PlanEntry, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { SdkEventMessage, SdkMessage } from '../sdk/messages.js';
 import type { ChangePreview } from '../tool/types.js';
-import { type CallFolders, acpKind, callLocations, callTitle, declaredTool } from './tool_calls.js';
+import { acpKind, type CallFolders, callLocations, callTitle, declaredTool } from './tool_calls.js';
 
 /** Characters of a tool's result an update carries (the model got it whole, or its saved file). */
 const RESULT_CHARS = 20_000;
@@ -18,7 +18,10 @@ interface CallState {
   done: boolean;
 }
 
-const text = (value: string): ToolCallContent => ({ type: 'content', content: { type: 'text', text: value } });
+const text = (value: string): ToolCallContent => ({
+  type: 'content',
+  content: { type: 'text', text: value },
+});
 
 /**
  * The session's messages (what `query()` yields) as the protocol's `session/update`s. It keeps
@@ -96,7 +99,11 @@ export class UpdateMapper {
         return [
           {
             sessionUpdate: 'plan',
-            entries: event.items.map((item) => ({ content: item.text, status: item.status, priority: 'medium' })),
+            entries: event.items.map((item) => ({
+              content: item.text,
+              status: item.status,
+              priority: 'medium',
+            })),
           },
         ];
       case 'plan':
@@ -128,7 +135,14 @@ export class UpdateMapper {
 
   private toolCall(id: string, name: string, input: unknown): SessionUpdate[] {
     const known = this.calls.get(id);
-    const call: CallState = { name, input, diffs: known?.diffs ?? [], shown: true, progress: [], done: false };
+    const call: CallState = {
+      name,
+      input,
+      diffs: known?.diffs ?? [],
+      shown: true,
+      progress: [],
+      done: false,
+    };
     this.calls.set(id, call);
     return [
       {
@@ -212,7 +226,10 @@ function planUpdate(markdown: string): SessionUpdate[] {
 }
 
 /** One line of a child's progress: its calls, its text, its end. */
-function progressLine(event: SdkEventMessage | { type: 'done'; outcome: Record<string, unknown> }, folders: CallFolders): string | undefined {
+function progressLine(
+  event: SdkEventMessage | { type: 'done'; outcome: Record<string, unknown> },
+  folders: CallFolders,
+): string | undefined {
   switch (event.type) {
     case 'tool_call':
       return callTitle(event.name, event.input, folders);

@@ -22,7 +22,8 @@ export async function suggestRules(
   workspace: string,
 ): Promise<RuleSuggestion> {
   const name = request.tool.name;
-  if (request.tool.kind === 'execute') return shellRules(name, (request.input as { command?: string }).command ?? '');
+  if (request.tool.kind === 'execute')
+    return shellRules(name, (request.input as { command?: string }).command ?? '');
   let subject: ReturnType<ApprovalRequest['tool']['permissionSubject']>;
   try {
     // The subject of the built-in tools depends on the input only; the context gives the folders.

@@ -84,7 +84,11 @@ export async function runConversation(
   try {
     if (options.model !== undefined && typeof options.model !== 'string' && !isLanguageModel(options.model))
       throw new UsageError(`model: give ${MODEL_KINDS}`);
-    const parts = queryRuntimeOptions(options, () => control.turnSignal, () => runtimeRef);
+    const parts = queryRuntimeOptions(
+      options,
+      () => control.turnSignal,
+      () => runtimeRef,
+    );
     const resumed = findResumePoint(parts.runtime, options);
     const runtime = createRuntime({
       ...withSessionSettings(parts.runtime, resumed),

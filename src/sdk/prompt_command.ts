@@ -41,7 +41,10 @@ export async function headlessPrompt(runtime: Runtime, prompt: string): Promise<
  * A conversation's message `/name args`: the custom command, workflow or skill `name`, expanded;
  * undefined (the message goes as typed) when it names none, or its expansion fails.
  */
-export async function conversationCommand(runtime: Runtime, text: string): Promise<HeadlessPrompt | undefined> {
+export async function conversationCommand(
+  runtime: Runtime,
+  text: string,
+): Promise<HeadlessPrompt | undefined> {
   const invocation = parseInvocation(text);
   if (!invocation || SLASH_COMMAND_NAMES.includes(invocation.name)) return undefined;
   if (!runtime.commands.find(invocation.name)) return undefined;

@@ -73,7 +73,9 @@ export function queryRuntimeOptions(
     jsonSchema: options.jsonSchema !== undefined,
     ...(options.addDirs?.length ? { addDirs: options.addDirs.map((dir) => resolve(dir)) } : {}),
     ...(options.latheBin ? { latheBin: options.latheBin } : {}),
-    ...(options.canUseTool ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine) } : {}),
+    ...(options.canUseTool
+      ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine) }
+      : {}),
     programTools: programTools(options.tools),
     hookGroups: programHookGroups(options.hooks),
   };

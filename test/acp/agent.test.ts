@@ -9,7 +9,7 @@ afterEach(closeAcp);
 function pathsIn(value: unknown): string[] {
   const found: string[] = [];
   const visit = (node: unknown, key?: string) => {
-    if (Array.isArray(node)) node.forEach((item) => visit(item));
+    if (Array.isArray(node)) for (const item of node) visit(item);
     else if (node && typeof node === 'object')
       for (const [k, v] of Object.entries(node)) {
         if (k === 'rawInput' || k === 'rawOutput') continue;
@@ -71,7 +71,11 @@ describe('lathe acp, with the SDK client as the editor', () => {
 
   it('asks before an edit with the diff at an absolute path, then reports the call completed', async () => {
     const { options, cwd, server } = await acpSetup([
-      { toolCalls: [{ id: 'toolu_w1', name: 'write_to_file', input: { path: 'notes/todo.txt', content: 'ship it\n' } }] },
+      {
+        toolCalls: [
+          { id: 'toolu_w1', name: 'write_to_file', input: { path: 'notes/todo.txt', content: 'ship it\n' } },
+        ],
+      },
       { text: 'Written.' },
     ]);
     const { agent, editor } = connectInProcess(options);
@@ -91,11 +95,18 @@ describe('lathe acp, with the SDK client as the editor', () => {
       locations: [{ path: file }],
       content: expect.arrayContaining([{ type: 'diff', path: file, oldText: null, newText: 'ship it\n' }]),
     });
-    expect(request.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+    expect(request.options.map((o) => o.kind)).toEqual([
+      'allow_once',
+      'allow_always',
+      'reject_once',
+      'reject_always',
+    ]);
     const call = editor.updates.find((u) => u.update.sessionUpdate === 'tool_call');
     expect(call?.update).toMatchObject({ toolCallId: 'toolu_w1', kind: 'edit', status: 'pending' });
     const completed = editor.updates.find(
-      (u) => u.update.sessionUpdate === 'tool_call_update' && (u.update as { status?: string }).status === 'completed',
+      (u) =>
+        u.update.sessionUpdate === 'tool_call_update' &&
+        (u.update as { status?: string }).status === 'completed',
     );
     expect(completed?.update).toMatchObject({ toolCallId: 'toolu_w1' });
     expect(server.requests.filter((r) => r.kind === 'model')).toHaveLength(2);
@@ -127,7 +138,10 @@ describe('lathe acp, with the SDK client as the editor', () => {
       { toolCalls: [{ name: 'write_to_file', input: { path: 'plan.txt', content: 'x' } }] },
       { text: 'I will only plan.' },
     ]);
-    const { agent, editor } = connectInProcess({ ...options, settings: { ...options.settings, strictPlanMode: true } });
+    const { agent, editor } = connectInProcess({
+      ...options,
+      settings: { ...options.settings, strictPlanMode: true },
+    });
     await initialized(agent);
     const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
     await agent.request('session/set_mode', { sessionId, modeId: 'plan' });
@@ -135,7 +149,9 @@ describe('lathe acp, with the SDK client as the editor', () => {
     expect(existsSync(join(cwd, 'plan.txt'))).toBe(false);
     expect(editor.permissions).toEqual([]);
     const failed = editor.updates.find(
-      (u) => u.update.sessionUpdate === 'tool_call_update' && (u.update as { status?: string }).status === 'failed',
+      (u) =>
+        u.update.sessionUpdate === 'tool_call_update' &&
+        (u.update as { status?: string }).status === 'failed',
     );
     expect(failed).toBeDefined();
     expect(editor.kinds(sessionId)).toContain('current_mode_update');
@@ -154,7 +170,10 @@ describe('lathe acp, with the SDK client as the editor', () => {
     expect((await turn).stopReason).toBe('cancelled');
     const after = editor.updates.length;
     // The session goes on: the next prompt is answered.
-    const next = await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
+    const next = await agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'again' }],
+    });
     expect(next.stopReason).toBe('end_turn');
     expect(editor.text(sessionId)).toBe('Next answer.');
     expect(after).toBe(before);
@@ -165,7 +184,10 @@ describe('lathe acp, with the SDK client as the editor', () => {
     const first = connectInProcess(options);
     await initialized(first.agent);
     const { sessionId } = await first.agent.request('session/new', { cwd, mcpServers: [] });
-    await first.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first question' }] });
+    await first.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'first question' }],
+    });
     await first.agent.request('session/close', { sessionId });
     const listed = await first.agent.request('session/list', { cwd });
     expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
@@ -175,7 +197,10 @@ describe('lathe acp, with the SDK client as the editor', () => {
     await second.agent.request('session/load', { sessionId, cwd, mcpServers: [] });
     expect(second.editor.text(sessionId, 'user_message_chunk')).toBe('first question');
     expect(second.editor.text(sessionId)).toBe('First answer.');
-    await second.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and then?' }] });
+    await second.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'and then?' }],
+    });
     expect(second.editor.text(sessionId)).toBe('First answer.Second answer.');
     await second.agent.request('session/close', { sessionId });
     const resumed = await second.agent.request('session/resume', { sessionId, cwd });
@@ -192,8 +217,14 @@ describe('lathe acp, with the SDK client as the editor', () => {
       configId: 'model',
       value: 'anthropic/claude-haiku-4-5',
     });
-    expect(changed.configOptions.find((o) => o.id === 'model')).toMatchObject({ currentValue: 'anthropic/claude-haiku-4-5' });
-    const profile = await agent.request('session/set_config_option', { sessionId, configId: 'profile', value: 'simple' });
+    expect(changed.configOptions.find((o) => o.id === 'model')).toMatchObject({
+      currentValue: 'anthropic/claude-haiku-4-5',
+    });
+    const profile = await agent.request('session/set_config_option', {
+      sessionId,
+      configId: 'profile',
+      value: 'simple',
+    });
     expect(profile.configOptions.find((o) => o.id === 'profile')).toMatchObject({ currentValue: 'simple' });
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     const [request] = server.requests.filter((r) => r.kind === 'model');
@@ -208,11 +239,18 @@ describe('lathe acp, with the SDK client as the editor', () => {
     const { agent, editor } = connectInProcess(options);
     await initialized(agent);
     await expect(
-      agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] }),
+      agent.request('session/prompt', {
+        sessionId: 'no-such-session',
+        prompt: [{ type: 'text', text: 'hi' }],
+      }),
     ).rejects.toThrow(/no session no-such-session/);
     const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
-    await expect(agent.request('session/set_mode', { sessionId, modeId: 'turbo' })).rejects.toThrow(/no mode "turbo"/);
-    await expect(agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] })).rejects.toThrow(/absolute/);
+    await expect(agent.request('session/set_mode', { sessionId, modeId: 'turbo' })).rejects.toThrow(
+      /no mode "turbo"/,
+    );
+    await expect(agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] })).rejects.toThrow(
+      /absolute/,
+    );
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(editor.text(sessionId)).toBe('Still here.');
   });
