@@ -10,6 +10,7 @@ import { MessageQueue } from '../sdk/message_queue.js';
 import type { SdkInitMessage, SdkMessage, SdkResultMessage, SdkUserMessage } from '../sdk/messages.js';
 import type { QueryOptions } from '../sdk/options.js';
 import { type Query, query } from '../sdk/query.js';
+import { builtinTools } from '../tools/index.js';
 import { type AcpModeId, latheMode } from './modes.js';
 import { editorApprovals } from './permissions.js';
 import { userMessage } from './prompt_content.js';
@@ -17,10 +18,18 @@ import type { CallFolders } from './tool_calls.js';
 import { declaredTool } from './tool_calls.js';
 import { UpdateMapper } from './updates.js';
 
+/** The tools that change files, whose change is computed before they run (the hook runs for no other). */
+const FILE_CHANGERS = `^(${builtinTools()
+  .filter((tool) => tool.touchedPaths !== undefined)
+  .map((tool) => tool.name)
+  .join('|')})$`;
+
 /** One prompt turn: answered with its stop reason once its result is in, or at once when cancelled. */
 interface Turn {
   finish(reason: StopReason): void;
   cancelled: boolean;
+  /** The conversation has taken the prompt (its user message came): an interrupt reaches it. */
+  started: boolean;
 }
 
 /** One `query()` of the session: the prompts it reads, and the loop that reads its messages. */
@@ -93,7 +102,7 @@ export class AcpSession {
         autoEdits: () => this.mode === 'act-edits',
         notify: (update) => this.notify(update),
       }),
-      hooks: { PreToolUse: [{ hooks: [(input) => this.previewChange(input)] }] },
+      hooks: { PreToolUse: [{ matcher: FILE_CHANGERS, hooks: [(input) => this.previewChange(input)] }] },
     };
     const running = query({ prompt: prompts, options });
     let ready: (init: SdkInitMessage) => void = () => undefined;
@@ -118,6 +127,7 @@ export class AcpSession {
       let done = false;
       this.turns.push({
         cancelled: false,
+        started: false,
         finish: (reason) => {
           if (done) return;
           done = true;
@@ -135,7 +145,8 @@ export class AcpSession {
     if (!turn || turn.cancelled) return;
     turn.cancelled = true;
     turn.finish('cancelled');
-    void this.run?.query.interruptTurn();
+    // A prompt the conversation has not taken yet is interrupted as it starts.
+    if (turn.started) void this.run?.query.interruptTurn();
   }
 
   async setMode(mode: AcpModeId): Promise<void> {
@@ -208,6 +219,10 @@ export class AcpSession {
           continue;
         }
         const turn = this.turns[0];
+        if (message.type === 'user_message' && turn && !turn.started) {
+          turn.started = true;
+          if (turn.cancelled) void running.interruptTurn();
+        }
         if (message.type === 'result') {
           this.turns.shift();
           turn?.finish(stopReason(message));

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/processes.js';
 import { acpSetup, closeAcp, connectInProcess, initialized } from './support.js';
 
 afterEach(closeAcp);
@@ -117,7 +118,7 @@ describe('lathe acp, with the SDK client as the editor', () => {
   });
 
   it('keeps "always allow" as the rule the UI would save, and does not ask again', async () => {
-    const { options, cwd } = await acpSetup([
+    const { options, cwd, lines } = await acpSetup([
       { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/a.txt', content: 'one' } }] },
       { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/b.txt', content: 'two' } }] },
       { text: 'Both.' },
@@ -129,6 +130,7 @@ describe('lathe acp, with the SDK client as the editor', () => {
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write both' }] });
     expect(readFileSync(join(cwd, 'notes/b.txt'), 'utf8')).toBe('two');
     expect(editor.permissions).toHaveLength(1);
+    expect(lines).toEqual([]);
     const saved = JSON.parse(readFileSync(join(cwd, '.agents/settings.json'), 'utf8'));
     expect(saved.permissions.allow).toContain('write_to_file(notes/**)');
   });
@@ -158,16 +160,18 @@ describe('lathe acp, with the SDK client as the editor', () => {
   });
 
   it('ends a cancelled turn as cancelled at once, and sends nothing of it after', async () => {
-    const { options, cwd } = await acpSetup([{ hang: true }, { text: 'Next answer.' }]);
+    const { options, cwd, server } = await acpSetup([{ hang: true }, { text: 'Next answer.' }]);
     const { agent, editor } = connectInProcess(options);
     await initialized(agent);
     const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
     const turn = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] });
     // The turn is under way once its model request has gone out.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => server.requests.some((r) => r.kind === 'model'));
     const before = editor.updates.length;
+    const cancelledAt = performance.now();
     await agent.notify('session/cancel', { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
+    const answeredIn = performance.now() - cancelledAt;
     const after = editor.updates.length;
     // The session goes on: the next prompt is answered.
     const next = await agent.request('session/prompt', {
@@ -177,6 +181,8 @@ describe('lathe acp, with the SDK client as the editor', () => {
     expect(next.stopReason).toBe('end_turn');
     expect(editor.text(sessionId)).toBe('Next answer.');
     expect(after).toBe(before);
+    // The answer is immediate: it waits for nothing the turn still does.
+    expect(answeredIn).toBeLessThan(200);
   });
 
   it('lists, resumes, loads (replaying the conversation) and closes sessions', async () => {
