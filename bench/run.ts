@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one after another, as tables of medians.
+import { benchAcp } from './acp.js';
 import { benchAgent } from './agent.js';
 import { benchAgents } from './agents.js';
 import { benchBrowser } from './browser.js';
@@ -54,6 +55,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['web_fetch: 1 MB local page end to end, and from the cache', benchWeb],
   ['web: the browser (launch to first snapshot, 5,000-node snapshot)', benchBrowser],
   ['SDK: a 10,000-token streamed answer through query() (LATHE_BENCH_BASELINE: an earlier build)', benchSdk],
+  ['ACP: lathe acp to the first message chunk, and the updates per tool call', benchAcp],
   [
     'checkpoints: before a command on 20,000 files, one changed; restore of a 100-file change',
     benchCheckpoints,

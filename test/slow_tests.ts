@@ -27,6 +27,7 @@ export const SLOW_TESTS = [
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
   'test/sdk/examples.test.ts',
+  'test/acp/stdio_sessions.test.ts',
   'test/checkpoints/scale.test.ts',
   'test/jobs/bullmq_queue.test.ts',
   'test/jobs/two_workers.test.ts',

@@ -440,6 +440,20 @@ export async function runCli(
   });
 
   program
+    .command('acp')
+    .description('the Agent Client Protocol over stdio, for editors (Zed, JetBrains, Neovim, Emacs)')
+    .option('-m, --model <provider/model>', 'the model sessions start with (default: settings)')
+    .option('--base-url <url>', 'the provider endpoint (OpenAI-compatible servers, proxies)')
+    .option('--api-key <key>', 'the API key (default: the provider’s usual environment variable)')
+    .addOption(new Option('--profile <profile>', 'prompt configuration').choices([...PROFILES]))
+    .option('--feature <name>', 'turn a feature on (repeatable)', collect, [])
+    .option('--trust', TRUST_HELP)
+    .action(async (opts) => {
+      const { acpCommand } = await import('./commands/acp.js');
+      exitCode = await acpCommand({ ...opts, noFeature: disabled, latheBin: options.latheBin });
+    });
+
+  program
     .command('trust [folder]')
     .description(
       'trust a folder (default: this one) and the folders below it: its MCP servers and settings apply',

@@ -6,12 +6,17 @@ import { readSettingsObject, writeJsonFile } from './settings_file.js';
  * is left alone and reported, never overwritten. Returns the rules that were new.
  */
 export async function saveAllowRules(file: string, rules: string[]): Promise<string[]> {
+  return saveRules(file, 'allow', rules);
+}
+
+/** Adds rules to a settings file's `permissions.allow` or `permissions.deny`, as `saveAllowRules` does. */
+export async function saveRules(file: string, action: 'allow' | 'deny', rules: string[]): Promise<string[]> {
   const settings = readForChange(file, 'saved');
   const permissions = permissionsOf(settings);
-  const allow = Array.isArray(permissions.allow) ? [...permissions.allow] : [];
-  const added = rules.filter((rule) => !allow.includes(rule));
+  const list = Array.isArray(permissions[action]) ? [...(permissions[action] as unknown[])] : [];
+  const added = rules.filter((rule) => !list.includes(rule));
   if (added.length === 0) return [];
-  settings.permissions = { ...permissions, allow: [...allow, ...added] };
+  settings.permissions = { ...permissions, [action]: [...list, ...added] };
   writeJsonFile(file, settings);
   return added;
 }

@@ -1,5 +1,10 @@
+import { globalSettingsPath, workspaceSettingsPath } from '../config/paths.js';
+import { saveRules } from '../config/settings_rules.js';
+import type { Runtime } from '../runtime/create_runtime.js';
+import { suggestRules } from '../runtime/rule_suggestions.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tool/run_call.js';
-import type { CanUseTool } from './options.js';
+import type { ChangePreview } from '../tool/types.js';
+import type { CanUseTool, PermissionAnswer, RememberScope } from './options.js';
 
 const by = 'canUseTool';
 
@@ -10,8 +15,20 @@ const by = 'canUseTool';
 export function programApprovals(
   canUseTool: CanUseTool,
   signal: () => AbortSignal,
+  runtime: () => Runtime | undefined,
+  report: (line: string) => void,
 ): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   return async (request) => {
+    const place = runtime()?.place;
+    // Protected paths, Plan mode and commands without the sandbox ask every time: no rule to offer.
+    const sticky = request.sticky !== undefined;
+    const [change, suggestion] = place
+      ? await Promise.all([
+          request.tool.describeChange(request.input, place).catch(() => undefined),
+          sticky ? undefined : suggestRules(request, place.cwd, place.workspace).catch(() => undefined),
+        ])
+      : [undefined, undefined];
+    const suggestedRules = suggestion?.rules ?? [];
     let answer: Awaited<ReturnType<CanUseTool>>;
     try {
       answer = await canUseTool(request.tool.name, request.input, {
@@ -20,6 +37,10 @@ export function programApprovals(
         ...(request.category ? { category: request.category } : {}),
         toolUseId: request.call.id,
         ...(request.agent ? { agent: request.agent } : {}),
+        kind: request.tool.kind,
+        ...(change ? { change: change as ChangePreview } : {}),
+        suggestedRules,
+        sticky,
       });
     } catch (error) {
       return {
@@ -28,6 +49,11 @@ export function programApprovals(
         by,
       };
     }
+    if (answer?.behavior === 'allow' || answer?.behavior === 'deny') {
+      const current = runtime();
+      if (answer.remember && current && suggestedRules.length > 0)
+        await remember(current, answer.behavior, answer.remember, suggestedRules, report);
+    }
     if (answer?.behavior === 'allow') {
       const changed = answer.updatedInput;
       return changed ? { approved: true, updatedInput: changed, by } : { approved: true, by };
@@ -35,4 +61,32 @@ export function programApprovals(
     if (answer?.behavior === 'deny') return { approved: false, feedback: answer.message, by };
     return { approved: false, feedback: 'canUseTool gave no answer (allow or deny)', by };
   };
+}
+
+/**
+ * "Always": the suggested rules join the running engine at once, and unless only for this session,
+ * the project's or the user's settings file (as the UI's "don't ask again" does).
+ */
+async function remember(
+  runtime: Runtime,
+  behavior: PermissionAnswer['behavior'],
+  scope: RememberScope,
+  rules: string[],
+  report: (line: string) => void,
+): Promise<void> {
+  const action = behavior === 'allow' ? 'allow' : 'deny';
+  const file =
+    scope === 'project'
+      ? workspaceSettingsPath(runtime.workspace)
+      : scope === 'user'
+        ? globalSettingsPath(runtime.documentsRoot)
+        : undefined;
+  if (file) {
+    try {
+      await saveRules(file, action, rules);
+    } catch (error) {
+      report(`could not save ${rules.join(', ')}: ${(error as Error).message}`);
+    }
+  }
+  runtime.permissions.addRules({ [action]: rules }, file ?? 'this session');
 }

@@ -6,7 +6,7 @@ import { trustNotice } from '../config/trust.js';
 import type { Mode } from '../config/types.js';
 import { grantTools } from '../permission/grants.js';
 import { commandModel } from '../runtime/command_expansion.js';
-import { createRuntime } from '../runtime/create_runtime.js';
+import { createRuntime, type Runtime } from '../runtime/create_runtime.js';
 import type { SessionLog } from '../session/log.js';
 import { DenialCollector } from './denials.js';
 import { ConversationEngine } from './engine.js';
@@ -20,7 +20,7 @@ import type {
 } from './messages.js';
 import type { HeadlessQueryOptions } from './options.js';
 import { headlessPeerHandler } from './peer_messages.js';
-import { headlessPrompt } from './prompt_command.js';
+import { conversationCommand, headlessPrompt } from './prompt_command.js';
 import { imagesRefusal, systemPromptFrom } from './prompt_flags.js';
 import { promptReader, readImages, type UserPrompt } from './prompts.js';
 import { checkedSessionId, queryRuntimeOptions } from './query_runtime.js';
@@ -53,6 +53,10 @@ export interface ConversationControl {
   stopForBudget(reason: string): void;
   readonly budgetStop?: string;
   attach(live: LiveConversation): void;
+  /** A new prompt starts: its signal ends with `interruptTurn()` (this prompt only) or the interrupt. */
+  startTurn(): AbortSignal;
+  /** The running prompt's signal (the run's between prompts). */
+  readonly turnSignal: AbortSignal;
 }
 
 const MODEL_KINDS = 'a "provider/model" name or an AI SDK language model object';
@@ -74,16 +78,23 @@ export async function runConversation(
   let log: SessionLog | undefined;
   let endServices: (() => Promise<void>) | undefined;
   let revokeGrant: (() => void) | undefined;
+  // The approvals need the runtime's folders and rules; it is made after the options are read.
+  let runtimeRef: Runtime | undefined;
   try {
     if (options.model !== undefined && typeof options.model !== 'string' && !isLanguageModel(options.model))
       throw new UsageError(`model: give ${MODEL_KINDS}`);
-    const parts = queryRuntimeOptions(options, () => control.signal);
+    const parts = queryRuntimeOptions(
+      options,
+      () => control.turnSignal,
+      () => runtimeRef,
+    );
     const resumed = findResumePoint(parts.runtime, options);
     const runtime = createRuntime({
       ...withSessionSettings(parts.runtime, resumed),
       sessionId: resumed?.id ?? checkedSessionId(options.sessionId),
       ...(options.agentKind ? { agentKind: options.agentKind } : {}),
     });
+    runtimeRef = runtime;
     for (const warning of runtime.warnings) warn(warning);
     const untrusted = trustNotice(runtime.trust);
     if (untrusted) report(untrusted);
@@ -141,6 +152,19 @@ export async function runConversation(
       expanded === undefined
         ? promptReader(prompt as AsyncIterable<SdkUserMessage | string>, control.signal)
         : once({ text: expanded.text, images });
+    // The init record comes before the first prompt is read: a program feeding a conversation
+    // learns the session's id, tools and commands while the user is still typing.
+    const sessionId = resumed?.id ?? runtime.sessionId;
+    emit(
+      initRecord({
+        sessionId,
+        model: setup.modelName,
+        contextWindow: setup.capabilities.contextWindow,
+        runtime,
+        approve: parts.runtime.approve,
+        yolo: options.yolo,
+      }) as unknown as SdkInitMessage,
+    );
     let current = await nextPrompt();
     if (!current) return undefined;
     log = openSessionLog(
@@ -206,22 +230,14 @@ export async function runConversation(
         );
       },
     });
-    emit(
-      initRecord({
-        sessionId: session.id,
-        model: setup.modelName,
-        runtime,
-        approve: parts.runtime.approve,
-        yolo: options.yolo,
-      }) as unknown as SdkInitMessage,
-    );
-
     let last: SdkResultMessage | undefined;
     let lastOutcome: AgentOutcome | undefined;
     let promptStarted = started;
     while (current) {
       const from = denials.denied.length;
-      const sent = await engine.send(current.text, control.signal, current.images);
+      // A conversation's `/name args` runs that command, as a string prompt's does.
+      const typed = expanded === undefined ? await conversationCommand(runtime, current.text) : undefined;
+      const sent = await engine.send(typed?.text ?? current.text, control.startTurn(), current.images);
       lastOutcome =
         control.budgetStop && sent.kind === 'aborted' ? budgetOutcome(sent, control.budgetStop) : sent;
       last = resultRecord(

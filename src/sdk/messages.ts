@@ -29,6 +29,10 @@ export interface SdkInitMessage {
   approved_categories: ApprovalCategory[] | 'all';
   tools: string[];
   mcp_servers: Array<{ name: string; status: string; error?: string }>;
+  /** The custom commands, workflows and skills a prompt can start with `/name`. */
+  slash_commands: Array<{ name: string; description: string; argument_hint?: string }>;
+  /** The model's context window in tokens, or null when not known. */
+  context_window: number | null;
 }
 
 export interface SdkResultMessage {

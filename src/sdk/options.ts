@@ -4,12 +4,18 @@ import type { AgentKind, ApprovalCategory, Effort, Mode, Profile, SettingsLayer 
 import type { InProcessMcpServer } from '../mcp/config.js';
 import type { SubagentTag } from '../tool/context/agents.js';
 import type { EditorAccess } from '../tool/context/editor.js';
-import type { ImageBlock, Tool } from '../tool/types.js';
+import type { ChangePreview, ImageBlock, Tool, ToolKind } from '../tool/types.js';
 
 /** What a program answers when a call would ask a person (`canUseTool`). */
 export type PermissionAnswer =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
-  | { behavior: 'deny'; message: string };
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; remember?: RememberScope }
+  | { behavior: 'deny'; message: string; remember?: RememberScope };
+
+/**
+ * Where an answer's `suggestedRules` are kept, as allow (or deny) rules: the running session only,
+ * or also the project's settings (`.agents/settings.json`) or the user's.
+ */
+export type RememberScope = 'session' | 'project' | 'user';
 
 /** What `canUseTool` is told besides the tool's name and input. */
 export interface PermissionQuestion {
@@ -20,6 +26,14 @@ export interface PermissionQuestion {
   toolUseId: string;
   /** The child agent whose call it is; absent for the run's own agent. */
   agent?: SubagentTag;
+  /** What the tool does (its declaration's kind: `read`, `edit`, `execute`, …). */
+  kind: ToolKind;
+  /** What the call would change, by the tool's own engine (a diff, and each file before and after). */
+  change?: ChangePreview;
+  /** The rules an answer with `remember` keeps (`execute_command(npm test)`); empty when none can stop the asking. */
+  suggestedRules: string[];
+  /** The ask is one no rule can silence (a protected path, Plan mode, a command without the sandbox). */
+  sticky: boolean;
 }
 
 /**

@@ -36,3 +36,17 @@ export async function headlessPrompt(runtime: Runtime, prompt: string): Promise<
     throw error;
   }
 }
+
+/**
+ * A conversation's message `/name args`: the custom command, workflow or skill `name`, expanded;
+ * undefined (the message goes as typed) when it names none, or its expansion fails.
+ */
+export async function conversationCommand(
+  runtime: Runtime,
+  text: string,
+): Promise<HeadlessPrompt | undefined> {
+  const invocation = parseInvocation(text);
+  if (!invocation || SLASH_COMMAND_NAMES.includes(invocation.name)) return undefined;
+  if (!runtime.commands.find(invocation.name)) return undefined;
+  return headlessPrompt(runtime, text).catch(() => undefined);
+}

@@ -10,6 +10,8 @@ import type { HeadlessQueryOptions, QueryOptions } from './options.js';
 export interface Query extends AsyncIterable<SdkMessage> {
   /** Stops the run: the prompt running ends `aborted`, its commands and children stopped, and no more prompts are read. */
   interrupt(): Promise<void>;
+  /** Stops the prompt running only (it ends `aborted`, its commands and children stopped); the next prompt is read as usual. */
+  interruptTurn(): Promise<void>;
   /** Switches Plan/Act now; the tools and permissions follow. */
   setMode(mode: Mode): Promise<void>;
   /** Loads another model; the conversation goes on with it from the next prompt. */
@@ -22,6 +24,7 @@ export interface Query extends AsyncIterable<SdkMessage> {
 class Control implements ConversationControl {
   private readonly controller: AbortController;
   private live?: LiveConversation;
+  private turn?: AbortController;
   private pendingMode?: Mode;
   private pendingModel?: { model: string | LanguageModelV3; settle: (outcome: Promise<void>) => void };
   budgetStop?: string;
@@ -36,6 +39,21 @@ class Control implements ConversationControl {
 
   interrupt(): void {
     this.controller.abort();
+  }
+
+  startTurn(): AbortSignal {
+    this.turn = new AbortController();
+    return AbortSignal.any([this.controller.signal, this.turn.signal]);
+  }
+
+  get turnSignal(): AbortSignal {
+    const turn = this.turn;
+    return turn ? AbortSignal.any([this.controller.signal, turn.signal]) : this.controller.signal;
+  }
+
+  /** Between prompts there is nothing to stop: the next prompt starts a turn of its own. */
+  interruptTurn(): void {
+    this.turn?.abort();
   }
 
   stopForBudget(reason: string): void {
@@ -105,6 +123,7 @@ export function query(request: {
       return queue;
     },
     interrupt: async () => control.interrupt(),
+    interruptTurn: async () => control.interruptTurn(),
     setMode: async (mode) => control.setMode(mode),
     setModel: (model) => control.setModel(model),
     result,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { SettingsLayer } from '../config/types.js';
-import { type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
+import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
 import type { EditorAccess } from '../tool/context/editor.js';
 import type { Tool } from '../tool/types.js';
 import { builtinTool } from '../tools/index.js';
@@ -65,7 +65,11 @@ function checkedEditor(editor: EditorAccess): EditorAccess {
  * The runtime options a query stands for, and its MCP servers; the program's parts (tools,
  * hooks, servers) are checked here, before anything starts, so a mistake starts nothing.
  */
-export function queryRuntimeOptions(options: HeadlessQueryOptions, signal: () => AbortSignal) {
+export function queryRuntimeOptions(
+  options: HeadlessQueryOptions,
+  signal: () => AbortSignal,
+  made: () => Runtime | undefined = () => undefined,
+) {
   const env = options.env ?? process.env;
   const { workspace } = runtimePlaces(options);
   const mcpServers = programMcpServers(options.mcpServers, { workspace, env });
@@ -83,10 +87,14 @@ export function queryRuntimeOptions(options: HeadlessQueryOptions, signal: () =>
     jsonSchema: options.jsonSchema !== undefined,
     ...(options.addDirs?.length ? { addDirs: options.addDirs.map((dir) => resolve(dir)) } : {}),
     ...(options.latheBin ? { latheBin: options.latheBin } : {}),
-    ...(options.canUseTool ? { askUser: programApprovals(options.canUseTool, signal) } : {}),
+    ...(options.canUseTool
+      ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine) }
+      : {}),
     programTools: programTools(options.tools),
     hookGroups: programHookGroups(options.hooks),
     ...(options.editor ? { editor: checkedEditor(options.editor) } : {}),
   };
   return { runtime, mcpServers };
 }
+
+const reportLine = (line: string) => process.stderr.write(`lathe: ${line}\n`);

@@ -33,7 +33,9 @@ export function exitCodeFor(outcome: Pick<AgentOutcome, 'kind'>): number {
 export interface RunDescription {
   sessionId: string;
   model: string;
-  runtime: Pick<Runtime, 'cwd' | 'pool' | 'conditions' | 'mcp'>;
+  /** The model's context window in tokens, when known. */
+  contextWindow?: number;
+  runtime: Pick<Runtime, 'cwd' | 'pool' | 'conditions' | 'mcp' | 'commands'>;
   approve?: readonly ApprovalCategory[] | 'all';
   yolo?: boolean;
 }
@@ -67,6 +69,13 @@ export function initRecord(run: RunDescription): JsonRecord {
       status: server.state,
       ...(server.error ? { error: server.error } : {}),
     })),
+    // Custom commands, workflows and skills a prompt can start with `/name`.
+    slash_commands: runtime.commands.list().map((command) => ({
+      name: command.name,
+      description: command.description,
+      ...(command.argumentHint ? { argument_hint: command.argumentHint } : {}),
+    })),
+    context_window: run.contextWindow ?? null,
   };
 }
 

@@ -233,6 +233,8 @@ export interface ChangePreview {
   paths: string[];
   /** A unified diff of the change (a deleted file shows as `(deleted)`). */
   diff: string;
+  /** Each file whole, before and after (`newText` null: deleted); paths absolute, for editors' previews. */
+  files?: Array<{ path: string; oldText: string | null; newText: string | null }>;
 }
 
 export interface ToolDefinition<I = unknown> {

@@ -1,6 +1,7 @@
 import { globalSettingsPath, workspaceSettingsPath } from '../../config/paths.js';
 import { saveAllowRules } from '../../config/settings_rules.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
+import { suggestRules } from '../../runtime/rule_suggestions.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import { diffLine } from '../render/highlight.js';
 import type { Line } from '../render/style.js';
@@ -9,7 +10,6 @@ import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
 import { approvalNote, approvalQuestion } from './approval_words.js';
-import { suggestRules } from './rule_suggestions.js';
 import './tool_catalogue.js';
 
 /** Lines of arguments shown for tools that are not edits or commands. */

@@ -1,9 +1,8 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { classifyShellCommand, writtenTargets } from '../../permission/shell/index.js';
-import type { ApprovalRequest } from '../../tool/run_call.js';
-import type { ToolContext } from '../../tool/types.js';
-import { fileChangingTools, runsCommands } from '../render/tool_facts.js';
-import './tool_catalogue.js';
+import { classifyShellCommand, writtenTargets } from '../permission/shell/index.js';
+import type { ApprovalRequest } from '../tool/run_call.js';
+import type { ToolContext } from '../tool/types.js';
+import { builtinTools } from '../tools/index.js';
 
 export interface RuleSuggestion {
   /** Rules "don't ask again" adds (`execute_command(npm test*)`); empty when no rule can stop the asking. */
@@ -23,7 +22,8 @@ export async function suggestRules(
   workspace: string,
 ): Promise<RuleSuggestion> {
   const name = request.tool.name;
-  if (runsCommands(name)) return shellRules(name, (request.input as { command?: string }).command ?? '');
+  if (request.tool.kind === 'execute')
+    return shellRules(name, (request.input as { command?: string }).command ?? '');
   let subject: ReturnType<ApprovalRequest['tool']['permissionSubject']>;
   try {
     // The subject of the built-in tools depends on the input only; the context gives the folders.
@@ -84,4 +84,11 @@ function prefixOf(argv: string[]): string {
   if (second && WITH_SUBCOMMANDS.has(command) && /^[a-z][\w:-]*$/i.test(second))
     return `${command} ${second}`;
   return command;
+}
+
+/** The tools that change files (they say which): one "edits in this folder" rule covers them all. */
+function fileChangingTools(): string[] {
+  return builtinTools()
+    .filter((tool) => tool.touchedPaths !== undefined)
+    .map((tool) => tool.name);
 }
