@@ -147,7 +147,7 @@ async function runInWorktree(
     subtype: result.subtype as string | undefined,
     turns: result.num_turns as number | undefined,
     usage: run.usage,
-    costUsd: (result.total_cost_usd as number | null | undefined) ?? null,
+    costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,
     ...(sessionId ? { sessionId } : {}),
     ...(run.budgetExhausted || status === 'budget_exhausted'
       ? { budgetExhausted: run.budgetExhausted ?? `turns (${spec.budget.turns})` }
