@@ -5,7 +5,8 @@
 //   throughput — LATHE_BENCH_JOBS (default 200) jobs of the `work` scenario (write a file, answer)
 //                against the fake model server, run by `lathe jobs run --concurrency C` for each C
 //                of LATHE_BENCH_CONCURRENCY (default 2,4,8): jobs per minute, and the peak RSS of
-//                the worker process alone and of the worker with its runs.
+//                the worker process alone and of the worker with its runs, and the CPU time of the
+//                worker with its runs.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,18 @@ function rssKb(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) of a process and of its children it has waited for, from /proc. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime are fields 14-17 of stat; fields[0] here is field 3.
+    const ticks = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+    return ticks / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** JOBS work jobs run by `lathe jobs run --concurrency C` on the local queue. */
 async function throughput(concurrency: number): Promise<Record<string, string | number>> {
   const server = await workServer();
@@ -95,13 +108,18 @@ async function throughput(concurrency: number): Promise<Record<string, string | 
   const token = uniqueToken('bench-jobs');
   let workerPeak = 0;
   let treePeak = 0;
+  let cpu = 0;
   const began = performance.now();
   const worker = spawn(process.execPath, [BIN, 'jobs', 'run', '--concurrency', String(concurrency)], {
     env: { ...env, LATHE_BENCH_TOKEN: token },
     stdio: 'ignore',
   });
   const sampler = setInterval(() => {
-    if (worker.pid) workerPeak = Math.max(workerPeak, rssKb(worker.pid));
+    if (worker.pid) {
+      workerPeak = Math.max(workerPeak, rssKb(worker.pid));
+      // The last reading before the worker ends: its runs are its children, waited for.
+      cpu = Math.max(cpu, cpuSeconds(worker.pid));
+    }
     treePeak = Math.max(
       treePeak,
       processesCarrying(token).reduce((sum, pid) => sum + rssKb(pid), 0),
@@ -119,6 +137,9 @@ async function throughput(concurrency: number): Promise<Record<string, string | 
     'jobs/min': (completed / minutes).toFixed(1),
     'worker peak RSS MB': (workerPeak / 1024).toFixed(0),
     'worker + runs peak RSS MB': (treePeak / 1024).toFixed(0),
+    'CPU s (user+sys)': cpu.toFixed(0),
+    'CPU s per job': (cpu / Math.max(1, completed)).toFixed(2),
+    minutes: minutes.toFixed(1),
   };
 }
 

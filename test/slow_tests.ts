@@ -31,6 +31,7 @@ export const SLOW_TESTS = [
   'test/checkpoints/scale.test.ts',
   'test/jobs/bullmq_queue.test.ts',
   'test/jobs/two_workers.test.ts',
+  'test/jobs/bullmq_retries.test.ts',
   // Each job clones, makes a worktree and runs the built command: a minute or more per file.
   'test/jobs/local_queue.test.ts',
   'test/jobs/local_runs.test.ts',

@@ -43,6 +43,16 @@ export interface BullQueueOptions {
 }
 
 const cancelKey = (id: string) => `${PREFIX}:${QUEUE_NAME}:cancel:${id}`;
+/**
+ * The jobs cancelled while waiting, taken out of BullMQ: a hash of id → CancelledRecord. Outside
+ * BullMQ's own keys (`lathe:lathe-jobs:…`), so no job id can name it.
+ */
+const CANCELLED_KEY = `${PREFIX}:${QUEUE_NAME}-cancelled`;
+
+interface CancelledRecord {
+  view: JobView;
+  logs: string[];
+}
 
 /**
  * Jobs on BullMQ over Redis: `submit` enqueues with the job id as BullMQ's job id (so the same
@@ -72,6 +82,7 @@ export class BullQueue implements JobQueue {
       }
       if (existing) await (await this.queue.getJob(spec.id))?.remove();
       await this.redis.del(cancelKey(spec.id));
+      await this.redis.hdel(CANCELLED_KEY, spec.id);
       const data: JobData = { spec, submittedAt: new Date().toISOString(), ...(batch ? { batch } : {}) };
       await this.queue.add('job', data, {
         jobId: spec.id,
@@ -93,13 +104,23 @@ export class BullQueue implements JobQueue {
       for (const job of await this.queue.getJobs(type, 0, -1, true))
         if (job?.id) views.push(await this.view(job as Job<JobData, JobOutcome>, type));
     }
+    const inBull = new Set(views.map((v) => v.id));
+    for (const text of Object.values(await this.redis.hgetall(CANCELLED_KEY))) {
+      const { view } = JSON.parse(text) as CancelledRecord;
+      if (!inBull.has(view.id)) views.push(view);
+    }
     return views.sort((a, b) => a.submittedAt.localeCompare(b.submittedAt) || a.id.localeCompare(b.id));
   }
 
   async get(id: string): Promise<JobView | undefined> {
     const job = (await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined;
-    if (!job) return undefined;
+    if (!job) return (await this.cancelledRecord(id))?.view;
     return this.view(job, await job.getState());
+  }
+
+  private async cancelledRecord(id: string): Promise<CancelledRecord | undefined> {
+    const text = await this.redis.hget(CANCELLED_KEY, id);
+    return text ? (JSON.parse(text) as CancelledRecord) : undefined;
   }
 
   private async view(job: Job<JobData, JobOutcome>, state: string): Promise<JobView> {
@@ -136,16 +157,46 @@ export class BullQueue implements JobQueue {
   }
 
   async logs(id: string): Promise<string[]> {
+    if (!(await this.queue.getJob(id))) return (await this.cancelledRecord(id))?.logs ?? [];
     return (await this.queue.getJobLogs(id, 0, -1, true)).logs;
   }
 
+  /**
+   * A waiting job is taken out of BullMQ's wait list at once (and kept as a cancelled record);
+   * a running one, or one a worker took meanwhile, is told to stop through its cancellation key.
+   */
   async cancel(id: string): Promise<CancelResult> {
-    const view = await this.get(id);
-    if (!view) return 'unknown';
+    const job = (await this.queue.getJob(id)) as Job<JobData, JobOutcome> | undefined;
+    if (!job) return (await this.cancelledRecord(id)) ? 'cancelled' : 'unknown';
+    const view = await this.view(job, await job.getState());
     if (!['queued', 'running'].includes(view.status))
       return view.status === 'cancelled' ? 'cancelled' : 'finished';
+    if (view.status === 'queued' && (await this.removeWaiting(job, view))) return 'cancelled';
     await this.redis.set(cancelKey(id), '1', 'EX', 7 * 24 * 3600);
-    return view.status === 'running' ? 'cancelling' : 'cancelled';
+    return 'cancelling';
+  }
+
+  /**
+   * Removes a waiting job from BullMQ, its record written first so a crash in between loses no
+   * job. BullMQ refuses to remove a job a worker holds the lock of: then the record goes and
+   * false says the job is running.
+   */
+  private async removeWaiting(job: Job<JobData, JobOutcome>, view: JobView): Promise<boolean> {
+    const finishedAt = new Date().toISOString();
+    const { cancelRequested: _asked, ...waiting } = view;
+    const record: CancelledRecord = {
+      view: { ...waiting, status: 'cancelled', finishedAt, outcome: { status: 'cancelled', finishedAt } },
+      logs: (await this.queue.getJobLogs(view.id, 0, -1, true)).logs,
+    };
+    await this.redis.hset(CANCELLED_KEY, view.id, JSON.stringify(record));
+    try {
+      await job.remove();
+      await this.redis.del(cancelKey(view.id));
+      return true;
+    } catch {
+      await this.redis.hdel(CANCELLED_KEY, view.id);
+      return false;
+    }
   }
 
   async work(options: WorkOptions): Promise<void> {
@@ -209,7 +260,10 @@ export class BullQueue implements JobQueue {
         stage: (stage) => void job.updateProgress({ stage, worker }).catch(() => undefined),
       });
     } catch (error) {
-      if (error instanceof JobInfrastructureError) throw new Error(`${error.stage}: ${error.message}`);
+      if (error instanceof JobInfrastructureError) {
+        await job.log(retryLine(job.attemptsMade + 1, error)).catch(() => undefined);
+        throw new Error(`${error.stage}: ${error.message}`);
+      }
       throw new UnrecoverableError(`run: ${(error as Error).message}`);
     } finally {
       clearInterval(watch);
@@ -220,4 +274,11 @@ export class BullQueue implements JobQueue {
     await this.queue.close();
     this.redis.disconnect();
   }
+}
+
+/** The log line of an infrastructure failure: which try it was, and when the next one comes. */
+function retryLine(attempt: number, error: JobInfrastructureError): string {
+  const next =
+    attempt < ATTEMPTS ? `tried again in ${(BACKOFF_MS * 2 ** (attempt - 1)) / 1000} s` : 'no tries left';
+  return `try ${attempt} of ${ATTEMPTS} failed at ${error.stage}: ${error.message}; ${next}`;
 }

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { appendFileSync, mkdirSync, realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 import { sessionsDir } from '../config/paths.js';
@@ -7,7 +7,7 @@ import { RepositoryGit } from '../worktree/git.js';
 import { copyIncluded, runSetupCommands, type SetupRunner } from '../worktree/project_files.js';
 import { JobInfrastructureError } from './errors.js';
 import { makeOutput } from './job_output.js';
-import { isRemoteRepo } from './job_spec.js';
+import { INCLUDE_NEEDS_LOCAL_REPO, isRemoteRepo } from './job_spec.js';
 import { addJobWorktree, type JobWorktreeRecord, recordRunGroup, removeJobWorktree } from './job_worktree.js';
 import { type LatheRunResult, runLathe } from './lathe_run.js';
 import { resolveRef, updateMirror } from './mirror.js';
@@ -97,15 +97,19 @@ async function runInWorktree(
   const dir = worktree.dir;
   let included: string[] = [];
   if (spec.include.length > 0) {
-    if (isRemoteRepo(spec.repo) || !existsSync(spec.repo)) {
-      log(`include: ${spec.repo} is no local checkout, so nothing was copied`);
-    } else {
-      const git = await RepositoryGit.open(spec.repo);
-      included = await copyIncluded(git, spec.repo, dir, spec.include).catch((error: Error) => {
+    // Refused at submit; a job queued before that check still fails closed here.
+    if (isRemoteRepo(spec.repo))
+      return end({
+        status: 'failed',
+        baseSha,
+        failure: { stage: 'worktree', message: `"include" ${INCLUDE_NEEDS_LOCAL_REPO}` },
+      });
+    included = await RepositoryGit.open(spec.repo)
+      .then((git) => copyIncluded(git, spec.repo, dir, spec.include))
+      .catch((error: Error) => {
         throw new JobInfrastructureError('worktree', `cannot copy the included files: ${error.message}`);
       });
-      log(`copied: ${included.join(', ') || 'nothing matched'}`);
-    }
+    log(`copied: ${included.join(', ') || 'nothing matched'}`);
   }
   if (spec.setup.length > 0) {
     context.stage('setup');
@@ -147,7 +151,7 @@ async function runInWorktree(
     subtype: result.subtype as string | undefined,
     turns: result.num_turns as number | undefined,
     usage: run.usage,
-    costUsd: (result.total_cost_usd as number | null | undefined) ?? null,
+    costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,
     ...(sessionId ? { sessionId } : {}),
     ...(run.budgetExhausted || status === 'budget_exhausted'
       ? { budgetExhausted: run.budgetExhausted ?? `turns (${spec.budget.turns})` }

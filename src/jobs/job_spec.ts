@@ -29,7 +29,7 @@ export interface JobSpec {
   budget: JobBudget;
   /** Commands run once in the fresh worktree, in the sandbox, before the run. */
   setup: string[];
-  /** Globs of the local repository's untracked or ignored files copied into the worktree. */
+  /** Globs of the local repository's untracked or ignored files copied into the worktree (a local `repo` only). */
   include: string[];
   output: 'branch' | 'patch';
   /** Push the branch to a remote `repo`. */
@@ -60,6 +60,10 @@ const URL_PATTERN = /^(?:[a-z][a-z0-9+.-]*:\/\/|[\w.-]+@[\w.-]+:)/i;
 export function isRemoteRepo(repo: string): boolean {
   return URL_PATTERN.test(repo);
 }
+
+/** Why `include` is refused for a repository given by URL: the files are copied from a local checkout. */
+export const INCLUDE_NEEDS_LOCAL_REPO =
+  'needs a local repo: the files are copied from its checkout; for a git URL, make them with "setup" commands';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -115,6 +119,8 @@ export function parseJobSpec(raw: unknown, where: string, cwd: string): JobSpec 
   if (output !== 'branch' && output !== 'patch') fail('output', 'must be "branch" or "patch"');
   if (raw.push !== undefined && typeof raw.push !== 'boolean') fail('push', 'must be true or false');
   if (raw.push === true && !isRemoteRepo(repoText)) fail('push', 'needs a remote repo (a git URL)');
+  const include = list('include');
+  if (include.length > 0 && isRemoteRepo(repoText)) fail('include', INCLUDE_NEEDS_LOCAL_REPO);
   const priority = raw.priority;
   if (
     priority !== undefined &&
@@ -129,7 +135,7 @@ export function parseJobSpec(raw: unknown, where: string, cwd: string): JobSpec 
     ...(profile ? { profile: profile as Profile } : {}),
     budget: parseBudget(raw.budget, fail),
     setup: list('setup'),
-    include: list('include'),
+    include,
     output: output as JobSpec['output'],
     push: raw.push === true,
     ...(priority !== undefined ? { priority: priority as number } : {}),

@@ -34,6 +34,8 @@ export interface LatheRunResult {
   sessionId?: string;
   model?: string;
   usage: JobUsage;
+  /** Dollars of the run from its last usage event, at the model's known prices: the cost of a run that wrote no result. */
+  costUsd?: number;
   /** The budget that stopped the run, when one did. */
   budgetExhausted?: string;
   cancelled: boolean;
@@ -111,10 +113,10 @@ export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
     const { tokens, cost } = request.budget;
     const spent = (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0);
     if (tokens && spent >= tokens) exhaust(`tokens (${spent} of ${tokens})`);
-    if (cost && outcome.model) {
-      const dollars = costOf(outcome.model, usage);
-      if (dollars !== undefined && dollars >= cost) exhaust(`cost ($${dollars.toFixed(4)} of $${cost})`);
-    }
+    const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
+    if (dollars === undefined) return;
+    outcome.costUsd = dollars;
+    if (cost && dollars >= cost) exhaust(`cost ($${dollars.toFixed(4)} of $${cost})`);
   };
 
   createInterface({ input: child.stdout }).on('line', (line) => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../../src/config/validate.js';
 import { readJobFile } from '../../src/jobs/job_file.js';
 import { parseJobSpec } from '../../src/jobs/job_spec.js';
+import { lathe } from '../support/cli.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function jobFile(name: string, text: string): string {
@@ -85,6 +86,31 @@ describe('job files', () => {
     expect(() => parseJobSpec({ id: '../x', repo: '/a', prompt: 'p' }, 'flags', '/')).toThrow(
       /^flags: "id" must be 1 to 64/,
     );
+  });
+
+  it('refuses include for a repository given by URL: the files are copied from a local checkout', () => {
+    expect(() =>
+      parseJobSpec({ repo: 'https://example.com/x.git', prompt: 'p', include: ['.env'] }, 'flags', '/'),
+    ).toThrow(
+      'flags: "include" needs a local repo: the files are copied from its checkout; for a git URL, make them with "setup" commands',
+    );
+    expect(parseJobSpec({ repo: '/a', prompt: 'p', include: ['.env'] }, 'flags', '/').include).toEqual([
+      '.env',
+    ]);
+  });
+
+  it('says so in one line at lathe jobs submit, and queues nothing of the file', () => {
+    const path = jobFile(
+      'batch.jsonl',
+      '{"repo": "/a", "prompt": "p"}\n{"repo": "git@example.com:team/x.git", "prompt": "p", "include": [".env"]}\n',
+    );
+    const env = { LATHE_HOME: tempDir('lathe-home-') };
+    const result = lathe(['jobs', 'submit', path], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'lathe: batch.jsonl line 2: "include" needs a local repo: the files are copied from its checkout; for a git URL, make them with "setup" commands\n',
+    );
+    expect(lathe(['jobs', 'list'], { env }).stdout).toBe('no jobs\n');
   });
 
   it('checks the jobs section of settings: the queue address, concurrency and lock time', () => {

@@ -179,6 +179,53 @@ describe('lathe jobs: bad input, budgets and repository options on the local que
     expect(branchFiles(job.outcome.output.repository, 'lathe/job-tok-partial')).toContain('t0.txt');
   });
 
+  it('stops a run at its cost budget, keeps its work on the partial branch and collects its cost', async () => {
+    world = await makeWorld([]);
+    await world.server.close();
+    // claude-sonnet-4-5 costs $3 / $15 a million input / output tokens: the first request $0.0045,
+    // the second $0.45, past the $0.10 budget. Each writes a file; a third never answers.
+    let served = 0;
+    world.server = await FakeModelServer.start({
+      fallback: {
+        respond: () => {
+          const n = served++;
+          if (n >= 2) return { hang: true };
+          return {
+            toolCalls: [{ name: 'write_to_file', input: { path: `c${n}.txt`, content: 'x\n' } }],
+            usage:
+              n === 0
+                ? { inputTokens: 1_000, outputTokens: 100 }
+                : { inputTokens: 100_000, outputTokens: 10_000 },
+          };
+        },
+      },
+    });
+    world.env.ANTHROPIC_BASE_URL = world.server.url;
+    await world.jobs([
+      'jobs',
+      'submit',
+      '--repo',
+      world.repo,
+      '--prompt',
+      'p',
+      '--id',
+      'dear',
+      '--max-cost',
+      '0.1',
+      ...MODEL,
+    ]);
+    await world.jobs(['jobs', 'run']);
+    const job = await shown(world, 'dear');
+    expect(job.status).toBe('budget_exhausted');
+    expect(job.outcome.budgetExhausted).toBe('cost ($0.4545 of $0.1)');
+    expect(job.outcome.costUsd).toBeCloseTo(0.4545, 6);
+    expect(job.outcome.usage).toEqual({ inputTokens: 101_000, outputTokens: 10_100 });
+    expect(job.outcome.output.branch).toBe('lathe/job-dear-partial');
+    expect(branchFiles(job.outcome.output.repository, 'lathe/job-dear-partial')).toContain('c0.txt');
+    const row = JSON.parse((await world.jobs(['jobs', 'list', '--json'])).stdout)[0];
+    expect(row).toMatchObject({ id: 'dear', cost_usd: job.outcome.costUsd });
+  });
+
   it('queues the job of a runner killed mid-job again, and the next runner prunes its worktree', async () => {
     world = await makeWorld([], { slowMs: 3_000 });
     await world.jobs([

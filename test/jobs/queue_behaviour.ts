@@ -11,6 +11,9 @@ import { tempDir } from '../support/runtime_fixtures.js';
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 
+/** A test that runs the built command for several jobs, one after another: long on a loaded machine. */
+const itRunningSeveral = (name: string, test: () => Promise<void>) => it(name, test, 90_000);
+
 /** One test's world: a LATHE_HOME, a repository, the fake model server and the queue's flags. */
 export interface JobWorld {
   home: string;
@@ -112,7 +115,7 @@ export function queueBehaviour(
     expect(logs.stdout).toMatch(/ended completed/);
   });
 
-  it('runs a job submitted twice under one idempotency key once', async () => {
+  itRunningSeveral('runs a job submitted twice under one idempotency key once', async () => {
     await submit('twice');
     expect((await submit('twice')).stdout).toBe('skipped twice: already queued\n');
     await run();
@@ -121,7 +124,7 @@ export function queueBehaviour(
     expect(world.requestsOf('twice')).toBe(2);
   });
 
-  it('skips the completed jobs of a re-submitted batch and runs only the new one', async () => {
+  itRunningSeveral('skips the completed jobs of a re-submitted batch and runs only the new one', async () => {
     const dir = tempDir('lathe-batch-');
     const line = (name: string) =>
       `${JSON.stringify({ id: name, repo: world.repo, prompt: `[job ${name}]`, model: 'anthropic/claude-sonnet-4-5' })}\n`;
@@ -194,7 +197,7 @@ export function queueBehaviour(
     );
   });
 
-  it('runs waiting jobs by priority, 1 first, and jobs without one last', async () => {
+  itRunningSeveral('runs waiting jobs by priority, 1 first, and jobs without one last', async () => {
     await submit('none');
     await submit('low', ['--priority', '5']);
     await submit('high', ['--priority', '1']);
