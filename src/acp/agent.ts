@@ -14,7 +14,6 @@ import { resolveConfiguration } from '../runtime/configuration.js';
 import type { QueryOptions } from '../sdk/options.js';
 import { newSessionId } from '../session/ids.js';
 import { AUTH_METHODS, missingKey } from './auth.js';
-import { clientBackends } from './client_backends.js';
 import { findLoggedSession, replayUpdates, sessionInfos } from './history.js';
 import { mcpEntries } from './mcp_servers.js';
 import { configOptions, isModeId, modeState } from './modes.js';
@@ -83,9 +82,8 @@ export function latheAgent(options: AcpOptions, sessions = new Map<string, AcpSe
       options: {
         ...options,
         mcpServers: { ...options.mcpServers, ...mcpEntries(request.mcpServers) },
-        // The editor's files and terminal, when it offers them.
-        ...({ editor: clientBackends(client, id, clientCapabilities) } as object),
       },
+      clientCapabilities,
     });
     try {
       await session.start();

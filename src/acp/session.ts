@@ -1,6 +1,7 @@
 import type {
   AgentContext,
   AvailableCommand,
+  ClientCapabilities,
   ContentBlock,
   SessionUpdate,
   StopReason,
@@ -10,7 +11,9 @@ import { MessageQueue } from '../sdk/message_queue.js';
 import type { SdkInitMessage, SdkMessage, SdkResultMessage, SdkUserMessage } from '../sdk/messages.js';
 import type { QueryOptions } from '../sdk/options.js';
 import { type Query, query } from '../sdk/query.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import { builtinTools } from '../tools/index.js';
+import { clientBackends } from './client_backends.js';
 import { type AcpModeId, latheMode } from './modes.js';
 import { editorApprovals } from './permissions.js';
 import { userMessage } from './prompt_content.js';
@@ -51,6 +54,8 @@ export interface SessionSetup {
   mode?: AcpModeId;
   /** The session has a log to go on from. */
   logged: boolean;
+  /** What the editor offered in `initialize`: its files and terminals are used when it did. */
+  clientCapabilities?: ClientCapabilities;
 }
 
 /**
@@ -67,6 +72,8 @@ export class AcpSession {
   profile: Profile = 'standard';
   commands: AvailableCommand[] = [];
   private folders: CallFolders;
+  /** The editor's buffers and terminals; undefined when it offered none. */
+  private readonly editor: EditorAccess | undefined;
   private run?: Run;
   private turns: Turn[] = [];
   /** A profile or model chosen before the first prompt of a query: the next prompt starts a new one. */
@@ -83,6 +90,13 @@ export class AcpSession {
     this.logged = setup.logged;
     this.folders = { cwd: setup.cwd, workspace: setup.cwd };
     this.mapper = new UpdateMapper(() => this.folders);
+    this.editor = clientBackends(setup.client, setup.id, setup.clientCapabilities, {
+      // A command runs in the editor's terminal: its tool call shows that terminal.
+      onTerminal: (terminalId, command) => {
+        if (command.toolUseId)
+          for (const update of this.mapper.setTerminal(command.toolUseId, terminalId)) this.notify(update);
+      },
+    });
   }
 
   /** Starts the session's query; resolves once it is ready (model loaded, MCP servers up), else throws why not. */
@@ -95,6 +109,7 @@ export class AcpSession {
       ...(profile ? { profile } : {}),
       ...(this.model ? { model: this.model } : {}),
       ...(this.logged ? { resume: this.id } : { sessionId: this.id }),
+      ...(this.editor ? { editor: this.editor } : {}),
       canUseTool: editorApprovals({
         id: this.id,
         client: this.client,
@@ -246,7 +261,7 @@ export class AcpSession {
     if (!tool?.touchedPaths) return undefined;
     const cwd = typeof input.cwd === 'string' ? input.cwd : this.folders.cwd;
     const change = await tool
-      .describeChange(input.tool_input, { cwd, workspace: this.folders.workspace })
+      .describeChange(input.tool_input, { cwd, workspace: this.folders.workspace, editor: this.editor })
       .catch(() => undefined);
     if (!change || this.turns[0]?.cancelled) return undefined;
     for (const update of this.mapper.setChange(id, change)) this.notify(update);

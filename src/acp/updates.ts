@@ -16,6 +16,8 @@ interface CallState {
   shown: boolean;
   progress: string[];
   done: boolean;
+  /** The editor's terminal the command runs in, shown with the call to its end. */
+  terminal?: ToolCallContent;
 }
 
 const text = (value: string): ToolCallContent => ({
@@ -59,6 +61,14 @@ export class UpdateMapper {
     }
     call.diffs = diffs;
     return call.shown ? [{ sessionUpdate: 'tool_call_update', toolCallId: id, content: diffs }] : [];
+  }
+
+  /** A command started in the editor's terminal: the running call shows it. */
+  setTerminal(id: string, terminalId: string): SessionUpdate[] {
+    const call = this.calls.get(id);
+    if (!call?.shown || call.done) return [];
+    call.terminal = { type: 'terminal', terminalId };
+    return [{ sessionUpdate: 'tool_call_update', toolCallId: id, content: [call.terminal] }];
   }
 
   /** The call as the protocol shows it (also in permission requests). */
@@ -160,6 +170,7 @@ export class UpdateMapper {
     const shown = event.text.length > RESULT_CHARS ? `${event.text.slice(0, RESULT_CHARS)}\n…` : event.text;
     const content: ToolCallContent[] = [
       ...(call?.diffs ?? []),
+      ...(call?.terminal ? [call.terminal] : []),
       ...(call?.progress.length ? [text(call.progress.join('\n'))] : []),
       ...(shown ? [text(shown)] : []),
     ];

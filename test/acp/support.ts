@@ -31,6 +31,8 @@ export class FakeEditor {
   readonly updates: SessionNotification[] = [];
   readonly permissions: RequestPermissionRequest[] = [];
   answer: Answer = 'allow_once';
+  /** The editor's open files by absolute path, for agents told it offers `fs/*`. */
+  readonly buffers = new Map<string, string>();
   private listeners: Array<() => void> = [];
 
   readonly app = client({ name: 'fake-editor' })
@@ -43,6 +45,15 @@ export class FakeEditor {
       if (this.answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       const option = params.options.find((o) => o.kind === this.answer) ?? params.options[0];
       return { outcome: { outcome: 'selected', optionId: option.optionId } };
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      const content = this.buffers.get(params.path);
+      if (content === undefined) throw new Error(`${params.path} is not open`);
+      return { content };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      this.buffers.set(params.path, params.content);
+      return {};
     });
 
   /** Resolves once an update matching `test` has come (checked as each arrives). */
