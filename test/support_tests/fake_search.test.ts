@@ -50,7 +50,7 @@ const CLIENTS: SearchClient[] = [
   {
     name: 'openai responses',
     model: (s) => openai(s).responses('gpt-5'),
-    tools: (s) => ({ web_search: openai(s).tools.webSearch({}) }),
+    tools: (s) => ({ web_search: openai(s).tools.webSearch({}) as ToolSet[string] }),
     sources: CITED.map((url) => `${url}?utm_source=openai`),
   },
   {
