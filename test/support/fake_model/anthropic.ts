@@ -98,7 +98,11 @@ function searchBlocks(reply: PlannedReply, nextId: WriteContext['nextId']): Bloc
   }));
   return [
     { type: 'server_tool_use', id, name: 'web_search', input: { query: search.query } },
-    { type: 'web_search_tool_result', tool_use_id: id, content: results },
+    {
+      type: 'web_search_tool_result',
+      tool_use_id: id,
+      content: search.failed ? { type: 'web_search_tool_result_error', error_code: search.failed } : results,
+    },
     ...text,
   ];
 }

@@ -78,7 +78,7 @@ function searchCall(search: ScriptedSearch, id: string, body: WireJson): WireJso
   return {
     id,
     type: 'web_search_call',
-    status: 'completed',
+    status: search.failed ? 'failed' : 'completed',
     action: { type: 'search', query: search.query, ...sources },
   };
 }
@@ -148,7 +148,11 @@ export const openaiResponses: ProtocolHandler = {
       const at = { output_index, item_id: search.id };
       const { action: _, ...started } = search;
       await emit('response.output_item.added', { output_index, item: { ...started, status: 'in_progress' } });
-      for (const phase of ['in_progress', 'searching', 'completed'])
+      for (const phase of [
+        'in_progress',
+        'searching',
+        ...(search.status === 'completed' ? ['completed'] : []),
+      ])
         await emit(`response.web_search_call.${phase}`, at);
       await emit('response.output_item.done', { output_index, item: search });
       output_index++;

@@ -53,6 +53,12 @@ export interface ScriptedReply {
 export interface ScriptedSearch {
   query: string;
   results: ScriptedSearchResult[];
+  /**
+   * The search failed with this code: Anthropic's web_search_tool_result_error (e.g.
+   * 'too_many_requests'), OpenAI's web_search_call with status 'failed' (Gemini has none);
+   * script no results with it.
+   */
+  failed?: string;
 }
 
 export interface ScriptedSearchResult {
