@@ -41,7 +41,10 @@ export function modelAccess(options: {
       return { text, model: chosen.name };
     },
     ...(hasNativeSearch(modelName)
-      ? { nativeSearch: (query, signal) => nativeSearch(model, modelName, query, signal) }
+      ? {
+          nativeSearch: (query, signal) =>
+            nativeSearch(model, modelName, query, signal, options.providerOptions),
+        }
       : {}),
   };
 }

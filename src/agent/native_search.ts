@@ -1,6 +1,7 @@
-import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3ProviderTool, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { parseModelSpec } from '../provider/model_spec.js';
 import type { SearchQuery, SearchResult } from '../web/search/types.js';
+import { NativeSearchResults } from './native_search_results.js';
 
 /** The provider's search tool for a model, or undefined when its provider has none lathe knows. */
 async function searchTool(
@@ -43,38 +44,48 @@ export function hasNativeSearch(modelName: string): boolean {
   return provider === 'anthropic' || provider === 'openai' || provider === 'google';
 }
 
-/** The sources the provider's search found, as search results; the model's answer is each one's snippet where cited. */
-function resultsOf(content: LanguageModelV3Content[]): SearchResult[] {
-  const answer = content
-    .filter((part) => part.type === 'text')
-    .map((part) => part.text)
-    .join('')
-    .trim();
-  const results: SearchResult[] = [];
-  for (const part of content) {
-    if (part.type !== 'source' || part.sourceType !== 'url') continue;
-    if (results.some((r) => r.url === part.url)) continue;
-    results.push({ title: part.title ?? part.url, url: part.url, snippet: '' });
-  }
-  if (results.length > 0 && answer) results[0].snippet = answer.slice(0, 600);
-  return results;
+/** The request to the model: search, then name the pages found (Gemini takes no domain filter: `site:` terms). */
+function searchPrompt(modelName: string, query: SearchQuery): string {
+  const sites =
+    parseModelSpec(modelName).provider === 'google' && query.domains?.length
+      ? ` (${query.domains.map((d) => `site:${d}`).join(' OR ')})`
+      : '';
+  return (
+    `Search the web for: ${query.query}${sites}\n` +
+    `List the ${query.maxResults} most relevant pages you found, one line each: what the page says, citing it.`
+  );
 }
 
-/** One search through the provider's own search tool, run by the model itself. */
+/**
+ * One search through the provider's own search tool, run by the model itself, streamed as every
+ * request of the session is. `providerOptions` are the session's (OpenAI's `store: false` among them).
+ */
 export async function nativeSearch(
   model: LanguageModelV3,
   modelName: string,
   query: SearchQuery,
   signal: AbortSignal,
+  providerOptions?: SharedV3ProviderOptions,
 ): Promise<SearchResult[]> {
   const tool = await searchTool(modelName, query.domains);
   if (!tool)
     throw new Error(`${modelName} has no search of its own; configure another backend in "web.search"`);
-  const prompt = `Search the web for: ${query.query}\nList the ${query.maxResults} most relevant pages you found, one line each.`;
-  const result = await model.doGenerate({
-    prompt: [{ role: 'user', content: [{ type: 'text', text: prompt }] }],
+  const { stream } = await model.doStream({
+    prompt: [{ role: 'user', content: [{ type: 'text', text: searchPrompt(modelName, query) }] }],
     tools: [tool],
+    providerOptions,
     abortSignal: signal,
   });
-  return resultsOf(result.content).slice(0, query.maxResults);
+  const found = new NativeSearchResults();
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      found.read(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return found.results().slice(0, query.maxResults);
 }

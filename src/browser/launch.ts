@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { BrowserSettings } from '../config/browser_settings.js';
 import { findOnPath } from '../util/find_on_path.js';
+import { programBehindLauncher } from './chromium_launcher.js';
 
 /** The system browsers lathe looks for on PATH, in order; it never downloads one. */
 export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -9,8 +10,11 @@ export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 
 /** A launch failure the model and user can act on (one line, no stack). */
 export class BrowserLaunchError extends Error {}
 
-/** The Chromium to run: the setting's, else the first on PATH. */
-export function chromiumPath(settings: Pick<BrowserSettings, 'executablePath'>): string {
+/** The Chromium to run: the setting's as it is, else the first on PATH (the program behind its launcher script). */
+export function chromiumPath(
+  settings: Pick<BrowserSettings, 'executablePath'>,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const path = settings.executablePath;
   if (path) {
     try {
@@ -22,8 +26,8 @@ export function chromiumPath(settings: Pick<BrowserSettings, 'executablePath'>):
       );
     }
   }
-  const found = findOnPath(CHROMIUM_NAMES);
-  if (found) return found;
+  const found = findOnPath(CHROMIUM_NAMES, env);
+  if (found) return programBehindLauncher(found);
   throw new BrowserLaunchError(
     'no Chromium found on PATH (looked for chromium, chromium-browser, google-chrome): install it (apt install chromium) or set browser.executablePath in settings',
   );

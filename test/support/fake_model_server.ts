@@ -10,6 +10,8 @@ export type {
   ReplyUsage,
   ScriptedError,
   ScriptedReply,
+  ScriptedSearch,
+  ScriptedSearchResult,
   ScriptedToolCall,
   ScriptedTurn,
   ToolResultRecord,

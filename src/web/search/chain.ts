@@ -8,10 +8,10 @@ export interface ChainAnswer {
   failures: string[];
 }
 
-function inDomains(url: string, domains: readonly string[]): boolean {
+function inDomains(result: SearchResult, domains: readonly string[]): boolean {
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase();
+    host = (result.site ?? new URL(result.url).hostname).toLowerCase();
   } catch {
     return false;
   }
@@ -40,7 +40,7 @@ export async function searchChain(
       const results = found.filter((r) => {
         if (seen.has(r.url)) return false;
         seen.add(r.url);
-        return !query.domains?.length || inDomains(r.url, query.domains);
+        return !query.domains?.length || inDomains(r, query.domains);
       });
       return { backend: backend.name, results: results.slice(0, query.maxResults), failures };
     } catch (error) {

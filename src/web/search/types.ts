@@ -5,6 +5,8 @@ export interface SearchResult {
   snippet: string;
   /** When the page was published or last seen, as the backend gives it. */
   date?: string;
+  /** The page's site when `url` is a redirect to it (Gemini's grounding links): domain filters judge this. */
+  site?: string;
 }
 
 export interface SearchQuery {

@@ -1,4 +1,5 @@
-import type { RequestSummary, ScriptedError, ToolResultRecord, WireJson } from './types.js';
+import { answerPieces } from './search.js';
+import type { PlannedReply, RequestSummary, ScriptedError, ToolResultRecord, WireJson } from './types.js';
 import { type ProtocolHandler, parsedOrRaw, splitInPieces, textOf } from './wire.js';
 
 /**
@@ -50,9 +51,13 @@ function read(body: WireJson): RequestSummary {
   const declarations = (Array.isArray(body?.tools) ? body.tools : []).flatMap(
     (t: WireJson) => t?.functionDeclarations ?? t?.function_declarations ?? [],
   );
+  // Google Search grounding is a tool without declarations; it is named as the API names it.
+  const searches = (Array.isArray(body?.tools) ? body.tools : []).some(
+    (t: WireJson) => t?.googleSearch || t?.google_search,
+  );
   return {
     stream: false,
-    toolNames: declarations.map((d: WireJson) => d?.name),
+    toolNames: [...declarations.map((d: WireJson) => d?.name), ...(searches ? ['google_search'] : [])],
     toolResults,
     lastUserText,
     systemText: textOf(body?.systemInstruction?.parts ?? body?.system_instruction?.parts) || undefined,
@@ -66,9 +71,38 @@ function errorBody(error: ScriptedError): unknown {
   };
 }
 
+/**
+ * A searching reply's answer and its grounding: a chunk per result, a support per cited line.
+ * Segment offsets count UTF-8 bytes, and a zero start is left out, as the API does.
+ */
+function groundedAnswer(reply: PlannedReply): { text: string; groundingMetadata: WireJson } {
+  const search = reply.search!;
+  let text = '';
+  const groundingSupports: WireJson[] = [];
+  for (const piece of answerPieces(reply)) {
+    const startIndex = Buffer.byteLength(text);
+    text += piece.text;
+    if (!piece.cites) continue;
+    const segment = {
+      ...(startIndex > 0 ? { startIndex } : {}),
+      endIndex: Buffer.byteLength(text),
+      text: piece.text,
+    };
+    groundingSupports.push({ segment, groundingChunkIndices: [search.results.indexOf(piece.cites)] });
+  }
+  const groundingMetadata = {
+    searchEntryPoint: { renderedContent: '<style>.container{}</style><div class="container">…</div>' },
+    groundingChunks: search.results.map((r) => ({ web: { uri: r.url, title: r.title } })),
+    groundingSupports,
+    webSearchQueries: [search.query],
+  };
+  return { text, groundingMetadata };
+}
+
 export const gemini: ProtocolHandler = {
   protocol: 'gemini',
   toolCallIdPrefix: 'call_',
+  searchToolName: 'google_search',
   read,
   errorBody,
   async write(out, { reply, model = 'gemini-fake', stream, query, nextId }) {
@@ -85,12 +119,16 @@ export const gemini: ProtocolHandler = {
     const callParts = reply.toolCalls.map((c) => ({
       functionCall: { id: c.id, name: c.name, args: parsedOrRaw(c.arguments) },
     }));
+    const grounded = reply.search ? groundedAnswer(reply) : undefined;
+    const text = grounded?.text ?? reply.text;
+    // The grounding comes with the last chunk, beside the finish reason.
     const response = (parts: unknown[], last: boolean) => ({
       candidates: [
         {
           content: { role: 'model', parts },
           index: 0,
           ...(last ? { finishReason: FINISH_REASON[reply.finish] } : {}),
+          ...(last && grounded ? { groundingMetadata: grounded.groundingMetadata } : {}),
         },
       ],
       ...(last ? { usageMetadata } : {}),
@@ -98,11 +136,11 @@ export const gemini: ProtocolHandler = {
       responseId,
     });
     if (!stream) {
-      out.json(200, response([...(reply.text ? [{ text: reply.text }] : []), ...callParts], true));
+      out.json(200, response([...(text ? [{ text }] : []), ...callParts], true));
       return;
     }
     // Text arrives in pieces; function calls arrive whole, together, in the last chunk.
-    const chunks: unknown[][] = splitInPieces(reply.text, reply.textPieces).map((text) => [{ text }]);
+    const chunks: unknown[][] = splitInPieces(text, reply.textPieces).map((piece) => [{ text: piece }]);
     if (callParts.length > 0 || chunks.length === 0) chunks.push(callParts);
     const bodies = chunks.map((parts, i) => response(parts, i === chunks.length - 1));
     if (query.get('alt') === 'sse') {

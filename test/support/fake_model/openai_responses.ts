@@ -1,5 +1,6 @@
 import { openaiErrorBody } from './openai_chat.js';
-import type { RequestSummary, ToolResultRecord, WireJson } from './types.js';
+import { answerPieces } from './search.js';
+import type { PlannedReply, RequestSummary, ScriptedSearch, ToolResultRecord, WireJson } from './types.js';
 import { nowSeconds, type ProtocolHandler, resultText, splitInPieces, textOf } from './wire.js';
 
 /** OpenAI Responses API: `POST /v1/responses`, streamed as named, numbered `response.*` events. */
@@ -40,12 +41,55 @@ function read(body: WireJson): RequestSummary {
   };
 }
 
+/** OpenAI tags the links its search cites. */
+const citedUrl = (url: string) => `${url}${url.includes('?') ? '&' : '?'}utm_source=openai`;
+
+/**
+ * A searching reply's answer text, each cited line followed by a Markdown link to its page, and
+ * the url_citation annotations over those links (offsets in UTF-16 code units, as OpenAI counts).
+ */
+function citedAnswer(reply: PlannedReply): { text: string; annotations: WireJson[] } {
+  let text = '';
+  const annotations: WireJson[] = [];
+  for (const piece of answerPieces(reply)) {
+    text += piece.text;
+    if (!piece.cites) continue;
+    const url = citedUrl(piece.cites.url);
+    const link = `[${new URL(piece.cites.url).hostname}](${url})`;
+    const start_index = text.length + 2;
+    text += ` (${link})`;
+    annotations.push({
+      type: 'url_citation',
+      start_index,
+      end_index: start_index + link.length,
+      url,
+      title: piece.cites.title,
+    });
+  }
+  return { text, annotations };
+}
+
+/** The search as a web_search_call item; its sources only when the request asked to include them. */
+function searchCall(search: ScriptedSearch, id: string, body: WireJson): WireJson {
+  const include: unknown[] = Array.isArray(body?.include) ? body.include : [];
+  const sources = include.includes('web_search_call.action.sources')
+    ? { sources: search.results.map((r) => ({ type: 'url', url: r.url })) }
+    : {};
+  return {
+    id,
+    type: 'web_search_call',
+    status: search.failed ? 'failed' : 'completed',
+    action: { type: 'search', query: search.query, ...sources },
+  };
+}
+
 export const openaiResponses: ProtocolHandler = {
   protocol: 'openai-responses',
   toolCallIdPrefix: 'call_',
+  searchToolName: 'web_search',
   read,
   errorBody: openaiErrorBody,
-  async write(out, { reply, model = 'gpt-fake', stream, nextId }) {
+  async write(out, { reply, model = 'gpt-fake', stream, body, nextId }) {
     const usage = {
       input_tokens: reply.usage.inputTokens,
       input_tokens_details: { cached_tokens: reply.usage.cachedInputTokens },
@@ -53,8 +97,10 @@ export const openaiResponses: ProtocolHandler = {
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
     };
-    const textPart = { type: 'output_text', text: reply.text, annotations: [] };
-    const message = reply.text
+    const search = reply.search ? searchCall(reply.search, nextId('ws_'), body) : undefined;
+    const answer = reply.search ? citedAnswer(reply) : { text: reply.text, annotations: [] };
+    const textPart = { type: 'output_text', text: answer.text, annotations: answer.annotations };
+    const message = answer.text
       ? { id: nextId('msg_'), type: 'message', status: 'completed', role: 'assistant', content: [textPart] }
       : undefined;
     const calls = reply.toolCalls.map((c) => ({
@@ -65,7 +111,7 @@ export const openaiResponses: ProtocolHandler = {
       name: c.name,
       arguments: c.arguments,
     }));
-    const output = [...(message ? [message] : []), ...calls];
+    const output = [...(search ? [search] : []), ...(message ? [message] : []), ...calls];
     // Running out of tokens is reported as an incomplete response, not as a finish reason.
     const incomplete = reply.finish === 'length';
     const response = {
@@ -98,17 +144,32 @@ export const openaiResponses: ProtocolHandler = {
     await emit('response.created', { response: started });
     await emit('response.in_progress', { response: started });
     let output_index = 0;
+    if (search) {
+      const at = { output_index, item_id: search.id };
+      const { action: _, ...started } = search;
+      await emit('response.output_item.added', { output_index, item: { ...started, status: 'in_progress' } });
+      for (const phase of [
+        'in_progress',
+        'searching',
+        ...(search.status === 'completed' ? ['completed'] : []),
+      ])
+        await emit(`response.web_search_call.${phase}`, at);
+      await emit('response.output_item.done', { output_index, item: search });
+      output_index++;
+    }
     if (message) {
       const at = { item_id: message.id, output_index, content_index: 0 };
       await emit('response.output_item.added', {
         output_index,
         item: { ...message, status: 'in_progress', content: [] },
       });
-      await emit('response.content_part.added', { ...at, part: { ...textPart, text: '' } });
-      for (const delta of splitInPieces(reply.text, reply.textPieces)) {
+      await emit('response.content_part.added', { ...at, part: { ...textPart, text: '', annotations: [] } });
+      for (const delta of splitInPieces(answer.text, reply.textPieces)) {
         await emit('response.output_text.delta', { ...at, delta, logprobs: [] });
       }
-      await emit('response.output_text.done', { ...at, text: reply.text, logprobs: [] });
+      for (const [annotation_index, annotation] of answer.annotations.entries())
+        await emit('response.output_text.annotation.added', { ...at, annotation_index, annotation });
+      await emit('response.output_text.done', { ...at, text: answer.text, logprobs: [] });
       await emit('response.content_part.done', { ...at, part: textPart });
       await emit('response.output_item.done', { output_index, item: message });
       output_index++;

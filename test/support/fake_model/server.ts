@@ -279,6 +279,13 @@ export class FakeModelServer {
       await writer.stall();
       return;
     }
+    if (turn.search && !(handler.searchToolName && req.toolNames.includes(handler.searchToolName))) {
+      // A provider searches only when the request offers its search tool.
+      const tool = handler.searchToolName ?? 'a search tool';
+      const message = `a search was scripted but the request offers no ${tool} tool (${handler.protocol})`;
+      new ReplyWriter(res).json(400, handler.errorBody({ status: 400, message }));
+      return;
+    }
     const reply = this.plan(turn, handler, req);
     req.usage = reply.usage;
     const ctx = { reply, model: req.model, stream: req.stream, body: req.body, query: url.searchParams };
@@ -309,6 +316,7 @@ export class FakeModelServer {
       usage,
       finish: turn.finish ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       ...(turn.thinking ? { thinking: turn.thinking } : {}),
+      ...(turn.search ? { search: turn.search } : {}),
     };
   }
 }

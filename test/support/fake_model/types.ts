@@ -37,6 +37,37 @@ export interface ScriptedReply {
   finish?: 'stop' | 'tool_calls' | 'length';
   /** A thinking block before the reply, with its signature (Anthropic only). */
   thinking?: { text: string; signature: string };
+  /**
+   * A search the provider ran with its own search tool before answering (Anthropic, OpenAI
+   * Responses, Gemini); the request must offer that tool, else the reply is a 400 error.
+   */
+  search?: ScriptedSearch;
+}
+
+/**
+ * A provider's own web search, written in its wire format: Anthropic's server_tool_use and
+ * web_search_tool_result blocks and text citations, OpenAI's web_search_call item and url_citation
+ * annotations, Gemini's groundingMetadata. The answer is the reply's text, then a line for each
+ * result that has `citedText`, citing it.
+ */
+export interface ScriptedSearch {
+  query: string;
+  results: ScriptedSearchResult[];
+  /**
+   * The search failed with this code: Anthropic's web_search_tool_result_error (e.g.
+   * 'too_many_requests'), OpenAI's web_search_call with status 'failed' (Gemini has none);
+   * script no results with it.
+   */
+  failed?: string;
+}
+
+export interface ScriptedSearchResult {
+  title: string;
+  url: string;
+  /** How old the page is, as Anthropic says it ("3 days ago"); only Anthropic sends it. */
+  pageAge?: string;
+  /** A line of the answer that cites this page (Anthropic: also its cited_text). */
+  citedText?: string;
 }
 
 export type ScriptedTurn =
@@ -102,6 +133,7 @@ export interface PlannedReply {
   usage: Required<ReplyUsage>;
   finish: 'stop' | 'tool_calls' | 'length';
   thinking?: { text: string; signature: string };
+  search?: ScriptedSearch;
 }
 
 /**

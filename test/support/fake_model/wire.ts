@@ -128,6 +128,8 @@ export interface ProtocolHandler {
   readonly protocol: Protocol;
   /** The prefix of default tool call ids in this provider's style. */
   readonly toolCallIdPrefix: string;
+  /** The name (or type) of the provider's own search tool in a request's tools; none when it has none. */
+  readonly searchToolName?: string;
   read(body: WireJson): RequestSummary;
   write(out: ReplyWriter, ctx: WriteContext): Promise<void>;
   errorBody(error: ScriptedError): unknown;
