@@ -18,6 +18,7 @@ export const SLOW_TESTS = [
   'test/messaging/teams_race.test.ts',
   'test/extensions/hooks/matrix.test.ts',
   'test/browser/browser_action.test.ts',
+  'test/browser/sandbox_user.test.ts',
   'test/lsp/typescript_server.test.ts',
   'test/lsp/python_server.test.ts',
   'test/lsp/cli_lsp.test.ts',

@@ -49,14 +49,16 @@ export interface LaunchOptions {
   proxy?: string;
 }
 
-/** Chromium's switches: quiet, no first-run work, and no sandbox only where it cannot have one. */
+/** Chromium's switches: quiet, no first-run work. */
 function chromiumArgs(extra: readonly string[] = []): string[] {
-  const args = ['--no-first-run', '--no-default-browser-check', '--disable-background-networking', ...extra];
-  // Chromium refuses to start its sandbox as root ("Running as root without --no-sandbox is not
-  // supported"); as any other user the sandbox stays on.
-  if (process.getuid?.() === 0) args.push('--no-sandbox');
-  return args;
+  return ['--no-first-run', '--no-default-browser-check', '--disable-background-networking', ...extra];
 }
+
+/**
+ * Chromium's own sandbox for pages, except as root, where Chromium refuses to start one ("Running
+ * as root without --no-sandbox is not supported"). Playwright turns it off unless asked for.
+ */
+const chromiumSandbox = () => process.getuid?.() !== 0;
 
 const CONTEXT_OPTIONS = {
   // A service worker's requests would not pass page.route, so none may register.
@@ -95,6 +97,7 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     executablePath,
     headless: true,
     args: chromiumArgs(options.args),
+    chromiumSandbox: chromiumSandbox(),
     timeout: 30_000,
     // Playwright sends loopback through the proxy too (`<-loopback>`).
     ...(options.proxy ? { proxy: { server: options.proxy } } : {}),
