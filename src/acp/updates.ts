@@ -92,6 +92,8 @@ export class UpdateMapper {
     switch (event.type) {
       case 'text_delta':
         return [chunk('agent_message_chunk', event.text)];
+      case 'thinking_delta':
+        return [chunk('agent_thought_chunk', event.text)];
       case 'assistant_text':
         // Live, the text came in deltas; a log keeps only the whole.
         return replaying && event.text.trim() ? [chunk('agent_message_chunk', event.text)] : [];

@@ -428,6 +428,8 @@ export class Agent {
         } else if (event.type === 'tool-call') {
           produced = true;
           addCall({ id: event.id, name: event.name, input: event.input });
+        } else if (event.type === 'reasoning-delta') {
+          this.emit({ type: 'thinking_delta', text: event.text });
         } else if (event.type === 'reasoning') {
           turn.reasoning.push(event);
         } else {

@@ -36,6 +36,8 @@ export type AgentEvent =
   | { type: 'user_message'; text: string }
   | { type: 'request_start'; turn: number }
   | { type: 'text_delta'; text: string }
+  /** A piece of the model's reasoning, when the provider streams it (effort / thinking on). */
+  | { type: 'thinking_delta'; text: string }
   | { type: 'assistant_text'; text: string }
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }

@@ -14,6 +14,8 @@ export type ConversationMessage = Exclude<LanguageModelV3Message, { role: 'syste
 
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
+  /** A piece of the model's reasoning as it streams (the whole block follows as `reasoning`). */
+  | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: unknown }
   /** A finished block of the model's reasoning, with what its provider needs to accept it back. */
   | { type: 'reasoning'; text: string; providerMetadata?: SharedV3ProviderMetadata }
@@ -89,8 +91,10 @@ export async function* streamModel(
       const part = value as LanguageModelV3StreamPart;
       if (part.type === 'text-delta') yield { type: 'text', text: part.delta };
       else if (part.type === 'reasoning-start') addReasoning(part.id, '', part.providerMetadata);
-      else if (part.type === 'reasoning-delta') addReasoning(part.id, part.delta, part.providerMetadata);
-      else if (part.type === 'reasoning-end') {
+      else if (part.type === 'reasoning-delta') {
+        addReasoning(part.id, part.delta, part.providerMetadata);
+        if (part.delta) yield { type: 'reasoning-delta', text: part.delta };
+      } else if (part.type === 'reasoning-end') {
         addReasoning(part.id, '', part.providerMetadata);
         const block = reasoning.get(part.id)!;
         reasoning.delete(part.id);

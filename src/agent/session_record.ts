@@ -2,8 +2,11 @@ import type { SessionEvent } from '../session/event.js';
 import type { AgentEvent } from './events.js';
 import type { ConversationMessage } from './model_stream.js';
 
+/** The per-token pieces and ticks a log leaves out (the whole text and reasoning are kept). */
+type Unrecorded = 'text_delta' | 'thinking_delta' | 'usage';
+
 /** The agent events a session log keeps: all but the per-token deltas and usage ticks. */
-export type RecordedAgentEvent = Exclude<AgentEvent, { type: 'text_delta' | 'usage' }>;
+export type RecordedAgentEvent = Exclude<AgentEvent, { type: Unrecorded }>;
 
 /**
  * What a run writes to its session log: the events clients saw, and the conversation itself
@@ -23,7 +26,7 @@ export interface SessionRecorder {
 export function isRecorded(event: AgentEvent): event is RecordedAgentEvent {
   // A child's events are kept as the child's own are: its deltas and usage ticks are not.
   if (event.type === 'subagent') return isRecorded(event.event);
-  return event.type !== 'text_delta' && event.type !== 'usage';
+  return event.type !== 'text_delta' && event.type !== 'thinking_delta' && event.type !== 'usage';
 }
 
 /** The session log's form of an agent record: the record itself, as resume and export read it. */

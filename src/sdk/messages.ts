@@ -61,6 +61,7 @@ export type SdkEventMessage =
   | { type: 'user_message'; text: string }
   | { type: 'request_start'; turn: number }
   | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
   | { type: 'assistant_text'; text: string }
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }

@@ -58,6 +58,7 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       return undefined;
     // The most frequent event by far (a piece per token): made without renaming anything.
     case 'text_delta':
+    case 'thinking_delta':
       return { type: event.type, text: event.text };
     case 'tool_call':
       return { type: event.type, id: event.id, name: event.name, input: event.input };

@@ -12,6 +12,7 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
   user_message: { type: 'user_message', text: 'hi' },
   request_start: { type: 'request_start', turn: 1 },
   text_delta: { type: 'text_delta', text: 'h' },
+  thinking_delta: { type: 'thinking_delta', text: 'hm' },
   assistant_text: { type: 'assistant_text', text: 'hello' },
   tool_call: { type: 'tool_call', id: 'c1', name: 'mcp__tool', input: { someField: 1 } },
   tool_start: { type: 'tool_start', id: 'c1', name: 'read_file' },
@@ -112,6 +113,7 @@ describe('stream-json records', () => {
       pool: [{ name: 'read_file' }],
       conditions: { profile: 'standard', mode: 'act', jsonSchema: true },
       mcp: { servers: () => [{ name: 'gh', state: 'failed', error: 'exited', tools: [] }] },
+      commands: { list: () => [{ name: 'review', description: 'Review', argumentHint: '[file]' }] },
     } as unknown as Parameters<typeof initRecord>[0]['runtime'];
     const init = initRecord({ sessionId: 's', model: 'anthropic/x', runtime, approve: ['edit'] });
     const denied = { tool: 'read_file', call_id: 'c', input: {}, reason: 'r', category: 'read', remedy: 'm' };

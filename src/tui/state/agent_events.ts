@@ -53,6 +53,9 @@ export class AgentEventView {
       case 'request_start':
         store.setBusy({ since: this.runStarted || Date.now(), label: 'Thinking' });
         return;
+      case 'thinking_delta':
+        store.setBusy({ since: this.runStarted || Date.now(), label: 'Thinking' });
+        return;
       case 'text_delta':
         store.setBusy({ since: this.runStarted || Date.now(), label: 'Writing' });
         store.appendText(event.text);
