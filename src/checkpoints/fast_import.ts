@@ -7,12 +7,21 @@ import { MAX_FILE_BYTES, type SkippedFile } from './walk.js';
 /** A file's mode as git stores it: plain, executable, or a symlink. */
 export type FileMode = '100644' | '100755' | '120000';
 
+/** The stats that must be the same for a file to be taken as unchanged without reading it. */
+export interface FileStats {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+}
+
 /** A file of a snapshot: its mode and blob id, and its stats when they can be trusted next time. */
 export interface FileEntry {
   mode: FileMode;
   sha: string;
-  /** Size, times, inode and mode; '' when the file changed too recently for its stats to prove anything. */
-  stat: string;
+  /** Undefined when the file changed too recently for its stats to prove anything. */
+  stat?: FileStats;
 }
 
 /** A file whose content differs from the base tree's; `data` is kept when it was small enough to hold. */
@@ -93,7 +102,7 @@ export async function importCommit(repo: ShadowRepo, request: ImportRequest): Pr
             });
             continue;
           }
-          written.set(change.path, { mode: change.mode, sha: blobSha(data), stat: '' });
+          written.set(change.path, { mode: change.mode, sha: blobSha(data) });
         }
         await write(`M ${change.mode} inline ${quotePath(change.path)}\ndata ${data.length}\n`);
         await write(data);

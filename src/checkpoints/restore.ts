@@ -36,7 +36,7 @@ export async function switchTree(
   for (let i = 0; i + 1 < listed.length; i += 2) {
     const [, mode, , sha, status] = listed[i].slice(1).split(' ');
     const path = listed[i + 1];
-    const entry = status === 'D' ? undefined : { mode: mode as FileMode, sha, stat: '' };
+    const entry = status === 'D' ? undefined : { mode: mode as FileMode, sha };
     files.set(path, entry);
     if (keep.has(path)) leftAlone.push(path);
     else if (entry) write.push(`${entry.mode} ${entry.sha}\t${path}\0`);

@@ -1,6 +1,12 @@
 import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
-import { blobSha, type FileChange, type FileEntry, type FileMode, readBlob } from './fast_import.js';
+import {
+  blobSha,
+  type FileChange,
+  type FileEntry,
+  type FileMode,
+  type FileStats,
+  readBlob,
+} from './fast_import.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import { MAX_FILE_BYTES, type SkippedFile, type WorkspaceWalker } from './walk.js';
 
@@ -22,6 +28,8 @@ export interface WorkspaceScan {
   changes: FileChange[];
   removed: string[];
   skipped: SkippedFile[];
+  /** How many files had to be read (their stats were new or not to be trusted). */
+  read: number;
 }
 
 /** Stats this close to the moment they are taken prove nothing: a write in the same tick keeps them. */
@@ -43,23 +51,26 @@ export const isClean = (scan: WorkspaceScan): boolean =>
 export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeMemory): WorkspaceScan {
   const walked = walker.walk();
   const skipped = [...walked.skipped];
-  const files = new Map<string, FileEntry>();
+  // The base's files, changed below where the workspace differs.
+  const files = new Map(base.files);
+  const left = new Set<string>();
   const changes: FileChange[] = [];
   const now = Date.now();
   let held = 0;
+  let read = 0;
   for (const path of walked.files) {
-    const abs = join(root, path);
+    const abs = `${root}/${path}`;
     const stat = lstatSync(abs, { throwIfNoEntry: false });
-    // Gone (or turned into a folder) since the walk: the next walk sees it as it is.
-    if (!stat || !(stat.isFile() || stat.isSymbolicLink())) continue;
     const known = base.files.get(path);
-    if (stat.size > MAX_FILE_BYTES && stat.isFile()) {
-      skipped.push({ path, reason: `over 5 MB (${(stat.size / 1024 / 1024).toFixed(1)} MB)` });
+    if (known?.stat && stat && sameStats(known.stat, stat)) continue;
+    // Gone (or turned into a folder) since the walk: the next walk sees it as it is.
+    if (!stat || !(stat.isFile() || stat.isSymbolicLink())) {
+      left.add(path);
       continue;
     }
-    const key = trustedStat(stat, now);
-    if (known && key && known.stat === key) {
-      files.set(path, known);
+    if (stat.size > MAX_FILE_BYTES && stat.isFile()) {
+      skipped.push({ path, reason: `over 5 MB (${(stat.size / 1024 / 1024).toFixed(1)} MB)` });
+      left.add(path);
       continue;
     }
     const mode = modeOf(stat);
@@ -69,10 +80,10 @@ export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeM
     } catch {
       // An unreadable file keeps the version the tree has, if any.
       skipped.push({ path, reason: 'not readable' });
-      if (known) files.set(path, known);
       continue;
     }
-    const entry: FileEntry = { mode, sha: blobSha(data), stat: key };
+    read++;
+    const entry: FileEntry = { mode, sha: blobSha(data), stat: trustedStats(stat, now) };
     files.set(path, entry);
     if (known && known.sha === entry.sha && known.mode === mode) continue;
     const hold = held + data.length <= HELD_BYTES;
@@ -80,8 +91,12 @@ export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeM
     changes.push({ path, mode, ...(hold ? { data } : {}) });
   }
   const removed: string[] = [];
-  for (const path of base.files.keys()) if (!files.has(path)) removed.push(path);
-  return { base, files, changes, removed, skipped };
+  for (const path of base.files.keys())
+    if (left.has(path) || !walked.files.has(path)) {
+      removed.push(path);
+      files.delete(path);
+    }
+  return { base, files, changes, removed, skipped, read };
 }
 
 /** The files of a tree, as `git ls-tree` lists them; their stats unknown, so each is read once. */
@@ -91,7 +106,7 @@ export async function readTree(repo: ShadowRepo, tree: string): Promise<TreeMemo
   for (const row of splitNul(listed.stdout)) {
     const tab = row.indexOf('\t');
     const [mode, type, sha] = row.slice(0, tab).split(' ');
-    if (type === 'blob') files.set(row.slice(tab + 1), { mode: mode as FileMode, sha, stat: '' });
+    if (type === 'blob') files.set(row.slice(tab + 1), { mode: mode as FileMode, sha });
   }
   return { tree, files };
 }
@@ -101,8 +116,18 @@ function modeOf(stat: Stats): FileMode {
   return stat.mode & 0o100 ? '100755' : '100644';
 }
 
-/** The stats that must be the same for a file to be taken as unchanged; '' when too recent to tell. */
-function trustedStat(stat: Stats, now: number): string {
-  if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) return '';
-  return `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}:${stat.mode}`;
+/** The stats to compare next time; none when too recent to tell a later write in the same tick. */
+function trustedStats(stat: Stats, now: number): FileStats | undefined {
+  if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) return undefined;
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, mode: stat.mode };
+}
+
+function sameStats(known: FileStats, stat: Stats): boolean {
+  return (
+    known.mtimeMs === stat.mtimeMs &&
+    known.size === stat.size &&
+    known.ctimeMs === stat.ctimeMs &&
+    known.ino === stat.ino &&
+    known.mode === stat.mode
+  );
 }

@@ -16,6 +16,7 @@ import {
 import { switchTree, type TreeChange } from './restore.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
 import { isClean, readTree, scanWorkspace, type TreeMemory, type WorkspaceScan } from './snapshot.js';
+import { addCachedStats, saveStats } from './stat_cache.js';
 import { WorkspaceWalker } from './walk.js';
 
 export interface CheckpointStoreOptions {
@@ -45,6 +46,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PRESENT_REF = 'refs/lathe/present';
 /** Each checkpoint is a small pack: past this many, they are merged in the background. */
 const MAX_PACKS = 40;
+/** Files read in one scan past which their stats are saved for the next process. */
+const STATS_WORTH_SAVING = 200;
 
 /**
  * The checkpoints of one workspace, in its shadow repository. Every snapshot, restore and prune
@@ -219,8 +222,17 @@ export class CheckpointStore {
       // A new process: the newest checkpoint's files, each read once to learn its stats.
       const { tree } = await this.newestRefs();
       this.memory = tree ? await readTree(this.repo, tree) : { files: new Map() };
+      addCachedStats(this.repo.gitDir, this.memory);
     }
-    return scanWorkspace(this.options.workspace, this.walker, this.memory);
+    const scan = scanWorkspace(this.options.workspace, this.walker, this.memory);
+    // The same tree, with the stats of the files read since.
+    if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
+    // Many files read: keep their stats for the next process (a few are not worth the write).
+    if (scan.read > STATS_WORTH_SAVING)
+      await saveStats(this.repo.gitDir, scan.files).catch(() => {
+        // Without the cache the next process reads the files again: slower, not wrong.
+      });
+    return scan;
   }
 
   /** The tree of the workspace as it is now, written under a ref of its own when it changed (lock held). */
