@@ -109,7 +109,30 @@ export async function benchCheckpoints(): Promise<Rows> {
   }
   const added = (await disk.diskUsage()) - first;
 
+  // The common case in tests and small projects: a few files.
+  const tiny = tempDir('lathe-bench-tiny-');
+  for (const name of ['a.txt', 'b.md', 'src/x.ts']) {
+    mkdirSync(join(tiny, name, '..'), { recursive: true });
+    writeFileSync(join(tiny, name), `${name}\n`);
+  }
+  const tinyHome = tempDir('lathe-bench-home-');
+  const tinyStore = storeOf(tiny, tinyHome);
+  await tinyStore.take({ kind: 'turn', label: 'first' }, { always: true });
+  const tinyTouch = (i: number) => writeFileSync(join(tiny, 'a.txt'), `changed ${i}\n`);
+  const tinyWarm = await measure(RUNS, tinyTouch, (i) => tinyStore.take({ kind: 'call', label: `run ${i}` }));
+  const tinySame = await measure(
+    RUNS,
+    () => {},
+    () => tinyStore.take({ kind: 'call', label: 'same' }),
+  );
+  const tinyCold = await measure(5, tinyTouch, (i) =>
+    storeOf(tiny, tinyHome).take({ kind: 'call', label: `new ${i}` }),
+  );
+
   return [
+    row('tiny workspace (3 files): one file changed (in a session)', tinyWarm, ''),
+    row('tiny workspace: nothing changed', tinySame, ''),
+    row('tiny workspace: one file changed, first in a new process', tinyCold, ''),
     row('checkpoint before a command, one file changed (in a session)', warm, '< 150'),
     row('the same, first in a new process', cold, ''),
     row('checkpoint before a command, nothing changed', unchanged, ''),

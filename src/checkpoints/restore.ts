@@ -1,6 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { FileEntry, FileMode } from './fast_import.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import { splitNul } from './snapshot.js';
 
@@ -15,36 +16,44 @@ export interface TreeChange {
 }
 
 /**
- * Turns the workspace from tree `from` (a snapshot of it as it is now, which the shadow index
- * holds) into tree `to`: files that differ are written back by git with their modes, files that
- * `to` lacks are removed, and files kept out of `from` (`keep`) are not touched.
+ * Turns the workspace from tree `from` (a snapshot of it as it is now) into tree `to`: files that
+ * differ are written back by git with their modes, files that `to` lacks are removed, and files
+ * kept out of `from` (`keep`) are not touched. Also returns each path that differs as `to` has it
+ * (undefined: not in `to`).
  */
 export async function switchTree(
   repo: ShadowRepo,
   from: string,
   to: string,
   keep: ReadonlySet<string>,
-): Promise<TreeChange> {
-  const listed = splitNul(
-    (await repo.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to])).stdout,
-  );
+): Promise<{ change: TreeChange; files: Map<string, FileEntry | undefined> }> {
+  const listed = splitNul((await repo.git(['diff-tree', '-r', '-z', '--no-renames', from, to])).stdout);
+  const files = new Map<string, FileEntry | undefined>();
   const write: string[] = [];
   const remove: string[] = [];
   const leftAlone: string[] = [];
+  // Raw rows: ":<old mode> <new mode> <old id> <new id> <status>", then the path.
   for (let i = 0; i + 1 < listed.length; i += 2) {
-    const [status, path] = [listed[i], listed[i + 1]];
+    const [, mode, , sha, status] = listed[i].slice(1).split(' ');
+    const path = listed[i + 1];
+    const entry = status === 'D' ? undefined : { mode: mode as FileMode, sha };
+    files.set(path, entry);
     if (keep.has(path)) leftAlone.push(path);
-    else if (status === 'D') remove.push(path);
-    else write.push(path);
+    else if (entry) write.push(`${entry.mode} ${entry.sha}\t${path}\0`);
+    else remove.push(path);
   }
-  // The index moves to `to` (a two-way merge keeps what git knows of unchanged files).
-  await repo.git(['read-tree', '-m', from, to]);
   for (const path of remove) await removeFile(repo.workTree, path);
-  if (write.length > 0)
-    await repo.git(['checkout-index', '-u', '-f', '-z', '--stdin'], {
-      input: write.map((p) => `${p}\0`).join(''),
-    });
-  return { written: write.length, removed: remove.length, leftAlone };
+  if (write.length > 0) {
+    // An index of the files to write alone, so git reads and writes no more than them.
+    const indexFile = join(repo.gitDir, `restore-index.${process.pid}`);
+    try {
+      await repo.git(['update-index', '-z', '--index-info'], { input: write.join(''), indexFile });
+      await repo.git(['checkout-index', '-a', '-f'], { indexFile });
+    } finally {
+      await fs.rm(indexFile, { force: true });
+    }
+  }
+  return { change: { written: write.length, removed: remove.length, leftAlone }, files };
 }
 
 /**

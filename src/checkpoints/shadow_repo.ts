@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
@@ -118,11 +119,11 @@ export class ShadowRepo {
   /** Runs git here; a failure throws with git's own words. */
   async git(
     args: readonly string[],
-    options: { input?: string; timeoutMs?: number } = {},
+    options: { input?: string; timeoutMs?: number; indexFile?: string } = {},
   ): Promise<ShadowRun> {
     const run = await collectProcess(['git', ...safeGitArgs(args)], {
       cwd: this.workTree,
-      env: this.env,
+      env: options.indexFile ? { ...this.env, GIT_INDEX_FILE: options.indexFile } : this.env,
       input: options.input,
       timeoutMs: options.timeoutMs ?? 600_000,
     });
@@ -135,11 +136,79 @@ export class ShadowRepo {
   }
 
   /**
-   * Removes what a git process killed mid-write leaves (its `index.lock`): only ever called by
+   * Runs git here with its input written by `produce`, piece by piece as git takes it (the input
+   * may be larger than memory should hold); `config` goes before the subcommand. Resolves to
+   * what git printed; a failure throws with git's own words.
+   */
+  gitStream(
+    args: readonly string[],
+    config: readonly string[],
+    produce: (write: (chunk: string | Buffer) => Promise<void>) => Promise<void>,
+  ): Promise<string> {
+    const child = spawn('git', [...config, ...safeGitArgs(args)], {
+      cwd: this.workTree,
+      env: this.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A git that stopped early closes the pipe: its exit status says why.
+    child.stdin.on('error', () => {});
+    const ended = new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    let closed = false;
+    child.on('close', () => {
+      closed = true;
+    });
+    const write = (chunk: string | Buffer): Promise<void> =>
+      closed || child.stdin.write(chunk)
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            const done = () => {
+              child.stdin.off('drain', done);
+              child.off('close', done);
+              resolve();
+            };
+            child.stdin.on('drain', done);
+            child.on('close', done);
+          });
+    const fed = produce(write).then(
+      () => child.stdin.end(),
+      (error: unknown) => {
+        child.kill('SIGKILL');
+        throw error;
+      },
+    );
+    return Promise.all([fed, ended]).then(
+      ([, code]) => {
+        if (code === 0) return stdout;
+        const said = (stderr || stdout).trim().split('\n').slice(-3).join(' / ');
+        throw new ShadowGitError(`git ${args[0]} failed (${code ?? 'stopped'}): ${said}`);
+      },
+      (error: Error) => {
+        throw error instanceof ShadowGitError
+          ? error
+          : new ShadowGitError(`git ${args[0]} could not run: ${error.message}`);
+      },
+    );
+  }
+
+  /**
+   * Removes what a process killed mid-write leaves (an `index.lock`, a restore's index): only ever called by
    * the holder of the repository's lock, so no live process of lathe's owns it.
    */
   async clearStaleLocks(): Promise<void> {
     await fs.rm(join(this.gitDir, 'index.lock'), { force: true });
+    for (const name of await fs.readdir(this.gitDir).catch(() => []))
+      if (name.startsWith('restore-index.')) await fs.rm(join(this.gitDir, name), { force: true });
     // gc may run a while; its packed-refs lock is stale only when old.
     const packed = join(this.gitDir, 'packed-refs.lock');
     const stat = await fs.stat(packed).catch(() => undefined);

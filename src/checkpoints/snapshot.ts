@@ -1,105 +1,133 @@
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, type Stats } from 'node:fs';
+import {
+  blobSha,
+  type FileChange,
+  type FileEntry,
+  type FileMode,
+  type FileStats,
+  readBlob,
+} from './fast_import.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import { MAX_FILE_BYTES, type SkippedFile, type WorkspaceWalker } from './walk.js';
 
 /**
- * What a store remembers of its shadow index between snapshots: the paths in it and the tree it
- * makes, valid while the index file is the one lathe last wrote (another process may write it).
+ * What a store knows of the workspace between snapshots: the files of a tree it wrote, with the
+ * stats each had then. A file whose stats are the same is not read again.
  */
-export interface IndexMemory {
-  stamp: string;
-  paths: Set<string>;
+export interface TreeMemory {
+  /** The tree these files make; undefined before the first checkpoint. */
   tree?: string;
+  files: Map<string, FileEntry>;
 }
 
-/** The tree of the workspace as it is now, and the files left out of it. */
-export interface TreeSnapshot {
-  tree: string;
+/** The workspace as it is now, against a tree the store knows. */
+export interface WorkspaceScan {
+  base: TreeMemory;
+  /** Every file the snapshot holds. */
+  files: Map<string, FileEntry>;
+  changes: FileChange[];
+  removed: string[];
   skipped: SkippedFile[];
+  /** How many files had to be read (their stats were new or not to be trusted). */
+  read: number;
 }
 
-/** How many unreadable files one snapshot steps over before it gives up. */
-const MAX_UNREADABLE = 50;
+/** Stats this close to the moment they are taken prove nothing: a write in the same tick keeps them. */
+const RACY_MS = 2_000;
+/** Changed files' bytes held for the write, at most (past this they are read again then). */
+const HELD_BYTES = 64 * 1024 * 1024;
 
 export const splitNul = (text: string): string[] => text.split('\0').filter((p) => p.length > 0);
 
-/** The index file's identity (size, time, inode), to know whether someone else wrote it. */
-export function indexStamp(repo: ShadowRepo): string {
-  const stat = lstatSync(repo.indexFile, { throwIfNoEntry: false });
-  return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ino}` : 'none';
-}
+/** The tree a scan makes is the base tree as it is: nothing to write. */
+export const isClean = (scan: WorkspaceScan): boolean =>
+  scan.base.tree !== undefined && scan.changes.length === 0 && scan.removed.length === 0;
 
 /**
- * Brings the shadow index to the workspace as the walk finds it, and writes its tree. Only what
- * changed goes to git: new files (from folders the walk read again), files git finds modified or
- * gone (`diff-files`, by their stats), and files no longer in the walk; git hashes only those.
+ * Compares the workspace, as the walk finds it, with a known tree: a file is read and hashed
+ * only when its stats differ from last time (or were taken too close to a write to trust), so
+ * an unchanged workspace costs one walk and one lstat per file, and no git process.
  */
-export async function snapshotTree(
-  repo: ShadowRepo,
-  walker: WorkspaceWalker,
-  memory: IndexMemory | undefined,
-): Promise<TreeSnapshot & { memory: IndexMemory }> {
+export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeMemory): WorkspaceScan {
   const walked = walker.walk();
   const skipped = [...walked.skipped];
-  const known = memory && memory.stamp === indexStamp(repo) ? memory : await readIndex(repo);
-  const modified =
-    known.paths.size > 0 ? splitNul((await repo.git(['diff-files', '--name-only', '-z'])).stdout) : [];
-  const add: string[] = [];
-  for (const path of walked.files) if (!known.paths.has(path)) add.push(path);
-  for (const path of modified) {
-    if (!walked.files.has(path) || !known.paths.has(path)) continue;
-    // A file that grew past the limit inside a folder the walk did not read again.
-    const size = lstatSync(join(repo.workTree, path), { throwIfNoEntry: false })?.size ?? 0;
-    if (size > MAX_FILE_BYTES) {
-      skipped.push({ path, reason: `over 5 MB (${(size / 1024 / 1024).toFixed(1)} MB)` });
-      walked.files.delete(path);
-    } else add.push(path);
-  }
-  const remove = [...known.paths].filter((path) => !walked.files.has(path));
-  if (add.length === 0 && remove.length === 0 && known.tree)
-    return { tree: known.tree, skipped, memory: known };
-
-  if (remove.length > 0)
-    await repo.git(['update-index', '--force-remove', '-z', '--stdin'], { input: joinNul(remove) });
-  const unreadable = add.length > 0 ? await addFiles(repo, add) : [];
-  for (const { path } of unreadable) walked.files.delete(path);
-  skipped.push(...unreadable);
-  const tree = (await repo.git(['write-tree'])).stdout.trim();
-  // Unreadable files keep their last version in the index, and so in the tree.
-  const paths = new Set(walked.files);
-  for (const { path } of unreadable) if (known.paths.has(path)) paths.add(path);
-  return { tree, skipped, memory: { stamp: indexStamp(repo), paths, tree } };
-}
-
-/** The paths of the shadow index as git lists them (after another process wrote it, or at start). */
-async function readIndex(repo: ShadowRepo): Promise<IndexMemory> {
-  const stamp = indexStamp(repo);
-  if (stamp === 'none') return { stamp, paths: new Set() };
-  const listed = await repo.git(['ls-files', '-z']);
-  return { stamp, paths: new Set(splitNul(listed.stdout)) };
-}
-
-/**
- * Adds (or refreshes) files in the index; git stops at a file it cannot read, which is then left
- * out and named, and the rest go in again.
- */
-async function addFiles(repo: ShadowRepo, paths: string[]): Promise<SkippedFile[]> {
-  const left: SkippedFile[] = [];
-  let pending = paths;
-  for (;;) {
-    try {
-      await repo.git(['update-index', '--add', '--remove', '-z', '--stdin'], { input: joinNul(pending) });
-      return left;
-    } catch (error) {
-      const message = (error as Error).message;
-      const path = /Unable to process path (.+?)(?: \/ |$)/.exec(message)?.[1];
-      if (!path || !pending.includes(path) || left.length >= MAX_UNREADABLE) throw error;
-      left.push({ path, reason: 'not readable' });
-      pending = pending.filter((p) => p !== path);
-      if (pending.length === 0) return left;
+  // The base's files, changed below where the workspace differs.
+  const files = new Map(base.files);
+  const left = new Set<string>();
+  const changes: FileChange[] = [];
+  const now = Date.now();
+  let held = 0;
+  let read = 0;
+  for (const path of walked.files) {
+    const abs = `${root}/${path}`;
+    const stat = lstatSync(abs, { throwIfNoEntry: false });
+    const known = base.files.get(path);
+    if (known?.stat && stat && sameStats(known.stat, stat)) continue;
+    // Gone (or turned into a folder) since the walk: the next walk sees it as it is.
+    if (!stat || !(stat.isFile() || stat.isSymbolicLink())) {
+      left.add(path);
+      continue;
     }
+    if (stat.size > MAX_FILE_BYTES && stat.isFile()) {
+      skipped.push({ path, reason: `over 5 MB (${(stat.size / 1024 / 1024).toFixed(1)} MB)` });
+      left.add(path);
+      continue;
+    }
+    const mode = modeOf(stat);
+    let data: Buffer;
+    try {
+      data = readBlob(abs, mode);
+    } catch {
+      // An unreadable file keeps the version the tree has, if any.
+      skipped.push({ path, reason: 'not readable' });
+      continue;
+    }
+    read++;
+    const entry: FileEntry = { mode, sha: blobSha(data), stat: trustedStats(stat, now) };
+    files.set(path, entry);
+    if (known && known.sha === entry.sha && known.mode === mode) continue;
+    const hold = held + data.length <= HELD_BYTES;
+    if (hold) held += data.length;
+    changes.push({ path, mode, ...(hold ? { data } : {}) });
   }
+  const removed: string[] = [];
+  for (const path of base.files.keys())
+    if (left.has(path) || !walked.files.has(path)) {
+      removed.push(path);
+      files.delete(path);
+    }
+  return { base, files, changes, removed, skipped, read };
 }
 
-const joinNul = (paths: readonly string[]): string => paths.map((p) => `${p}\0`).join('');
+/** The files of a tree, as `git ls-tree` lists them; their stats unknown, so each is read once. */
+export async function readTree(repo: ShadowRepo, tree: string): Promise<TreeMemory> {
+  const listed = await repo.git(['ls-tree', '-r', '-z', '--full-tree', tree]);
+  const files = new Map<string, FileEntry>();
+  for (const row of splitNul(listed.stdout)) {
+    const tab = row.indexOf('\t');
+    const [mode, type, sha] = row.slice(0, tab).split(' ');
+    if (type === 'blob') files.set(row.slice(tab + 1), { mode: mode as FileMode, sha });
+  }
+  return { tree, files };
+}
+
+function modeOf(stat: Stats): FileMode {
+  if (stat.isSymbolicLink()) return '120000';
+  return stat.mode & 0o100 ? '100755' : '100644';
+}
+
+/** The stats to compare next time; none when too recent to tell a later write in the same tick. */
+function trustedStats(stat: Stats, now: number): FileStats | undefined {
+  if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) return undefined;
+  return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, mode: stat.mode };
+}
+
+function sameStats(known: FileStats, stat: Stats): boolean {
+  return (
+    known.mtimeMs === stat.mtimeMs &&
+    known.size === stat.size &&
+    known.ctimeMs === stat.ctimeMs &&
+    known.ino === stat.ino &&
+    known.mode === stat.mode
+  );
+}

@@ -3,6 +3,7 @@ import { lstatSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../util/file_lock.js';
+import { type ImportRequest, type ImportResult, importCommit } from './fast_import.js';
 import {
   type Checkpoint,
   type CheckpointMeta,
@@ -14,7 +15,8 @@ import {
 } from './records.js';
 import { switchTree, type TreeChange } from './restore.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
-import { type IndexMemory, snapshotTree, type TreeSnapshot } from './snapshot.js';
+import { isClean, readTree, scanWorkspace, type TreeMemory, type WorkspaceScan } from './snapshot.js';
+import { addCachedStats, saveStats } from './stat_cache.js';
 import { WorkspaceWalker } from './walk.js';
 
 export interface CheckpointStoreOptions {
@@ -40,6 +42,12 @@ export interface RestoreResult {
 export class CheckpointError extends Error {}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Where the tree of the present goes when no checkpoint is made of it (`/undo` compares with it). */
+const PRESENT_REF = 'refs/lathe/present';
+/** Each checkpoint is a small pack: past this many, they are merged in the background. */
+const MAX_PACKS = 40;
+/** Files read in one scan past which their stats are saved for the next process. */
+const STATS_WORTH_SAVING = 200;
 
 /**
  * The checkpoints of one workspace, in its shadow repository. Every snapshot, restore and prune
@@ -50,7 +58,8 @@ export class CheckpointStore {
   readonly repo: ShadowRepo;
   private readonly walker: WorkspaceWalker;
   private readonly lockPath: string;
-  private index?: IndexMemory;
+  /** The tree last written and its files' stats: what the next snapshot compares with. */
+  private memory?: TreeMemory;
   /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
   private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
   private gcRunning?: Promise<void>;
@@ -73,7 +82,15 @@ export class CheckpointStore {
     meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
     options: { always?: boolean } = {},
   ): Promise<Checkpoint> {
-    return this.locked(async () => this.commit(meta, await this.snapshotNow(), options.always ?? false));
+    return this.locked(async () => {
+      const scan = await this.scan();
+      const refs = await this.newestRefs();
+      if (!options.always && isClean(scan) && refs.tree === scan.base.tree) {
+        const existing = refs.checkpoint ?? (await this.list()).at(-1);
+        if (existing) return existing;
+      }
+      return this.commit(meta, scan);
+    });
   }
 
   /** Every checkpoint, oldest first. */
@@ -102,19 +119,24 @@ export class CheckpointStore {
    * restore itself can be taken back.
    */
   restore(target: Checkpoint, session?: string): Promise<RestoreResult> {
-    return this.locked(async () => this.switchTo(target, await this.snapshotNow(), session));
+    return this.locked(async () => this.switchTo(target, await this.scan(), session));
   }
 
   /** Checkpoints the present (as a restore's own checkpoint), then turns the files into `target`'s. */
-  private async switchTo(target: Checkpoint, snap: TreeSnapshot, session?: string): Promise<RestoreResult> {
+  private async switchTo(target: Checkpoint, scan: WorkspaceScan, session?: string): Promise<RestoreResult> {
     const before = await this.commit(
       { kind: 'restore', label: `before restoring ${target.id}`, session, restored: target.commit },
-      snap,
-      true,
+      scan,
     );
-    const keep = new Set(snap.skipped.map((s) => s.path));
-    const change = await switchTree(this.repo, before.tree, target.tree, keep);
-    this.index = undefined;
+    const keep = new Set(before.skipped?.map((s) => s.path));
+    const { change, files } = await switchTree(this.repo, before.tree, target.tree, keep);
+    // The files the tree of `target` holds: those of the present with the difference applied.
+    const known = new Map(this.memory?.files);
+    for (const [path, entry] of files) {
+      if (entry) known.set(path, entry);
+      else known.delete(path);
+    }
+    this.memory = { tree: target.tree, files: known };
     return { target, before, change };
   }
 
@@ -125,15 +147,15 @@ export class CheckpointStore {
    */
   undo(session?: string): Promise<RestoreResult | undefined> {
     return this.locked(async () => {
-      const snap = await this.snapshotNow();
+      const present = await this.presentTree();
       const all = await this.list();
       const last = all.at(-1);
       const restored = last?.kind === 'restore' ? all.findIndex((c) => c.commit === last.restored) : -1;
-      const end = restored >= 0 && all[restored].tree === snap.tree ? restored : all.length;
+      const end = restored >= 0 && all[restored].tree === present ? restored : all.length;
       const turns = all.slice(0, end).filter((c) => c.kind === 'turn');
-      const target = turns.reverse().find((c) => c.tree !== snap.tree);
+      const target = turns.reverse().find((c) => c.tree !== present);
       if (!target) return undefined;
-      return this.switchTo(target, snap, session);
+      return this.switchTo(target, await this.scan(), session);
     });
   }
 
@@ -152,7 +174,7 @@ export class CheckpointStore {
       return this.locked(async () => {
         const removed = (await this.refNames()).length;
         await fs.rm(this.repo.gitDir, { recursive: true, force: true });
-        this.index = undefined;
+        this.memory = undefined;
         this.newest = undefined;
         return { removed };
       });
@@ -194,40 +216,91 @@ export class CheckpointStore {
     );
   }
 
-  /** The workspace's tree as it is now (lock held). */
-  private async snapshotNow(): Promise<TreeSnapshot> {
-    const snap = await snapshotTree(this.repo, this.walker, this.index);
-    this.index = snap.memory;
-    return snap;
+  /** The workspace as it is now against the tree last written (lock held). */
+  private async scan(): Promise<WorkspaceScan> {
+    if (!this.memory) {
+      // A new process: the newest checkpoint's files, each read once to learn its stats.
+      const { tree } = await this.newestRefs();
+      this.memory = tree ? await readTree(this.repo, tree) : { files: new Map() };
+      addCachedStats(this.repo.gitDir, this.memory);
+    }
+    const scan = scanWorkspace(this.options.workspace, this.walker, this.memory);
+    // The same tree, with the stats of the files read since.
+    if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
+    // Many files read: keep their stats for the next process (a few are not worth the write).
+    if (scan.read > STATS_WORTH_SAVING)
+      await saveStats(this.repo.gitDir, scan.files).catch(() => {
+        // Without the cache the next process reads the files again: slower, not wrong.
+      });
+    return scan;
+  }
+
+  /** The tree of the workspace as it is now, written under a ref of its own when it changed (lock held). */
+  private async presentTree(): Promise<string> {
+    const scan = await this.scan();
+    if (isClean(scan) && scan.base.tree) return scan.base.tree;
+    const at = Date.now();
+    return (await this.write(scan, { ref: PRESENT_REF, message: 'the present\n', at })).tree;
+  }
+
+  /** A checkpoint of the workspace as a scan found it, old ones pruned in the same git call (lock held). */
+  private async commit(
+    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
+    scan: WorkspaceScan,
+  ): Promise<Checkpoint> {
+    const refs = await this.newestRefs();
+    const at = Date.now();
+    const ref = refFor(at, randomBytes(3).toString('hex'));
+    const stale = this.staleRefs(refs.refs, 1);
+    // The files left out are known before the write but for those that could not be read again.
+    const full: CheckpointMeta = { ...meta, at, skipped: scan.skipped, skippedCount: scan.skipped.length };
+    const written = await this.write(scan, { ref, message: commitMessage(full), at, deleteRefs: stale });
+    if (written.skipped.length > 0) {
+      full.skipped = [...scan.skipped, ...written.skipped];
+      full.skippedCount = full.skipped.length;
+    }
+    const kept = refs.refs.filter((r) => !stale.includes(r));
+    const { commit, tree } = written;
+    const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree, ref };
+    this.newest = { stamp: this.refsStamp(), tree, refs: [...kept, ref], checkpoint };
+    if (stale.length > 0) void this.gcWhenDue();
+    else void this.repackWhenMany();
+    return checkpoint;
   }
 
   /**
-   * A checkpoint of a snapshot, old ones pruned in the same git call (lock held). Unless
-   * `always`, a tree the newest checkpoint holds already makes none: that one is returned.
+   * Writes the scan's tree and a commit of it under `target.ref` with one git process, and
+   * remembers the files it holds. When the base tree is gone (pruned by another process), every
+   * file is written anew.
    */
-  private async commit(
-    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
-    snap: TreeSnapshot,
-    always: boolean,
-  ): Promise<Checkpoint> {
-    const refs = await this.newestRefs();
-    if (!always && refs.tree === snap.tree) {
-      const existing = refs.checkpoint ?? (await this.list()).at(-1);
-      if (existing) return existing;
+  private async write(
+    scan: WorkspaceScan,
+    target: Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>,
+  ): Promise<ImportResult> {
+    const request = (s: WorkspaceScan): ImportRequest => ({
+      base: s.base.tree,
+      changes: s.changes,
+      removed: s.removed,
+      ...target,
+    });
+    let result: ImportResult;
+    try {
+      result = await importCommit(this.repo, request(scan));
+    } catch (error) {
+      if (!scan.base.tree) throw error;
+      this.memory = { files: new Map() };
+      scan = scanWorkspace(this.options.workspace, this.walker, this.memory);
+      result = await importCommit(this.repo, request(scan));
     }
-    const at = Date.now();
-    const full: CheckpointMeta = { ...meta, at, skipped: snap.skipped, skippedCount: snap.skipped.length };
-    const commit = (
-      await this.repo.git(['commit-tree', snap.tree, '-F', '-'], { input: commitMessage(full) })
-    ).stdout.trim();
-    const ref = refFor(at, randomBytes(3).toString('hex'));
-    const stale = this.staleRefs(refs.refs, 1);
-    await this.repo.git(['update-ref', '--stdin'], { input: `create ${ref} ${commit}\n${deletions(stale)}` });
-    const kept = refs.refs.filter((r) => !stale.includes(r));
-    const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree: snap.tree, ref };
-    this.newest = { stamp: this.refsStamp(), tree: snap.tree, refs: [...kept, ref], checkpoint };
-    if (stale.length > 0) void this.gcWhenDue();
-    return checkpoint;
+    const files = new Map(scan.files);
+    for (const [path, entry] of result.written) files.set(path, entry);
+    for (const { path } of result.skipped) {
+      const known = scan.base.files.get(path);
+      if (known) files.set(path, known);
+      else files.delete(path);
+    }
+    this.memory = { tree: result.tree, files };
+    return result;
   }
 
   /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */
@@ -262,6 +335,21 @@ export class CheckpointStore {
       return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : '-';
     };
     return `${stat(REF_PREFIX)}|${stat('packed-refs')}`;
+  }
+
+  /** Merges the small packs checkpoints leave, in the background, when there are many. */
+  private async repackWhenMany(): Promise<void> {
+    const packs = await fs.readdir(join(this.repo.gitDir, 'objects', 'pack')).catch(() => []);
+    if (packs.filter((name) => name.endsWith('.pack')).length <= MAX_PACKS || this.gcRunning) return;
+    this.gcRunning = this.locked(async () => {
+      await this.repo.git(['repack', '-d', '-q', '--geometric=2']);
+    })
+      .catch(() => {
+        // A failed repack leaves the packs as they were; the next checkpoint tries again.
+      })
+      .finally(() => {
+        this.gcRunning = undefined;
+      });
   }
 
   /** gc in the background after pruning, at most once a day. */

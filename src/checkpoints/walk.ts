@@ -49,7 +49,7 @@ export class WalkError extends Error {}
  * applied relative to where it lies, nested repositories' own included), the repository's
  * info/exclude, and `checkpoints.exclude`; never a `.git` entry, never into a symlinked folder.
  * It remembers each folder by its time stamp, so a walk of an unchanged tree reads no folder
- * again: content changes inside unchanged folders are git's to find (`git diff-files`).
+ * again: content changes inside unchanged folders are found by the snapshot, by their stats.
  */
 export class WorkspaceWalker {
   private readonly memory = new Map<string, FolderMemory>();

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -67,9 +67,16 @@ describe('checkpoints at scale', () => {
       { env, detached: true, stdio: 'ignore' },
     );
     const ended = new Promise((resolve) => child.on('close', resolve));
-    // git's lock on the shadow index exists exactly while the snapshot writes it.
-    const indexLock = join(shadowGitDir(home, dir), 'index.lock');
-    while (!existsSync(indexLock)) await sleep(2);
+    // git fast-import's temporary pack exists exactly while the snapshot writes it.
+    const packs = join(shadowGitDir(home, dir), 'objects', 'pack');
+    const writing = () => {
+      try {
+        return readdirSync(packs).some((name) => name.startsWith('tmp_pack_'));
+      } catch {
+        return false;
+      }
+    };
+    while (!writing()) await sleep(2);
     process.kill(-(child.pid ?? 0), 'SIGKILL');
     await ended;
 

@@ -1,0 +1,123 @@
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CheckpointStore } from '../../src/checkpoints/index.js';
+import { tempDir } from '../support/runtime_fixtures.js';
+import { treeState } from './fixture.js';
+
+/** The subcommand of a git command line: the first word that is no option nor a `-c` value. */
+function subcommand(line: string): string {
+  const words = line.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === '-c') i++;
+    else if (!words[i].startsWith('-')) return words[i];
+  }
+  return '';
+}
+
+/** A PATH whose `git` logs each call's subcommand, then runs the real git. */
+function countingGit(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
+  const bin = tempDir('lathe-git-shim-');
+  const log = join(bin, 'calls.log');
+  writeFileSync(log, '');
+  const shim = join(bin, 'git');
+  writeFileSync(shim, `#!/bin/sh\necho "$*" >> '${log}'\nexec /usr/bin/git "$@"\n`);
+  chmodSync(shim, 0o755);
+  return {
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map(subcommand),
+  };
+}
+
+function storeFor(workspace: string, documentsRoot: string, env?: NodeJS.ProcessEnv) {
+  return new CheckpointStore({ workspace, documentsRoot, keep: 100, maxAgeDays: 30, env });
+}
+
+/** Puts a file's time stamp two minutes back, so its stats are old enough to be trusted. */
+function age(path: string): void {
+  const past = new Date(Date.now() - 120_000);
+  utimesSync(path, past, past);
+}
+
+describe('a checkpoint of a workspace', () => {
+  it('runs no git process when nothing changed, and one when a file did', async () => {
+    const dir = tempDir('lathe-plain-');
+    for (let i = 0; i < 20; i++) writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n`);
+    const git = countingGit();
+    const store = storeFor(dir, tempDir('lathe-home-'), git.env);
+    await store.take({ kind: 'turn', label: 'start' }, { always: true });
+    const before = git.calls().length;
+    await store.take({ kind: 'call', label: 'same' });
+    expect(git.calls().slice(before)).toEqual([]);
+    writeFileSync(join(dir, 'f3.txt'), 'changed\n');
+    const changed = await store.take({ kind: 'call', label: 'changed' });
+    expect(git.calls().slice(before)).toEqual(['fast-import']);
+    expect((await store.list()).at(-1)?.commit).toBe(changed.commit);
+  });
+
+  it('sees a file rewritten with the same size and time stamp', async () => {
+    const dir = tempDir('lathe-plain-');
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, 'aaaa\n');
+    age(file);
+    const store = storeFor(dir, tempDir('lathe-home-'));
+    const first = await store.take({ kind: 'turn', label: 'first' }, { always: true });
+    const { mtime } = statSync(file);
+    writeFileSync(file, 'bbbb\n');
+    utimesSync(file, mtime, mtime);
+    const second = await store.take({ kind: 'call', label: 'second' });
+    expect(second.tree).not.toBe(first.tree);
+    await store.restore(first);
+    expect(readFileSync(file, 'utf8')).toBe('aaaa\n');
+  });
+
+  it('keeps names with quotes, backslashes, newlines, tabs and non-ASCII letters, links and modes', async () => {
+    const dir = tempDir('lathe-plain-');
+    const names = [
+      'a "quoted" name.txt',
+      '"starts with a quote',
+      'back\\slash',
+      'new\nline',
+      'tab\there',
+      'ünï cödé ✓.md',
+    ];
+    mkdirSync(join(dir, 'sub dir'));
+    for (const name of names) writeFileSync(join(dir, 'sub dir', name), `${name}\n`);
+    writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\n');
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    symlinkSync('sub dir/back\\slash', join(dir, 'link'));
+    const before = treeState(dir);
+    const store = storeFor(dir, tempDir('lathe-home-'));
+    const first = await store.take({ kind: 'turn', label: 'first' }, { always: true });
+    for (const name of names) writeFileSync(join(dir, 'sub dir', name), 'changed\n');
+    chmodSync(join(dir, 'run.sh'), 0o644);
+    await store.restore(first);
+    expect(treeState(dir)).toEqual(before);
+  });
+
+  it('in a new process, finds what changed since the last process, through the stats it kept', async () => {
+    const dir = tempDir('lathe-plain-');
+    for (let i = 0; i < 300; i++) {
+      writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n`);
+      age(join(dir, `f${i}.txt`));
+    }
+    const home = tempDir('lathe-home-');
+    const first = await storeFor(dir, home).take({ kind: 'turn', label: 'first' }, { always: true });
+    const { mtime } = statSync(join(dir, 'f7.txt'));
+    writeFileSync(join(dir, 'f7.txt'), 'file X\n');
+    utimesSync(join(dir, 'f7.txt'), mtime, mtime);
+    const later = storeFor(dir, home);
+    const second = await later.take({ kind: 'call', label: 'second' });
+    expect(second.tree).not.toBe(first.tree);
+    await later.restore(first);
+    expect(readFileSync(join(dir, 'f7.txt'), 'utf8')).toBe('file 7\n');
+  });
+});
