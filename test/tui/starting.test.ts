@@ -91,10 +91,12 @@ describe('lathe in a terminal', () => {
     mkdirSync(join(home, 'settings'), { recursive: true });
     const file = join(home, 'settings', 'settings.json');
     writeFileSync(file, JSON.stringify({ permissions: 'yes' }));
-    const lathe = await startLathe([], { home, waitForPrompt: false });
+    // Wide enough for the line whatever the temp folder's path: one line means one screen row.
+    const size = { width: 200, height: 30 };
+    const lathe = await startLathe([], { home, waitForPrompt: false, size });
     running.push(lathe);
     const screen = await lathe.term.waitFor('[lathe exited 2]', { visible: true });
-    expect(screen).toContain(`lathe: ${file}: "permissions" must be an object`);
+    expect(screen).toContain(`lathe: ${file}: "permissions" must be an object (found "yes")`);
     expect(screen).not.toContain('Ask lathe to do something');
     expect(screen.trim().split('\n')).toHaveLength(2);
   });
