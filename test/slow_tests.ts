@@ -47,4 +47,20 @@ export const SLOW_TESTS = [
   'test/tools/github/suggest_background_pr.test.ts',
   'test/github/subscribe_pr.e2e.test.ts',
   'test/tools/plan/verify_plan_execution.e2e.test.ts',
+  // The heaviest end-to-end runs of the built command by file (each test starts lathe several
+  // times, half a second of CPU each): command-line flags, sessions, providers, proxies, MCP
+  // start-up, doctor and the terminal. What they drive is also tested in process in the main suite.
+  'test/cli/run_flags.test.ts',
+  'test/session/resume.test.ts',
+  'test/cli/cli.test.ts',
+  'test/agent/headless.test.ts',
+  'test/agent/headless_output.test.ts',
+  'test/mcp/runtime.test.ts',
+  'test/agent/providers_and_sessions.test.ts',
+  'test/tui/terminal.e2e.test.ts',
+  'test/mcp/startup.test.ts',
+  'test/cli/doctor.test.ts',
+  'test/cli/proxy.test.ts',
+  'test/agent/conversation.test.ts',
+  'test/agent/cost_and_caching.test.ts',
 ];

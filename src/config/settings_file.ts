@@ -1,5 +1,6 @@
 import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { noteOwnWrite } from '../util/own_writes.js';
 import { parseJsonc } from './jsonc.js';
 
 /**
@@ -47,6 +48,7 @@ export function writeJsonFile(path: string, value: unknown): void {
   const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
+  noteOwnWrite(file);
 }
 
 function linkTarget(path: string): string {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
+import { noteOwnWrite } from '../util/own_writes.js';
 import { hashRegularFile } from './content_hash.js';
 import { lockFile } from './file_lock.js';
 import { type FolderCheck, OpenFolder, WriteRefusedError } from './open_folder.js';
@@ -53,6 +54,7 @@ export async function atomicWriteFile(
         await folder.verify();
         await checkUnchanged(folder, name, opts.expect, shown);
         await fs.rename(folder.entry(temp), folder.entry(name));
+        noteOwnWrite(target);
       } finally {
         await release();
       }

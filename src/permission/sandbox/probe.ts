@@ -36,9 +36,8 @@ export async function probeBubblewrap(policy: SandboxPolicy, signal?: AbortSigna
   };
   const attempt = async (unshareUser: boolean): Promise<CollectedRun> => {
     const wrapped = wrapCommand(probePolicy, PROBE_COMMAND, policy.workspace, { unshareUser });
-    const result = await collectProcess(wrapped.argv, { signal });
-    wrapped.cleanup();
-    return result;
+    // `cat` changes nothing, so there is nothing to undo after it (no cleanup).
+    return collectProcess(wrapped.argv, { signal });
   };
   let unshareUser = true;
   let result = await attempt(unshareUser);

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ownWriteMark, wroteInside } from '../../util/own_writes.js';
 import { isInside, realPathOf } from '../paths.js';
 import { gitControlPaths, gitLayout } from './git_layout.js';
 import type { SandboxPolicy } from './policy.js';
@@ -8,6 +9,8 @@ import type { SandboxPolicy } from './policy.js';
 export interface WatchedPath {
   path: string;
   before: { kind: 'missing' } | { kind: 'symlink'; target: string };
+  /** lathe's own writes after this mark (an "always allow" saving settings) are not the command's. */
+  mark: number;
 }
 
 /** How the sandbox keeps the protected paths of a workspace read-only. */
@@ -45,17 +48,18 @@ export function planProtection(policy: SandboxPolicy): ProtectionPlan {
   const writable = policy.mode === 'workspace-write' ? folders : [];
   const readOnly: string[] = [];
   const watched: WatchedPath[] = [];
+  const mark = ownWriteMark();
   const dotGitLink = layout?.kind === 'symlink' ? symlinkTarget(layout.dotGit) : undefined;
   if (layout && dotGitLink !== undefined)
-    watched.push({ path: layout.dotGit, before: { kind: 'symlink', target: dotGitLink } });
+    watched.push({ path: layout.dotGit, before: { kind: 'symlink', target: dotGitLink }, mark });
   for (const path of protectedPaths) {
     const link = symlinkTarget(path);
-    if (link !== undefined) watched.push({ path, before: { kind: 'symlink', target: link } });
+    if (link !== undefined) watched.push({ path, before: { kind: 'symlink', target: link }, mark });
     const real = realPathOf(path);
     if (existsSync(real)) {
       if (!readOnly.includes(real)) readOnly.push(real);
     } else if (writable.some((dir) => isInside(real, dir))) {
-      watched.push({ path: real, before: { kind: 'missing' } });
+      watched.push({ path: real, before: { kind: 'missing' }, mark });
     }
   }
   return { folders, readOnly, watched };
@@ -76,11 +80,13 @@ function symlinkTarget(path: string): string | undefined {
 export function undoProtectedChanges(watched: readonly WatchedPath[], workspace: string): string | undefined {
   const undone: string[] = [];
   const failed: string[] = [];
-  for (const { path, before } of watched) {
+  for (const { path, before, mark } of watched) {
     const now = symlinkTarget(path);
     const exists = now !== undefined || existsSync(path);
     const unchanged = before.kind === 'missing' ? !exists : now === before.target;
     if (unchanged) continue;
+    // lathe wrote there itself while the command ran (a rule saved, an approved edit): keep it.
+    if (before.kind === 'missing' && wroteInside(path, mark)) continue;
     try {
       rmSync(path, { recursive: true, force: true });
       if (before.kind === 'symlink') symlinkSync(before.target, path);
