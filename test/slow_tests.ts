@@ -61,6 +61,7 @@ export const SLOW_TESTS = [
   'test/mcp/startup.test.ts',
   'test/cli/doctor.test.ts',
   'test/cli/proxy.test.ts',
+  'test/cli/arguments.test.ts',
   'test/agent/conversation.test.ts',
   'test/agent/cost_and_caching.test.ts',
 ];
