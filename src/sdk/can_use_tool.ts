@@ -2,6 +2,7 @@ import { globalSettingsPath, workspaceSettingsPath } from '../config/paths.js';
 import { saveRules } from '../config/settings_rules.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import { suggestRules } from '../runtime/rule_suggestions.js';
+import type { EditorAccess } from '../tool/context/editor.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../tool/run_call.js';
 import type { ChangePreview } from '../tool/types.js';
 import type { CanUseTool, PermissionAnswer, RememberScope } from './options.js';
@@ -17,6 +18,8 @@ export function programApprovals(
   signal: () => AbortSignal,
   runtime: () => Runtime | undefined,
   report: (line: string) => void,
+  /** The program's buffers: the change is shown as the edit would make it there. */
+  editor?: EditorAccess,
 ): (request: ApprovalRequest) => Promise<ApprovalAnswer> {
   return async (request) => {
     const place = runtime()?.place;
@@ -24,7 +27,7 @@ export function programApprovals(
     const sticky = request.sticky !== undefined;
     const [change, suggestion] = place
       ? await Promise.all([
-          request.tool.describeChange(request.input, place).catch(() => undefined),
+          request.tool.describeChange(request.input, { ...place, editor }).catch(() => undefined),
           sticky ? undefined : suggestRules(request, place.cwd, place.workspace).catch(() => undefined),
         ])
       : [undefined, undefined];

@@ -73,6 +73,7 @@ export function queryRuntimeOptions(
   const env = options.env ?? process.env;
   const { workspace } = runtimePlaces(options);
   const mcpServers = programMcpServers(options.mcpServers, { workspace, env });
+  const editor = options.editor ? checkedEditor(options.editor) : undefined;
   const runtime: RuntimeOptions = {
     cwd: options.cwd,
     profile: options.profile,
@@ -88,11 +89,11 @@ export function queryRuntimeOptions(
     ...(options.addDirs?.length ? { addDirs: options.addDirs.map((dir) => resolve(dir)) } : {}),
     ...(options.latheBin ? { latheBin: options.latheBin } : {}),
     ...(options.canUseTool
-      ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine) }
+      ? { askUser: programApprovals(options.canUseTool, signal, made, options.stderr ?? reportLine, editor) }
       : {}),
     programTools: programTools(options.tools),
     hookGroups: programHookGroups(options.hooks),
-    ...(options.editor ? { editor: checkedEditor(options.editor) } : {}),
+    ...(editor ? { editor } : {}),
   };
   return { runtime, mcpServers };
 }

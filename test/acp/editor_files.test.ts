@@ -23,7 +23,7 @@ it("reads the editor's unsaved buffer and writes the edit there when the editor 
       },
       { text: 'Edited.' },
     ],
-    { 'notes.txt': 'saved line\n' },
+    { 'notes.txt': 'unsaved line\nonly on disk\n' },
   );
   const file = join(cwd, 'notes.txt');
   const { agent, editor } = connectInProcess(options);
@@ -42,10 +42,10 @@ it("reads the editor's unsaved buffer and writes the edit there when the editor 
   // The model read the buffer, not the disk.
   const models = server.requests.filter((r) => r.kind === 'model');
   expect(JSON.stringify(models[1].body)).toContain('unsaved line');
-  expect(JSON.stringify(models[1].body)).not.toContain('saved line\\n');
+  expect(JSON.stringify(models[1].body)).not.toContain('only on disk');
   // The edit landed in the editor; the disk is as it was.
   expect(buffers.get(file)).toBe('edited line\n');
-  expect(readFileSync(file, 'utf8')).toBe('saved line\n');
+  expect(readFileSync(file, 'utf8')).toBe('unsaved line\nonly on disk\n');
   // The permission request's diff is of the buffer the edit changes.
   const asked = editor.permissions.find((p) => p.toolCall.toolCallId === 'toolu_e1');
   expect(asked?.toolCall.content).toEqual(
