@@ -16,7 +16,7 @@ import { latheAgent } from '../src/acp/agent.js';
 import type { AcpSession } from '../src/acp/session.js';
 import { query } from '../src/sdk/query.js';
 import type { ScriptedTurn } from '../test/support/fake_model_server.js';
-import { startServer, type TimedServer } from './fake_server_process.js';
+import { latheEnv, startServer, type TimedServer } from './fake_server_process.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 5;
@@ -49,12 +49,7 @@ async function firstChunk(server: TimedServer): Promise<FirstChunk> {
   const { cwd, documentsRoot } = workspace();
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, 'acp', '--model', MODEL], {
-    env: {
-      ...process.env,
-      LATHE_HOME: documentsRoot,
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'bench',
-    },
+    env: latheEnv(server, documentsRoot),
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   let chunk = 0;

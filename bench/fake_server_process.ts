@@ -23,6 +23,11 @@ export interface TimedServer {
   close(): void;
 }
 
+/** The environment a built lathe runs in against the server: its own home, Anthropic at the server. */
+export function latheEnv(server: TimedServer, home: string): NodeJS.ProcessEnv {
+  return { ...process.env, LATHE_HOME: home, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'bench' };
+}
+
 export function startServer(options: { traffic?: boolean } = {}): Promise<TimedServer> {
   const child: ChildProcess = fork(
     new URL('./fake_server_child.ts', import.meta.url),

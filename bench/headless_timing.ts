@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedTurn } from '../test/support/fake_model_server.js';
-import { startServer, type TimedServer, type Traffic } from './fake_server_process.js';
+import { latheEnv, startServer, type TimedServer, type Traffic } from './fake_server_process.js';
 import { median, printTable } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 11;
@@ -91,12 +91,7 @@ async function timeRun(bin: string, scenario: Scenario, server: TimedServer): Pr
   await server.enqueue(scenario.turns);
   server.takeTraffic();
   const cwd = workspace(scenario.files);
-  const env = {
-    ...process.env,
-    LATHE_HOME: mkdtempSync(join(tmpdir(), 'lathe-bench-home-')),
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'bench',
-  };
+  const env = latheEnv(server, mkdtempSync(join(tmpdir(), 'lathe-bench-home-')));
   const args = [bin, '-p', scenario.prompt, '--model', 'anthropic/claude-sonnet-4-5', ...scenario.args];
   const spawned = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -21,7 +21,7 @@ import { eventRecord } from '../src/sdk/records.js';
 import { openSessionLog, setUpModel } from '../src/sdk/run_setup.js';
 import { headlessUserSide } from '../src/sdk/user_side.js';
 import type { ScriptedTurn } from '../test/support/fake_model_server.js';
-import { startServer, type TimedServer } from './fake_server_process.js';
+import { latheEnv, startServer, type TimedServer } from './fake_server_process.js';
 import { median } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 7;
@@ -106,12 +106,7 @@ function throughCommand(bin: string, server: TimedServer): Promise<Timing> {
           [bin, '-p', 'write a long answer', '--model', MODEL, '--output-format', 'stream-json'],
           {
             cwd,
-            env: {
-              ...process.env,
-              LATHE_HOME: documentsRoot,
-              ANTHROPIC_BASE_URL: server.url,
-              ANTHROPIC_API_KEY: 'b',
-            },
+            env: latheEnv(server, documentsRoot),
             stdio: ['ignore', 'pipe', 'ignore'],
           },
         );
