@@ -216,6 +216,8 @@ export class BullQueue implements JobQueue {
       },
     );
     worker.on('error', (error) => process.stderr.write(`lathe: worker: ${error.message}\n`));
+    await worker.waitUntilReady();
+    options.onReady?.(name);
     const stopped = new Promise<void>((resolve) => {
       if (options.signal.aborted) resolve();
       options.signal.addEventListener('abort', () => resolve(), { once: true });

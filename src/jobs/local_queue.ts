@@ -171,6 +171,7 @@ export class LocalQueue implements JobQueue {
     // A submission wakes the loop at once; the poll is the fallback where watching does not work.
     let wake: () => void = () => undefined;
     const watcher = watchFolder(this.dir, () => wake());
+    options.onReady?.(worker);
     while (!options.signal.aborted) {
       if (running.size < options.concurrency) {
         await options.beforeJob?.();

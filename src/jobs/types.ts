@@ -108,4 +108,6 @@ export interface WorkOptions {
   untilEmpty?: boolean;
   /** Called before each job is taken: a worker prunes worktrees of dead jobs here. */
   beforeJob?: () => Promise<void>;
+  /** Called once the worker takes jobs, with its name (host:pid). */
+  onReady?: (worker: string) => void;
 }

@@ -46,6 +46,19 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
     return child;
   };
 
+  /** Resolves once a worker says it takes jobs. */
+  const untilReady = (worker: ChildProcess): Promise<void> =>
+    new Promise((resolve, reject) => {
+      let said = '';
+      worker.stderr?.on('data', (chunk: Buffer | string) => {
+        said += String(chunk);
+        if (/is taking jobs/.test(said)) resolve();
+      });
+      worker.once('exit', (code) =>
+        reject(new Error(`the worker exited (${code}) before taking jobs: ${said}`)),
+      );
+    });
+
   beforeAll(async () => {
     redis = await startRedis();
   });
@@ -148,15 +161,13 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
       (n) => !n.endsWith('.json'),
     );
     expect(deadWorktrees).toHaveLength(1);
-    startWorker(1);
+    // The other worker is up and waiting before the first dies, so the move is the queue's
+    // stalled-job recovery alone.
+    await untilReady(startWorker(1));
     first.kill('SIGKILL');
-    // Watched from here, not through `lathe jobs list`, whose start-up would eat into the time.
     const queue = new BullQueue(new Redis(redis.url, { maxRetriesPerRequest: null }));
     try {
-      await eventually(
-        async () => (await queue.get('k1'))?.status === 'completed',
-        (LOCK_SECONDS + 5) * 1000,
-      );
+      await eventually(async () => (await queue.get('k1'))?.status === 'completed', 60_000);
     } finally {
       await queue.close();
     }

@@ -272,6 +272,11 @@ export async function workerCommand(opts: WorkerOptions): Promise<number> {
         concurrency,
         signal: stop.signal,
         untilEmpty: opts.untilEmpty,
+        // `lathe jobs run` ends when the queue is empty; a long-lived worker says it is up.
+        onReady: opts.untilEmpty
+          ? undefined
+          : (name) =>
+              process.stderr.write(`lathe: worker ${name} is taking jobs (concurrency ${concurrency})\n`),
         execute: jobExecutor({
           documentsRoot: root,
           latheBin: opts.latheBin,
