@@ -4,8 +4,19 @@ import type { BrowserSettings } from '../config/browser_settings.js';
 import { findOnPath } from '../util/find_on_path.js';
 import { programBehindLauncher } from './chromium_launcher.js';
 
-/** The system browsers lathe looks for on PATH, in order; it never downloads one. */
-export const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+/**
+ * The system browsers lathe looks for on PATH, in order; it never downloads one. The headless
+ * shells come first: lathe's browser is always headless, and a shell starts its first page in
+ * about half the time of the full browser, which brings its desktop's processes along.
+ */
+export const CHROMIUM_NAMES = [
+  'chromium-headless-shell',
+  'chrome-headless-shell',
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+];
 
 /** A launch failure the model and user can act on (one line, no stack). */
 export class BrowserLaunchError extends Error {}
@@ -29,7 +40,7 @@ export function chromiumPath(
   const found = findOnPath(CHROMIUM_NAMES, env);
   if (found) return programBehindLauncher(found);
   throw new BrowserLaunchError(
-    'no Chromium found on PATH (looked for chromium, chromium-browser, google-chrome): install it (apt install chromium) or set browser.executablePath in settings',
+    `no Chromium found on PATH (looked for ${CHROMIUM_NAMES.join(', ')}): install it (apt install chromium-headless-shell, or chromium) or set browser.executablePath in settings`,
   );
 }
 

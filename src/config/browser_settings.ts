@@ -2,7 +2,7 @@ import type { SettingsLayer } from './types.js';
 
 /** How browser_action gets its browser (settings `browser`). */
 export interface BrowserSettings {
-  /** The Chromium to run; default: the first of chromium, chromium-browser, google-chrome on PATH. */
+  /** The Chromium to run; default: the first of CHROMIUM_NAMES on PATH (a headless shell first). */
   executablePath?: string;
   /** `isolated`: a fresh profile each session; `persistent`: `userDataDir` kept; `cdp`: attach to `cdpUrl`. */
   mode: 'isolated' | 'persistent' | 'cdp';

@@ -264,6 +264,20 @@ describe('the browser process', () => {
     await site.close();
   });
 
+  it('drives the full browser too, when browser.executablePath names it rather than a headless shell', async () => {
+    const full = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+    const site = await servePages({ '/': '<title>Full</title><h1>Full browser</h1>' });
+    const rt = browserRuntime({ browser: { executablePath: full } });
+    try {
+      const r = await rt.runTool('browser_action', { action: 'navigate', url: `${site.url}/` });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain('heading "Full browser"');
+    } finally {
+      await rt.dispose();
+      await site.close();
+    }
+  });
+
   it('says in one line when there is no Chromium to run', async () => {
     const rt = browserRuntime({ browser: { executablePath: '/nonexistent/chromium' } });
     try {

@@ -41,6 +41,24 @@ describe('which Chromium is started', () => {
     expect(chromiumPath({}, { PATH: bin })).toBe(join(bin, 'chromium'));
   });
 
+  it("starts the program behind the headless shell's one-line launcher", () => {
+    const { bin, program } = installed((libdir) => `#!/bin/sh -e\n\n${join(libdir, 'chromium')} "$@"\n`);
+    expect(chromiumPath({}, { PATH: bin })).toBe(program);
+  });
+
+  it('keeps a one-line launcher that changes the arguments', () => {
+    const { bin } = installed((libdir) => `#!/bin/sh\n${join(libdir, 'chromium')} --flag "$@"\n`);
+    expect(chromiumPath({}, { PATH: bin })).toBe(join(bin, 'chromium'));
+  });
+
+  it('prefers a headless shell on PATH to the full browser', () => {
+    const { bin } = installed((libdir) => launcher(parent(libdir), EXEC));
+    const shell = join(bin, 'chromium-headless-shell');
+    writeFileSync(shell, '\x7fELF');
+    chmodSync(shell, 0o755);
+    expect(chromiumPath({}, { PATH: bin })).toBe(shell);
+  });
+
   it('starts browser.executablePath as it is, a launcher script too', () => {
     const { bin } = installed((libdir) => launcher(parent(libdir), EXEC));
     expect(chromiumPath({ executablePath: join(bin, 'chromium') }, { PATH: '' })).toBe(join(bin, 'chromium'));

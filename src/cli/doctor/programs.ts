@@ -58,7 +58,7 @@ export const checkChromium = () =>
     CHROMIUM_NAMES,
     undefined,
     'the browser tools',
-    'install Chromium (apt install chromium)',
+    'install Chromium (apt install chromium-headless-shell, or chromium)',
   );
 
 /** The language servers of the table: the bundled ones, and those found on PATH or in settings. */
