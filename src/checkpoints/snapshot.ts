@@ -1,4 +1,3 @@
-import { lstatSync, type Stats } from 'node:fs';
 import {
   blobSha,
   type FileChange,
@@ -7,6 +6,7 @@ import {
   type FileStats,
   readBlob,
 } from './fast_import.js';
+import { type FileStatter, type FileStatValues, isLinkMode, isRegularMode } from './file_stats.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import { MAX_FILE_BYTES, type SkippedFile, type WorkspaceWalker } from './walk.js';
 
@@ -48,27 +48,39 @@ export const isClean = (scan: WorkspaceScan): boolean =>
  * only when its stats differ from last time (or were taken too close to a write to trust), so
  * an unchanged workspace costs one walk and one lstat per file, and no git process.
  */
-export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeMemory): WorkspaceScan {
+export async function scanWorkspace(
+  root: string,
+  walker: WorkspaceWalker,
+  base: TreeMemory,
+  statter: FileStatter,
+): Promise<WorkspaceScan> {
   const walked = walker.walk();
   const skipped = [...walked.skipped];
-  // The base's files, changed below where the workspace differs.
-  const files = new Map(base.files);
+  // The base's files, copied at the first difference: an unchanged workspace copies nothing.
+  let changed: Map<string, FileEntry> | undefined;
+  const files = () => {
+    changed ??= new Map(base.files);
+    return changed;
+  };
   const left = new Set<string>();
   const changes: FileChange[] = [];
+  const paths = walked.list;
+  const stats = await statter.stat(root, paths);
   const now = Date.now();
   let held = 0;
   let read = 0;
-  for (const path of walked.files) {
-    const abs = `${root}/${path}`;
-    const stat = lstatSync(abs, { throwIfNoEntry: false });
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i];
     const known = base.files.get(path);
-    if (known?.stat && stat && sameStats(known.stat, stat)) continue;
+    if (known?.stat && stats.matches(i, known.stat)) continue;
+    const abs = `${root}/${path}`;
+    const stat = stats.at(i);
     // Gone (or turned into a folder) since the walk: the next walk sees it as it is.
-    if (!stat || !(stat.isFile() || stat.isSymbolicLink())) {
+    if (!stat || !(isRegularMode(stat.mode) || isLinkMode(stat.mode))) {
       left.add(path);
       continue;
     }
-    if (stat.size > MAX_FILE_BYTES && stat.isFile()) {
+    if (stat.size > MAX_FILE_BYTES && isRegularMode(stat.mode)) {
       skipped.push({ path, reason: `over 5 MB (${(stat.size / 1024 / 1024).toFixed(1)} MB)` });
       left.add(path);
       continue;
@@ -84,7 +96,7 @@ export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeM
     }
     read++;
     const entry: FileEntry = { mode, sha: blobSha(data), stat: trustedStats(stat, now) };
-    files.set(path, entry);
+    files().set(path, entry);
     if (known && known.sha === entry.sha && known.mode === mode) continue;
     const hold = held + data.length <= HELD_BYTES;
     if (hold) held += data.length;
@@ -94,9 +106,9 @@ export function scanWorkspace(root: string, walker: WorkspaceWalker, base: TreeM
   for (const path of base.files.keys())
     if (left.has(path) || !walked.files.has(path)) {
       removed.push(path);
-      files.delete(path);
+      files().delete(path);
     }
-  return { base, files, changes, removed, skipped, read };
+  return { base, files: changed ?? base.files, changes, removed, skipped, read };
 }
 
 /** The files of a tree, as `git ls-tree` lists them; their stats unknown, so each is read once. */
@@ -111,23 +123,13 @@ export async function readTree(repo: ShadowRepo, tree: string): Promise<TreeMemo
   return { tree, files };
 }
 
-function modeOf(stat: Stats): FileMode {
-  if (stat.isSymbolicLink()) return '120000';
+function modeOf(stat: FileStatValues): FileMode {
+  if (isLinkMode(stat.mode)) return '120000';
   return stat.mode & 0o100 ? '100755' : '100644';
 }
 
 /** The stats to compare next time; none when too recent to tell a later write in the same tick. */
-function trustedStats(stat: Stats, now: number): FileStats | undefined {
+function trustedStats(stat: FileStatValues, now: number): FileStats | undefined {
   if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) return undefined;
   return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, mode: stat.mode };
-}
-
-function sameStats(known: FileStats, stat: Stats): boolean {
-  return (
-    known.mtimeMs === stat.mtimeMs &&
-    known.size === stat.size &&
-    known.ctimeMs === stat.ctimeMs &&
-    known.ino === stat.ino &&
-    known.mode === stat.mode
-  );
 }

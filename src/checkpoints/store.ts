@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../util/file_lock.js';
 import { type ImportRequest, type ImportResult, importCommit } from './fast_import.js';
+import { FileStatter } from './file_stats.js';
 import {
   type Checkpoint,
   type CheckpointMeta,
@@ -57,6 +58,8 @@ const STATS_WORTH_SAVING = 200;
 export class CheckpointStore {
   readonly repo: ShadowRepo;
   private readonly walker: WorkspaceWalker;
+  /** The stats of the workspace's files, with a helper thread on a large one (unreferenced: it never keeps lathe up). */
+  private readonly statter = new FileStatter();
   private readonly lockPath: string;
   /** The tree last written and its files' stats: what the next snapshot compares with. */
   private memory?: TreeMemory;
@@ -224,7 +227,7 @@ export class CheckpointStore {
       this.memory = tree ? await readTree(this.repo, tree) : { files: new Map() };
       addCachedStats(this.repo.gitDir, this.memory);
     }
-    const scan = scanWorkspace(this.options.workspace, this.walker, this.memory);
+    const scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
     // The same tree, with the stats of the files read since.
     if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
     // Many files read: keep their stats for the next process (a few are not worth the write).
@@ -289,10 +292,11 @@ export class CheckpointStore {
     } catch (error) {
       if (!scan.base.tree) throw error;
       this.memory = { files: new Map() };
-      scan = scanWorkspace(this.options.workspace, this.walker, this.memory);
+      scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
       result = await importCommit(this.repo, request(scan));
     }
-    const files = new Map(scan.files);
+    // A scan that found changes made its own map of the files: it is taken over, not copied.
+    const files = scan.files === scan.base.files ? new Map(scan.files) : scan.files;
     for (const [path, entry] of result.written) files.set(path, entry);
     for (const { path } of result.skipped) {
       const known = scan.base.files.get(path);

@@ -16,6 +16,8 @@ export interface SkippedFile {
 /** One walk of the workspace: the files a checkpoint holds, relative with `/`, and those left out. */
 export interface WalkResult {
   files: Set<string>;
+  /** The same files, in a list (the order of the walk). */
+  list: string[];
   skipped: SkippedFile[];
 }
 
@@ -56,6 +58,8 @@ export class WorkspaceWalker {
   /** Each folder's .gitignore, parsed, by the file's stats. */
   private readonly ignoreFiles = new Map<string, { key: string; layer: IgnoreLayer }>();
   private readonly rootRules: Ignore;
+  /** The last walk's result: the next one gives it again when no folder changed. */
+  private last?: WalkResult;
 
   constructor(
     private readonly root: string,
@@ -78,11 +82,15 @@ export class WorkspaceWalker {
     }
   }
 
-  /** Walks the whole tree; folders unchanged since the last walk are taken from memory. */
+  /**
+   * Walks the whole tree; folders unchanged since the last walk are taken from memory, and when
+   * none changed the last result is given again (a large tree's list is not built anew).
+   */
   walk(): WalkResult {
-    const files = new Set<string>();
-    const skipped: SkippedFile[] = [];
+    const folders: FolderMemory[] = [];
     const seen = new Set<string>();
+    let fresh = this.last === undefined;
+    let count = 0;
     const stack: Array<{ rel: string; layers: IgnoreLayer[]; key: string }> = [
       { rel: '', layers: [{ base: '', rules: this.rootRules }], key: '' },
     ];
@@ -91,12 +99,13 @@ export class WorkspaceWalker {
       seen.add(rel);
       const folder = this.folder(rel, layers, key);
       if (!folder) continue;
-      for (const path of folder.memory.files) files.add(path);
-      if (files.size > MAX_FILES)
+      if (folder.read) fresh = true;
+      folders.push(folder.memory);
+      count += folder.memory.files.length;
+      if (count > MAX_FILES)
         throw new WalkError(
           `the workspace holds more than ${MAX_FILES.toLocaleString('en-US')} files; add large folders to checkpoints.exclude`,
         );
-      skipped.push(...folder.memory.skipped);
       for (const name of folder.memory.folders)
         stack.push({
           rel: rel ? `${rel}/${name}` : name,
@@ -104,8 +113,15 @@ export class WorkspaceWalker {
           key: folder.memory.rulesKey,
         });
     }
-    for (const rel of this.memory.keys()) if (!seen.has(rel)) this.memory.delete(rel);
-    return { files, skipped };
+    for (const rel of this.memory.keys())
+      if (!seen.has(rel)) {
+        this.memory.delete(rel);
+        fresh = true;
+      }
+    if (!fresh && this.last) return this.last;
+    const list = folders.flatMap((folder) => folder.files);
+    this.last = { files: new Set(list), list, skipped: folders.flatMap((folder) => folder.skipped) };
+    return this.last;
   }
 
   /** A folder's entries, from memory when neither it nor the rules over it changed. */
@@ -113,7 +129,7 @@ export class WorkspaceWalker {
     rel: string,
     parentLayers: IgnoreLayer[],
     parentKey: string,
-  ): { memory: FolderMemory; layers: IgnoreLayer[] } | undefined {
+  ): { memory: FolderMemory; layers: IgnoreLayer[]; read?: boolean } | undefined {
     const abs = rel ? join(this.root, ...rel.split('/')) : this.root;
     let mtimeMs: number;
     try {
@@ -145,7 +161,7 @@ export class WorkspaceWalker {
         ],
         racy: true,
       };
-      return { memory, layers };
+      return { memory, layers, read: true };
     }
     const memory: FolderMemory = {
       mtimeMs,
@@ -176,7 +192,7 @@ export class WorkspaceWalker {
       memory.files.push(path);
     }
     this.memory.set(rel, memory);
-    return { memory, layers };
+    return { memory, layers, read: true };
   }
 
   private ignoreLayer(abs: string, rel: string, key: string): IgnoreLayer {

@@ -1,0 +1,190 @@
+import { lstatSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The stats of many files at once. lstat is most of what a checkpoint of an unchanged workspace
+ * costs (about 4.5 µs a file: 90 ms for 20,000 files); on a large workspace a helper thread
+ * takes half the files while this thread takes the other half, as git's own status does with
+ * its threads. Node's asynchronous lstat costs more in callbacks than it saves.
+ */
+
+/** Numbers kept of each file, in this order, in the arrays below. */
+const FIELDS = 5;
+const [SIZE, MTIME, CTIME, INO, MODE] = [0, 1, 2, 3, 4];
+/** Below this many files one thread is as fast: the hand-over costs what the split saves. */
+const SPLIT_FROM = 4_000;
+
+/** What a checkpoint compares of a file; `mode` holds its type bits too. */
+export interface FileStatValues {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+}
+
+const S_IFMT = 0o170000;
+export const isRegularMode = (mode: number) => (mode & S_IFMT) === 0o100000;
+export const isLinkMode = (mode: number) => (mode & S_IFMT) === 0o120000;
+
+/**
+ * Writes the stats of `paths` (relative to `root`) into `out` from `offset` (NaN mode for a path not there now). Kept
+ * as source text: the helper thread runs the same loop, and a bundler's renaming cannot reach
+ * into text. The numbers are FIELDS and the indexes above.
+ */
+const STAT_INTO = `function statInto(lstatSync, root, paths, out, offset) {
+  for (let i = 0; i < paths.length; i++) {
+    const at = (offset + i) * 5;
+    let stat;
+    try {
+      stat = lstatSync(root + '/' + paths[i], { throwIfNoEntry: false });
+    } catch {
+      stat = undefined; // ENOTDIR and the like: a folder on the way became a file
+    }
+    if (!stat) {
+      out[at + 4] = NaN;
+      continue;
+    }
+    out[at] = stat.size;
+    out[at + 1] = stat.mtimeMs;
+    out[at + 2] = stat.ctimeMs;
+    out[at + 3] = stat.ino;
+    out[at + 4] = stat.mode;
+  }
+}`;
+
+type StatInto = (
+  lstat: typeof lstatSync,
+  root: string,
+  paths: readonly string[],
+  out: Float64Array,
+  offset: number,
+) => void;
+const statInto = new Function(`return ${STAT_INTO}`)() as StatInto;
+
+/** The helper thread: the same loop, on the paths it is sent. */
+const WORKER_SOURCE = `
+const { lstatSync } = require('node:fs');
+const { parentPort } = require('node:worker_threads');
+const statInto = ${STAT_INTO};
+parentPort.on('message', ({ root, paths }) => {
+  const out = new Float64Array(paths.length * ${FIELDS});
+  statInto(lstatSync, root, paths, out, 0);
+  parentPort.postMessage(out, [out.buffer]);
+});
+`;
+
+/** The stats of a list of files, by index. */
+export class FileStatList {
+  constructor(private readonly values: Float64Array) {}
+
+  /** Whether the file at `index` has the stats `known` (compared without making an object: a scan asks 20,000 times). */
+  matches(index: number, known: FileStatValues): boolean {
+    const at = index * FIELDS;
+    return (
+      this.values[at + MTIME] === known.mtimeMs &&
+      this.values[at + SIZE] === known.size &&
+      this.values[at + CTIME] === known.ctimeMs &&
+      this.values[at + INO] === known.ino &&
+      this.values[at + MODE] === known.mode
+    );
+  }
+
+  /** The stats of the file at `index`, undefined when it is not there. */
+  at(index: number): FileStatValues | undefined {
+    const at = index * FIELDS;
+    const mode = this.values[at + MODE];
+    if (Number.isNaN(mode)) return undefined;
+    return {
+      size: this.values[at + SIZE],
+      mtimeMs: this.values[at + MTIME],
+      ctimeMs: this.values[at + CTIME],
+      ino: this.values[at + INO],
+      mode,
+    };
+  }
+}
+
+/** lstat of many files, split with a helper thread when there are many; one per checkpoint store. */
+export class FileStatter {
+  private worker?: Worker;
+  private ready = false;
+  private failed = false;
+
+  /** Whether a helper thread is up and takes half of a large list. */
+  get helping(): boolean {
+    return this.ready && this.worker !== undefined;
+  }
+
+  /** The stats of `paths`, relative to `root` with `/`. */
+  async stat(root: string, paths: readonly string[]): Promise<FileStatList> {
+    const out = new Float64Array(paths.length * FIELDS);
+    const worker = paths.length >= SPLIT_FROM ? this.helper() : undefined;
+    if (!worker) {
+      statInto(lstatSync, root, paths, out, 0);
+      return new FileStatList(out);
+    }
+    const half = Math.floor(paths.length / 2);
+    const theirs = this.ask(worker, root, paths.slice(half));
+    statInto(lstatSync, root, paths.slice(0, half), out, 0);
+    try {
+      out.set(await theirs, half * FIELDS);
+    } catch {
+      this.failed = true; // the thread died: this one does it all from now on
+      statInto(lstatSync, root, paths.slice(half), out, half);
+    }
+    return new FileStatList(out);
+  }
+
+  /** Ends the helper thread, if one was started. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  /**
+   * The helper thread once it is up; the first large scan starts it and does all the work itself,
+   * so no scan waits for a thread to start.
+   */
+  private helper(): Worker | undefined {
+    if (this.failed) return undefined;
+    if (this.worker) return this.ready ? this.worker : undefined;
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    worker.unref();
+    worker.once('online', () => {
+      this.ready = true;
+    });
+    worker.once('error', () => {
+      this.failed = true;
+      this.worker = undefined;
+    });
+    this.worker = worker;
+    return undefined;
+  }
+
+  private ask(worker: Worker, root: string, paths: string[]): Promise<Float64Array> {
+    // Held while a request is out: an unreferenced thread would let the process end meanwhile.
+    worker.ref();
+    return new Promise<Float64Array>((resolve, reject) => {
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onError);
+        worker.unref();
+      };
+      const onMessage = (values: Float64Array) => {
+        done();
+        resolve(values);
+      };
+      const onError = (error: unknown) => {
+        done();
+        reject(error instanceof Error ? error : new Error('the stat thread ended'));
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onError);
+      worker.postMessage({ root, paths });
+    });
+  }
+}
