@@ -92,25 +92,17 @@ export class ShadowRepo {
 
   /**
    * Makes the repository when there is none: built in a temporary folder and renamed into
-   * place, so a process killed meanwhile leaves no half-made repository behind.
+   * place, so a process killed meanwhile leaves no half-made repository behind. The files are
+   * those `git init --bare --template=` writes, written here: no git process for a new workspace.
    */
   async ensure(): Promise<void> {
     if (this.exists) return;
     const temp = `${this.gitDir}.${process.pid}.tmp`;
     await fs.rm(temp, { recursive: true, force: true });
-    await fs.mkdir(temp, { recursive: true });
-    const env = { ...this.env };
-    delete env.GIT_DIR;
-    delete env.GIT_WORK_TREE;
-    delete env.GIT_INDEX_FILE;
-    const made = await collectProcess(['git', 'init', '--quiet', '--bare', '--template=', temp], {
-      env,
-      timeoutMs: 30_000,
-    });
-    if (made.error || made.code !== 0)
-      throw new ShadowGitError(`git init failed: ${(made.stderr || made.error?.message || '').trim()}`);
+    for (const folder of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
+      await fs.mkdir(join(temp, folder), { recursive: true });
+    await fs.writeFile(join(temp, 'HEAD'), 'ref: refs/heads/main\n');
     await fs.writeFile(join(temp, 'config'), CONFIG);
-    await fs.mkdir(join(temp, 'info'), { recursive: true });
     await fs.writeFile(join(temp, 'info', 'attributes'), ATTRIBUTES);
     await fs.writeFile(join(temp, 'lathe-workspace'), `${this.workTree}\n`);
     await fs.rename(temp, this.gitDir);

@@ -42,6 +42,8 @@ export interface RestoreResult {
 
 export class CheckpointError extends Error {}
 
+/** The refs' stamp of a repository that holds no checkpoint ref, loose or packed. */
+const NO_REFS = '-|-';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Where the tree of the present goes when no checkpoint is made of it (`/undo` compares with it). */
 const PRESENT_REF = 'refs/lathe/present';
@@ -311,6 +313,11 @@ export class CheckpointStore {
   private async newestRefs(): Promise<NonNullable<CheckpointStore['newest']>> {
     const stamp = this.refsStamp();
     if (this.newest?.stamp === stamp) return this.newest;
+    // Neither a folder of loose checkpoint refs nor packed refs: there is no checkpoint yet.
+    if (stamp === NO_REFS) {
+      this.newest = { stamp, refs: [] };
+      return this.newest;
+    }
     const listed = await this.repo.git(['for-each-ref', '--format=%(refname) %(tree)', REF_PREFIX]);
     const rows = listed.stdout
       .split('\n')

@@ -48,12 +48,14 @@ function age(path: string): void {
 }
 
 describe('a checkpoint of a workspace', () => {
-  it('runs no git process when nothing changed, and one when a file did', async () => {
+  it('runs one git process for the first checkpoint of a new workspace, none when nothing changed, and one when a file did', async () => {
     const dir = tempDir('lathe-plain-');
     for (let i = 0; i < 20; i++) writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n`);
     const git = countingGit();
     const store = storeFor(dir, tempDir('lathe-home-'), git.env);
     await store.take({ kind: 'turn', label: 'start' }, { always: true });
+    // The shadow repository is made without git, and a new one is known to hold no refs.
+    expect(git.calls()).toEqual(['fast-import']);
     const before = git.calls().length;
     await store.take({ kind: 'call', label: 'same' });
     expect(git.calls().slice(before)).toEqual([]);
