@@ -1,27 +1,10 @@
 import type { ElementHandle, Page } from 'playwright-core';
 import { ACCESSIBILITY_TREE_SCRIPT, ELEMENT_BY_REF_SCRIPT } from './accessibility_script.js';
+import type { BrowserActionName } from './action_names.js';
 import type { BrowserSession } from './session.js';
 import { filterTree, renderCapped, type TreeLine, treeDelta } from './snapshot.js';
 
-export const BROWSER_ACTIONS = [
-  'launch',
-  'navigate',
-  'back',
-  'click',
-  'type',
-  'press',
-  'hover',
-  'select',
-  'scroll',
-  'wait',
-  'snapshot',
-  'screenshot',
-  'console',
-  'network',
-  'evaluate',
-  'close',
-] as const;
-export type BrowserActionName = (typeof BROWSER_ACTIONS)[number];
+export { BROWSER_ACTIONS, type BrowserActionName } from './action_names.js';
 
 export interface BrowserAction {
   action: BrowserActionName;

@@ -1,7 +1,10 @@
 import { type AddressPolicy, checkTarget, nonPublicReason } from './address_policy.js';
 import type { CacheRequest, HttpCache } from './http_cache.js';
+import { parseUrl } from './parse_url.js';
 import { pinnedRequest, type RawResponse } from './pinned_request.js';
 import { WebError } from './web_error.js';
+
+export { parseUrl };
 
 export const MAX_REDIRECTS = 5;
 
@@ -30,18 +33,6 @@ export type FetchOutcome =
 
 const USER_AGENT = 'Mozilla/5.0 (compatible; lathe; +https://github.com/lathe-dev/lathe)';
 const DEFAULT_ACCEPT = 'text/markdown, text/html;q=0.9, application/json;q=0.9, text/*;q=0.8, */*;q=0.5';
-
-/** The URL the model gave, parsed; one clear line when it is not a URL. */
-export function parseUrl(text: string): URL {
-  try {
-    return new URL(text.trim());
-  } catch {
-    throw new WebError(
-      `"${text.length > 80 ? `${text.slice(0, 77)}…` : text}" is not a valid URL (give a full http:// or https:// address)`,
-      'refused',
-    );
-  }
-}
 
 /** The checked target of one hop; a refusal is thrown before anything connects. */
 async function checked(url: URL, policy: AddressPolicy) {

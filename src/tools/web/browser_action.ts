@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ActionError, BROWSER_ACTIONS, type BrowserAction, runBrowserAction } from '../../browser/actions.js';
-import { BrowserLaunchError } from '../../browser/launch.js';
-import { BrowserSession } from '../../browser/session.js';
+import { BROWSER_ACTIONS } from '../../browser/action_names.js';
+import type { BrowserAction } from '../../browser/actions.js';
+import type { BrowserSession } from '../../browser/session.js';
 import type { PermissionEngine } from '../../permission/types.js';
 import { buildTool } from '../../tool/build_tool.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
@@ -65,12 +65,23 @@ function denyRuleReason(permissions: PermissionEngine, host: string): string | u
   return decision.behavior === 'deny' ? `refused by a permission rule (${decision.reason})` : undefined;
 }
 
-function sessionOf(ctx: ToolContext): BrowserSession | undefined {
+/** The browser's code, loaded at the first action: a session that never uses it does not pay for it. */
+const browserCode = async () => {
+  const [actions, launch, session] = await Promise.all([
+    import('../../browser/actions.js'),
+    import('../../browser/launch.js'),
+    import('../../browser/session.js'),
+  ]);
+  return { ...actions, ...launch, ...session };
+};
+type BrowserCode = Awaited<ReturnType<typeof browserCode>>;
+
+function sessionOf(ctx: ToolContext, code: BrowserCode): BrowserSession | undefined {
   const host = ctx.browser;
   if (!host) return undefined;
   return host.shared(
     () =>
-      new BrowserSession({
+      new code.BrowserSession({
         settings: host.settings,
         policy: { allow: host.allow, hostRefused: (name) => denyRuleReason(ctx.permissions, name) },
       }),
@@ -78,8 +89,8 @@ function sessionOf(ctx: ToolContext): BrowserSession | undefined {
 }
 
 /** One line for a failure from Playwright: what went wrong, never its call log or stack. */
-function describeFailure(error: unknown): string {
-  if (error instanceof ActionError || error instanceof BrowserLaunchError) return error.message;
+function describeFailure(error: unknown, code: BrowserCode): string {
+  if (error instanceof code.ActionError || error instanceof code.BrowserLaunchError) return error.message;
   const message = ((error as Error).message ?? String(error)).split('\n')[0].replace(/^\w+\.\w+: /, '');
   if (/Target .*closed|has been closed/i.test(message))
     return `The browser or page closed during the action (${message}); the next action opens a new one.`;
@@ -134,18 +145,22 @@ export const browserAction = buildTool({
     return undefined;
   },
   async call(input: Input, ctx): Promise<ToolOutput> {
-    const session = sessionOf(ctx);
+    if (!ctx.browser) return { isError: true, text: 'No browser is available in this session.' };
+    const code = await browserCode();
+    const session = sessionOf(ctx, code);
     if (!session) return { isError: true, text: 'No browser is available in this session.' };
     const aborted = new Promise<never>((_, reject) => {
-      if (ctx.signal.aborted) reject(new ActionError('Interrupted.'));
-      ctx.signal.addEventListener('abort', () => reject(new ActionError('Interrupted.')), { once: true });
+      if (ctx.signal.aborted) reject(new code.ActionError('Interrupted.'));
+      ctx.signal.addEventListener('abort', () => reject(new code.ActionError('Interrupted.')), {
+        once: true,
+      });
     });
     aborted.catch(() => {});
     try {
-      const result = await Promise.race([runBrowserAction(session, input as BrowserAction), aborted]);
+      const result = await Promise.race([code.runBrowserAction(session, input as BrowserAction), aborted]);
       return { text: result.text, ...(result.image ? { images: [result.image] } : {}) };
     } catch (error) {
-      return { isError: true, text: describeFailure(error) };
+      return { isError: true, text: describeFailure(error, code) };
     }
   },
 });
