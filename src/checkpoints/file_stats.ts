@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import type { FileStats } from './fast_import.js';
 
 /**
  * The stats of many files at once. lstat is most of what a checkpoint of an unchanged workspace
@@ -14,23 +15,14 @@ const [SIZE, MTIME, CTIME, INO, MODE] = [0, 1, 2, 3, 4];
 /** Below this many files one thread is as fast: the hand-over costs what the split saves. */
 const SPLIT_FROM = 4_000;
 
-/** What a checkpoint compares of a file; `mode` holds its type bits too. */
-export interface FileStatValues {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
-}
-
 const S_IFMT = 0o170000;
 export const isRegularMode = (mode: number) => (mode & S_IFMT) === 0o100000;
 export const isLinkMode = (mode: number) => (mode & S_IFMT) === 0o120000;
 
 /**
- * Writes the stats of `paths` (relative to `root`) into `out` from `offset` (NaN mode for a path not there now). Kept
- * as source text: the helper thread runs the same loop, and a bundler's renaming cannot reach
- * into text. The numbers are FIELDS and the indexes above.
+ * Writes the stats of `paths` (relative to `root`) into `out` from `offset` (NaN mode for a path
+ * not there now). Kept as source text: the helper thread runs the same loop, and a bundler's
+ * renaming cannot reach into text. The numbers are FIELDS and the indexes above.
  */
 const STAT_INTO = `function statInto(lstatSync, root, paths, out, offset) {
   for (let i = 0; i < paths.length; i++) {
@@ -79,7 +71,7 @@ export class FileStatList {
   constructor(private readonly values: Float64Array) {}
 
   /** Whether the file at `index` has the stats `known` (compared without making an object: a scan asks 20,000 times). */
-  matches(index: number, known: FileStatValues): boolean {
+  matches(index: number, known: FileStats): boolean {
     const at = index * FIELDS;
     return (
       this.values[at + MTIME] === known.mtimeMs &&
@@ -91,7 +83,7 @@ export class FileStatList {
   }
 
   /** The stats of the file at `index`, undefined when it is not there. */
-  at(index: number): FileStatValues | undefined {
+  at(index: number): FileStats | undefined {
     const at = index * FIELDS;
     const mode = this.values[at + MODE];
     if (Number.isNaN(mode)) return undefined;

@@ -6,7 +6,7 @@ import {
   type FileStats,
   readBlob,
 } from './fast_import.js';
-import { type FileStatter, type FileStatValues, isLinkMode, isRegularMode } from './file_stats.js';
+import { type FileStatter, isLinkMode, isRegularMode } from './file_stats.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import { MAX_FILE_BYTES, type SkippedFile, type WorkspaceWalker } from './walk.js';
 
@@ -123,13 +123,13 @@ export async function readTree(repo: ShadowRepo, tree: string): Promise<TreeMemo
   return { tree, files };
 }
 
-function modeOf(stat: FileStatValues): FileMode {
+function modeOf(stat: FileStats): FileMode {
   if (isLinkMode(stat.mode)) return '120000';
   return stat.mode & 0o100 ? '100755' : '100644';
 }
 
 /** The stats to compare next time; none when too recent to tell a later write in the same tick. */
-function trustedStats(stat: FileStatValues, now: number): FileStats | undefined {
+function trustedStats(stat: FileStats, now: number): FileStats | undefined {
   if (now - stat.mtimeMs < RACY_MS || now - stat.ctimeMs < RACY_MS) return undefined;
   return { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, mode: stat.mode };
 }
