@@ -38,6 +38,8 @@ describe('/name args in the UI', () => {
 
   it('Tab completes a custom command and a namespaced one', async () => {
     const { term, requests } = await start([done('Committed.')], { dir: workspace(), args: ['--trust'] });
+    // The prompt takes keys while the session loads; the commands Tab completes come with it.
+    await term.waitFor('0/200k', { visible: true });
     term.type('/git:c');
     await term.waitFor('› /git:c', { visible: true });
     term.press('Tab');
