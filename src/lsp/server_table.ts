@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { LanguageServerSetting } from '../config/lsp_settings.js';
+import { findOnPath } from '../util/find_on_path.js';
 
 /** One row of the server table, with its command resolved (or why it was not found). */
 export interface ServerSpec {
@@ -39,20 +40,6 @@ function ownPackage(name: string): { dir: string; version: string } | undefined 
   } catch {
     return undefined;
   }
-}
-
-/** The first executable `name` on PATH. */
-export function findOnPath(name: string, path = process.env.PATH ?? ''): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 const TS_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
@@ -106,7 +93,7 @@ function builtinServers(path: string | undefined): ServerSpec[] {
     languages: string[],
     rootMarkers: string[],
   ): ServerSpec => {
-    const found = findOnPath(program, path);
+    const found = findOnPath([program], { PATH: path });
     return {
       name,
       source: 'path',
@@ -154,7 +141,9 @@ export function serverTable(
         : {}),
     };
     if (setting.command !== undefined) {
-      const command = setting.command.includes('/') ? setting.command : findOnPath(setting.command, path);
+      const command = setting.command.includes('/')
+        ? setting.command
+        : findOnPath([setting.command], { PATH: path });
       spec.source = 'settings';
       delete spec.version;
       delete spec.diagnostics;

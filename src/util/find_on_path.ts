@@ -11,11 +11,12 @@ export function findOnPath(
     for (const dir of dirs) {
       const candidate = join(dir, name);
       try {
-        if (!statSync(candidate).isFile()) continue;
+        // Most folders do not hold the program: no exception for those (each costs at start-up).
+        if (!statSync(candidate, { throwIfNoEntry: false })?.isFile()) continue;
         accessSync(candidate, constants.X_OK);
         return candidate;
       } catch {
-        // not here
+        // not here, or not ours to run
       }
     }
   }

@@ -1,10 +1,11 @@
-import { collectProcess } from './collect_process.js';
+import { type CollectedRun, collectProcess } from './collect_process.js';
 
 /**
  * Configuration that stops git from running programs a repository names: a command (or a
  * cloned repository) can write `.git/config`, and lathe's own git calls run outside the sandbox.
  */
 const SAFE_CONFIG = ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat'];
+const GIT_NOT_FOUND = 'lathe: git is not on PATH';
 
 /** `git` arguments that run `args` with repository-controlled programs turned off. */
 export function safeGitArgs(args: readonly string[], filterDrivers: readonly string[] = []): string[] {
@@ -38,14 +39,7 @@ export interface GitRun {
   error?: NodeJS.ErrnoException;
 }
 
-/** Runs git without waiting on it: the event loop (and so lathe's start-up) goes on meanwhile. */
-async function git(
-  args: readonly string[],
-  cwd: string,
-  timeoutMs: number,
-  env?: NodeJS.ProcessEnv,
-): Promise<GitRun> {
-  const run = await collectProcess(['git', ...args], { cwd, env: safeGitEnv(env), timeoutMs });
+function gitRunOf(run: CollectedRun): GitRun {
   return {
     status: run.error ? null : run.code,
     stdout: run.stdout,
@@ -54,17 +48,45 @@ async function git(
   };
 }
 
+/** Runs git without waiting on it: the event loop (and so lathe's start-up) goes on meanwhile. */
+async function git(
+  args: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<GitRun> {
+  return gitRunOf(await collectProcess(['git', ...args], { cwd, env: safeGitEnv(env), timeoutMs }));
+}
+
 /** Names of the filter drivers the configuration seen from `cwd` defines. */
 export async function gitFilterDrivers(cwd: string, timeoutMs = 2_000): Promise<string[]> {
-  const listed = await git(safeGitArgs(['config', '--get-regexp', '^filter\\.']), cwd, timeoutMs);
+  const listed = await git(
+    safeGitArgs(['config', '--name-only', '--get-regexp', '^filter\\.']),
+    cwd,
+    timeoutMs,
+  );
   const names = new Set<string>();
-  for (const line of listed.stdout.split('\n')) {
-    const key = line.split(' ')[0];
+  for (const key of listed.stdout.split('\n')) {
     const match = /^filter\.(.+)\.[^.]+$/.exec(key);
     if (match) names.add(match[1]);
   }
   return [...names];
 }
+
+/**
+ * A shell that looks up the filter drivers and then becomes git, turning them off: one process
+ * started from lathe instead of two (each start from a large process costs the event loop a
+ * fork). Its arguments are git's; a driver's name may hold dots or spaces (`filter.<name>.<key>`).
+ */
+const FILTERS_OFF_THEN_GIT = `command -v git >/dev/null 2>&1 || { echo "${GIT_NOT_FOUND}" >&2; exit 127; }
+while IFS= read -r key; do
+  [ -n "$key" ] || continue
+  name=\${key#filter.}; name=\${name%.*}
+  set -- -c "filter.$name.clean=" -c "filter.$name.smudge=" -c "filter.$name.process=" -c "filter.$name.required=false" "$@"
+done <<LATHE_FILTERS
+$(git ${SAFE_CONFIG.map((c) => `-c ${c}`).join(' ')} config --name-only --get-regexp '^filter\\.' 2>/dev/null)
+LATHE_FILTERS
+exec git "$@"`;
 
 /**
  * Runs one of lathe's own git commands (never the model's) with `safeGitArgs` and
@@ -77,11 +99,21 @@ export async function runGit(
     cwd: string;
     timeoutMs?: number;
     env?: NodeJS.ProcessEnv;
-    /** The repository's filter drivers, found once (`gitFilterDrivers`) for a run of calls; default: found now. */
+    /** The repository's filter drivers, found once (`gitFilterDrivers`) for a run of calls; default: found by the same process. */
     filterDrivers?: readonly string[];
   },
 ): Promise<GitRun> {
   const timeout = options.timeoutMs ?? 2_000;
-  const drivers = options.filterDrivers ?? (await gitFilterDrivers(options.cwd, timeout));
-  return git(safeGitArgs(args, drivers), options.cwd, timeout, options.env);
+  if (options.filterDrivers)
+    return git(safeGitArgs(args, options.filterDrivers), options.cwd, timeout, options.env);
+  const run = await collectProcess(['sh', '-c', FILTERS_OFF_THEN_GIT, 'sh', ...safeGitArgs(args)], {
+    cwd: options.cwd,
+    env: safeGitEnv(options.env),
+    timeoutMs: timeout,
+  });
+  if (run.code === 127 && run.stderr.includes(GIT_NOT_FOUND)) {
+    const error: NodeJS.ErrnoException = Object.assign(new Error('spawn git ENOENT'), { code: 'ENOENT' });
+    return { status: null, stdout: '', stderr: '', error };
+  }
+  return gitRunOf(run);
 }
