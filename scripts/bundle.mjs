@@ -57,7 +57,7 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   // Chunks sit beside the entry, one level below dist/ like the library's modules, so paths
-  // relative to a module (dist/token-counts.json, package.json) hold for both.
+  // relative to a module (dist/token-counts.json, dist/tool-schemas.json, package.json) hold for both.
   chunkNames: '[name]-[hash]',
   // Ink loads react-devtools-core only under DEV=true; it is not installed, so it stays out.
   external: [

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Profile } from '../config/types.js';
+import { isLazySchema } from './lazy_schema.js';
 import type { Tool } from './types.js';
 
 export interface ToolDefinitionForModel {
@@ -8,16 +10,41 @@ export interface ToolDefinitionForModel {
   inputSchema: Record<string, unknown>;
 }
 
-const schemaCache = new WeakMap<Tool, Record<string, unknown>>();
+type JsonSchema = Record<string, unknown>;
 
-/** The JSON Schema of a tool's input, derived once from its zod schema. */
-export function inputJsonSchema(tool: Tool): Record<string, unknown> {
+const schemaCache = new WeakMap<Tool, JsonSchema>();
+let fromBuild: Record<string, JsonSchema> | undefined;
+
+/**
+ * The JSON Schemas the build derived from the built-in tools' lazy schemas (dist/tool-schemas.json,
+ * beside the modules as in the bundle): a run then builds no zod schema to describe its tools.
+ */
+function buildSchemas(): Record<string, JsonSchema> {
+  if (!fromBuild) {
+    try {
+      fromBuild = JSON.parse(readFileSync(new URL('../tool-schemas.json', import.meta.url), 'utf8'));
+    } catch {
+      fromBuild = {};
+    }
+  }
+  return fromBuild!;
+}
+
+/** The JSON Schema of a tool's input, derived from its zod schema. */
+export function deriveJsonSchema(tool: Tool): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
+    io: 'input',
+  }) as JsonSchema;
+  return rest;
+}
+
+/** The JSON Schema of a tool's input: the build's for a built-in tool's lazy schema, else derived once. */
+export function inputJsonSchema(tool: Tool): JsonSchema {
   let schema = schemaCache.get(tool);
   if (!schema) {
-    const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
-      io: 'input',
-    }) as Record<string, unknown>;
-    schema = rest;
+    const built =
+      tool.source === 'builtin' && isLazySchema(tool.inputSchema) ? buildSchemas()[tool.name] : undefined;
+    schema = built ?? deriveJsonSchema(tool);
     schemaCache.set(tool, schema);
   }
   return schema;

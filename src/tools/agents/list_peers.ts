@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const listPeers = buildTool({
   name: 'list_peers',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'List the other lathe processes of this user that can receive messages (feature peers): name, pid, folder ' +
     'and session. Message one with send_message {to: name}.',

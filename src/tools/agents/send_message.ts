@@ -1,22 +1,27 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 const stopRequest = z.strictObject({
   type: z.literal('stop_request'),
   reason: z.string().optional().describe('Why the recipient should stop'),
 });
 
-const inputSchema = z.strictObject({
-  to: z
-    .string()
-    .min(1)
-    .describe('A child agent (name or id), a team (every member), "team/member", or a peer (see list_peers)'),
-  message: z
-    .union([z.string().min(1), stopRequest])
-    .describe(
-      'Plain text; or {"type": "stop_request", "reason": "…"} to ask the recipient to wrap up and stop',
-    ),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    to: z
+      .string()
+      .min(1)
+      .describe(
+        'A child agent (name or id), a team (every member), "team/member", or a peer (see list_peers)',
+      ),
+    message: z
+      .union([z.string().min(1), stopRequest])
+      .describe(
+        'Plain text; or {"type": "stop_request", "reason": "…"} to ask the recipient to wrap up and stop',
+      ),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 const isPlainText = (input: Input) => typeof input.message === 'string';

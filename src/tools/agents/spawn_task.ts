@@ -2,18 +2,23 @@ import { appendFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/context/tasks.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { newTaskId, taskData, taskOutputPath, taskTable } from '../tasks/task_table.js';
 import { type TaskWorkspace, worktreeForTask } from './task_isolation.js';
 
-const inputSchema = z.strictObject({
-  prompt: z
-    .string()
-    .min(1)
-    .describe('The whole task, as you would give it to a new agent that knows nothing of this conversation'),
-  description: z.string().optional().describe('A few words for the task list'),
-  isolation: z.enum(['worktree']).optional().describe('Run it in a git worktree of its own'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    prompt: z
+      .string()
+      .min(1)
+      .describe(
+        'The whole task, as you would give it to a new agent that knows nothing of this conversation',
+      ),
+    description: z.string().optional().describe('A few words for the task list'),
+    isolation: z.enum(['worktree']).optional().describe('Run it in a git worktree of its own'),
+  }),
+);
 
 const firstLine = (text: string) => {
   const line = text.trim().split('\n')[0];

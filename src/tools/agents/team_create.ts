@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 
-const inputSchema = z.strictObject({
-  name: z.string().min(1).describe('The team name (letters, digits, "_", ".", "-")'),
-  description: z.string().optional().describe('What the team is for'),
-  members: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Member names, each with its own mailbox (usually the names of the child agents you start)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).describe('The team name (letters, digits, "_", ".", "-")'),
+    description: z.string().optional().describe('What the team is for'),
+    members: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Member names, each with its own mailbox (usually the names of the child agents you start)'),
+  }),
+);
 
 export const teamCreate = buildTool({
   name: 'team_create',

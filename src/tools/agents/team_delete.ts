@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const teamDelete = buildTool({
   name: 'team_delete',
-  inputSchema: z.strictObject({ name: z.string().min(1).describe('The team to remove') }),
+  inputSchema: lazySchema(() => z.strictObject({ name: z.string().min(1).describe('The team to remove') })),
   description:
     'Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.',
   availability: { profiles: ['standard'], feature: 'swarms' },

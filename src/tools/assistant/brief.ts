@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const brief = buildTool({
   name: 'brief',
-  inputSchema: z.strictObject({
-    on: z.boolean().describe('true: concise output from now on; false: back to the usual detail'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      on: z.boolean().describe('true: concise output from now on; false: back to the usual detail'),
+    }),
+  ),
   description:
     'Switch concise-output mode. On: your replies become short (the result, what changed, what is next; no ' +
     'preamble, no restating tool output) until it is switched off. Use it when the user asks for terse ' +

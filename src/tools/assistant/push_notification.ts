@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { NotificationDelivery } from '../../tool/context/session_tools.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 const CHANNEL_NAMES: Record<NotificationDelivery['channel'], string> = {
   osc9: 'the terminal (OSC 9)',
@@ -11,10 +12,12 @@ const CHANNEL_NAMES: Record<NotificationDelivery['channel'], string> = {
 
 export const pushNotification = buildTool({
   name: 'push_notification',
-  inputSchema: z.strictObject({
-    title: z.string().min(1).max(100).describe('A few words: what happened'),
-    body: z.string().max(1000).describe('One or two sentences: what the user should know or do'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      title: z.string().min(1).max(100).describe('A few words: what happened'),
+      body: z.string().max(1000).describe('One or two sentences: what the user should know or do'),
+    }),
+  ),
   description:
     'Notify the user outside this window: a desktop notification through their terminal or notify-send, or ' +
     'the terminal bell. Use it when long work ends or needs their attention while they may be elsewhere; not ' +

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { absolutePath, displayPath, pathKind, pathProblem } from '../shared/paths.js';
 
 /** A size as people read it: 12 B, 3.4 KB, 5.6 MB. */
@@ -11,13 +12,15 @@ function describeSize(bytes: number): string {
 
 export const sendUserFile = buildTool({
   name: 'send_user_file',
-  inputSchema: z.strictObject({
-    path: z
-      .string()
-      .min(1)
-      .describe('The file to give the user (relative to the working folder, or absolute)'),
-    caption: z.string().optional().describe('One line saying what the file is'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      path: z
+        .string()
+        .min(1)
+        .describe('The file to give the user (relative to the working folder, or absolute)'),
+      caption: z.string().optional().describe('One line saying what the file is'),
+    }),
+  ),
   description:
     'Give the user a file you made or found (a report, an export, a screenshot): the interface shows it with ' +
     'its caption and full path so they can open it. The file is read, not copied or changed; it must exist.',

@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { SettingView } from '../../tool/context/session_tools.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
-const inputSchema = z.strictObject({
-  action: z
-    .enum(['get', 'set', 'list'])
-    .describe('list: every setting; get: one key or section; set: change a key'),
-  key: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('A settings key in dotted form, e.g. "web.timeouts.total" (get, set)'),
-  value: z
-    .unknown()
-    .optional()
-    .describe('The new value, in the units of the settings files (seconds for timeouts) (set)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    action: z
+      .enum(['get', 'set', 'list'])
+      .describe('list: every setting; get: one key or section; set: change a key'),
+    key: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A settings key in dotted form, e.g. "web.timeouts.total" (get, set)'),
+    value: z
+      .unknown()
+      .optional()
+      .describe('The new value, in the units of the settings files (seconds for timeouts) (set)'),
+  }),
+);
 
 type ConfigInput = z.infer<typeof inputSchema>;
 

@@ -3,18 +3,24 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { previewFileChange } from '../edit/change_preview.js';
 import { displayPath } from '../shared/paths.js';
 
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-const inputSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(NAME, 'lower-case letters, digits, ".", "_" and "-", at most 64, e.g. "testing" or "api-style"')
-    .describe('File name of the rule, without .md: .agents/rules/<name>.md'),
-  content: z.string().min(1).describe('The rule, in Markdown: short, specific instructions for this project'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .regex(NAME, 'lower-case letters, digits, ".", "_" and "-", at most 64, e.g. "testing" or "api-style"')
+      .describe('File name of the rule, without .md: .agents/rules/<name>.md'),
+    content: z
+      .string()
+      .min(1)
+      .describe('The rule, in Markdown: short, specific instructions for this project'),
+  }),
+);
 
 /** The rule file of a name, relative to the workspace. */
 export const ruleFilePath = (name: string) => join('.agents', 'rules', `${name}.md`);

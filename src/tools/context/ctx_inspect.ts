@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { contextReportText } from '../../tool/context/conversation.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const ctxInspect = buildTool({
   name: 'ctx_inspect',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'See what fills your context window: tokens by part (system prompt, tools, rules, skills list, messages, ' +
     'tool results), the total against the window and the compaction threshold, the largest items with the ids ' +

@@ -1,27 +1,32 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 
 export const snip = buildTool({
   name: 'snip',
-  inputSchema: z
-    .strictObject({
-      ids: z
-        .array(z.string().min(1))
-        .min(1)
-        .optional()
-        .describe('What to cut: msg-N for a message, a tool call id for its result (ctx_inspect lists both)'),
-      before_turn: z
-        .number()
-        .int()
-        .min(2)
-        .optional()
-        .describe('Cut every message before this user turn (1 is the first prompt)'),
-    })
-    .refine((input) => (input.ids === undefined) !== (input.before_turn === undefined), {
-      message: 'give either ids or before_turn',
-    }),
+  inputSchema: lazySchema(() =>
+    z
+      .strictObject({
+        ids: z
+          .array(z.string().min(1))
+          .min(1)
+          .optional()
+          .describe(
+            'What to cut: msg-N for a message, a tool call id for its result (ctx_inspect lists both)',
+          ),
+        before_turn: z
+          .number()
+          .int()
+          .min(2)
+          .optional()
+          .describe('Cut every message before this user turn (1 is the first prompt)'),
+      })
+      .refine((input) => (input.ids === undefined) !== (input.before_turn === undefined), {
+        message: 'give either ids or before_turn',
+      }),
+  ),
   description:
     'Cut old messages or tool results you no longer need out of your context, to make room. Each cut item ' +
     'leaves a one-line stub saying what was removed and that the full text stays in the session log. Name ' +

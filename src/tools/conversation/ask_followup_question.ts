@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  question: z.string().min(1).describe('One clear question'),
-  options: z.array(z.string()).max(8).optional().describe('Choices the user can pick from (2-5 is best)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    question: z.string().min(1).describe('One clear question'),
+    options: z.array(z.string()).max(8).optional().describe('Choices the user can pick from (2-5 is best)'),
+  }),
+);
 
 export const askFollowupQuestion = buildTool({
   name: 'ask_followup_question',

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  result: z.string().min(1).describe('What was done, for the user; final, not a question'),
-  command: z.string().optional().describe('A command the user can run to see the result'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    result: z.string().min(1).describe('What was done, for the user; final, not a question'),
+    command: z.string().optional().describe('A command the user can run to see the result'),
+  }),
+);
 
 export const attemptCompletion = buildTool({
   name: 'attempt_completion',

@@ -2,16 +2,19 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  title: z.string().min(1),
-  summary: z.string().min(1).describe('The findings in a few sentences'),
-  sections: z
-    .array(z.strictObject({ heading: z.string().min(1), body: z.string() }))
-    .optional()
-    .describe('Further sections, in order'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    title: z.string().min(1),
+    summary: z.string().min(1).describe('The findings in a few sentences'),
+    sections: z
+      .array(z.strictObject({ heading: z.string().min(1), body: z.string() }))
+      .optional()
+      .describe('Further sections, in order'),
+  }),
+);
 
 function slug(title: string): string {
   return (

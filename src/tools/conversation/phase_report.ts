@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  phase: z.string().min(1).describe('The phase that is finished'),
-  summary: z.string().min(1).describe('What was done'),
-  verification: z.string().optional().describe('How it was verified, and the outcome'),
-  next: z.string().optional().describe('The next phase'),
-  requires_acknowledgment: z.boolean().optional().describe('Wait for the user to confirm before going on'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    phase: z.string().min(1).describe('The phase that is finished'),
+    summary: z.string().min(1).describe('What was done'),
+    verification: z.string().optional().describe('How it was verified, and the outcome'),
+    next: z.string().optional().describe('The next phase'),
+    requires_acknowledgment: z.boolean().optional().describe('Wait for the user to confirm before going on'),
+  }),
+);
 
 export const phaseReport = buildTool({
   name: 'phase_report',

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { AgentInteraction } from '../../tool/context/agent.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolOutput } from '../../tool/types.js';
 import type { ApprovedPlanData } from '../../tool/work_record.js';
 import { withInteraction } from './no_agent.js';
 
-const planSchema = z.strictObject({ plan: z.string().min(1).describe('The complete plan, in Markdown') });
+const planSchema = lazySchema(() =>
+  z.strictObject({ plan: z.string().min(1).describe('The complete plan, in Markdown') }),
+);
 
 /** Presents a plan; on approval in Plan mode, the run goes back to the mode it came from. */
 async function presentPlan(agent: AgentInteraction, plan: string): Promise<ToolOutput> {
@@ -56,7 +59,7 @@ export const exitPlanMode = buildTool({
 
 export const enterPlanMode = buildTool({
   name: 'enter_plan_mode',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'Switch to Plan mode to explore and design before changing anything: only read-only tools run freely ' +
     'until a plan is approved (exit_plan_mode).',

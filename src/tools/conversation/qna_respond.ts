@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  answer: z.string().min(1).describe('The answer to the user’s question'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    answer: z.string().min(1).describe('The answer to the user’s question'),
+  }),
+);
 
 export const qnaRespond = buildTool({
   name: 'qna_respond',

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  output: z.unknown().describe('The final answer, matching the required JSON Schema'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    output: z.unknown().describe('The final answer, matching the required JSON Schema'),
+  }),
+);
 
 export const structuredOutput = buildTool({
   name: 'structured_output',

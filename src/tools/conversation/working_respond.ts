@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from './no_agent.js';
 
-const inputSchema = z.strictObject({
-  message: z
-    .string()
-    .min(1)
-    .describe('What the next tool call does and why, or the reply to the user’s message'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    message: z
+      .string()
+      .min(1)
+      .describe('What the next tool call does and why, or the reply to the user’s message'),
+  }),
+);
 
 export const workingRespond = buildTool({
   name: 'working_respond',

@@ -5,6 +5,7 @@ import type { FileState, PatchOp } from '../../edit/apply_patch/types.js';
 import { type ExpectedContent, WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, encodeText, type TextFormat } from '../../edit/codec.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { previewPatch } from './change_preview.js';
@@ -13,9 +14,11 @@ import { loadTextFile, NEW_FILE_FORMAT } from './text_file.js';
 import { commitTextChanges } from './text_writes.js';
 import { editFolderCheck } from './write_guard.js';
 
-const inputSchema = z.strictObject({
-  input: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch"'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    input: z.string().min(1).describe('The whole patch, from "*** Begin Patch" to "*** End Patch"'),
+  }),
+);
 
 const DESCRIPTION = `Add, delete, move and update files with one patch, applied atomically (all files or none):
 *** Begin Patch

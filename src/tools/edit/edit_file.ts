@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import { exactReplace } from '../../edit/exact_replace.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadEditTarget, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File to edit'),
-  old_string: z.string().describe('The exact text to replace (empty only to create a new file)'),
-  new_string: z.string().describe('The text to put in its place'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File to edit'),
+    old_string: z.string().describe('The exact text to replace (empty only to create a new file)'),
+    new_string: z.string().describe('The text to put in its place'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence instead of exactly one'),
+  }),
+);
 
 export const editFile = buildTool({
   name: 'edit_file',

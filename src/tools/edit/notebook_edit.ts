@@ -3,30 +3,33 @@ import { z } from 'zod';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
 import { readRegularFile } from '../../edit/regular_file.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { sha256 } from '../files/read_text.js';
 import { heldTextBytes } from '../shared/editor_text.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
 import { writeTextChange } from './text_writes.js';
 import { editFolderCheck } from './write_guard.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('The .ipynb file'),
-  edit_mode: z
-    .enum(['replace', 'insert', 'delete'])
-    .describe('replace a cell, insert a new one, or delete one'),
-  cell_id: z.string().optional().describe('The id of the cell to change (or, for insert, to insert after)'),
-  cell_number: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('1-based cell number as read_file shows it; for insert, 0 inserts at the top'),
-  new_source: z.string().optional().describe('The cell source (replace and insert)'),
-  cell_type: z
-    .enum(['code', 'markdown', 'raw'])
-    .optional()
-    .describe('Type of an inserted cell (default code)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('The .ipynb file'),
+    edit_mode: z
+      .enum(['replace', 'insert', 'delete'])
+      .describe('replace a cell, insert a new one, or delete one'),
+    cell_id: z.string().optional().describe('The id of the cell to change (or, for insert, to insert after)'),
+    cell_number: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('1-based cell number as read_file shows it; for insert, 0 inserts at the top'),
+    new_source: z.string().optional().describe('The cell source (replace and insert)'),
+    cell_type: z
+      .enum(['code', 'markdown', 'raw'])
+      .optional()
+      .describe('Type of an inserted cell (default code)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 interface Cell {

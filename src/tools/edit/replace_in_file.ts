@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { formatReport, replaceInFile as replaceEngine } from '../../edit/search_replace/index.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { loadEditTarget, saveTextFile } from './text_file.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File to edit'),
-  diff: z.string().min(1).describe('One or more SEARCH/REPLACE blocks'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File to edit'),
+    diff: z.string().min(1).describe('One or more SEARCH/REPLACE blocks'),
+  }),
+);
 
 const DESCRIPTION = `Edit part of an existing file with SEARCH/REPLACE blocks:
 ------- SEARCH

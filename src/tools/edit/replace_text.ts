@@ -4,6 +4,7 @@ import { WriteRefusedError } from '../../edit/atomic_write.js';
 import type { FileChange } from '../../edit/file_transaction.js';
 import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { PermissionCheck, ToolContext } from '../../tool/types.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { displayPath, formatCount } from '../shared/paths.js';
@@ -13,13 +14,15 @@ import { commitTextChanges } from './text_writes.js';
 /** A replace over more files than this is refused: narrow the glob. */
 const MAX_FILES = 2_000;
 
-const inputSchema = z.strictObject({
-  glob: z.string().min(1).describe('Files to change, e.g. "src/**/*.ts" (honours .gitignore)'),
-  find: z.string().min(1).describe('Text to find (literal unless regex is true)'),
-  replace: z.string().describe('Replacement; with regex, $1, $2 … insert capture groups'),
-  regex: z.boolean().optional().describe('Treat find as a JavaScript regular expression'),
-  preview: z.boolean().optional().describe('Show the change per file without writing anything'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    glob: z.string().min(1).describe('Files to change, e.g. "src/**/*.ts" (honours .gitignore)'),
+    find: z.string().min(1).describe('Text to find (literal unless regex is true)'),
+    replace: z.string().describe('Replacement; with regex, $1, $2 … insert capture groups'),
+    regex: z.boolean().optional().describe('Treat find as a JavaScript regular expression'),
+    preview: z.boolean().optional().describe('Show the change per file without writing anything'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 type Matches = { ok: true; files: string[] } | { ok: false; error: string };

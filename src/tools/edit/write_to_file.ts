@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
 import { expectedContent, loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File to create or overwrite'),
-  content: z.string().describe('The complete new content of the file'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File to create or overwrite'),
+    content: z.string().describe('The complete new content of the file'),
+  }),
+);
 
 export const writeToFile = buildTool({
   name: 'write_to_file',

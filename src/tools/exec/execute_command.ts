@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundCommand } from '../../tool/context/background_commands.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { CallFacts, ToolContext } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { describeSize } from './output_capture.js';
@@ -16,26 +17,34 @@ const MAX_TIMEOUT_S = 600;
 /** Bytes of the head and of the tail of the output kept for the model. */
 const KEEP_BYTES = 12_000;
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1).describe('The shell command (bash)'),
-  requires_approval: z
-    .boolean()
-    .optional()
-    .describe(
-      'true for commands that change things (install, delete, push, deploy); lathe also decides itself',
-    ),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TIMEOUT_S)
-    .optional()
-    .describe(
-      `Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`,
-    ),
-  run_in_background: z.boolean().optional().describe('Start it and return an id at once (servers, watchers)'),
-  cwd: z.string().optional().describe('Folder to run in, inside the workspace (default: the working folder)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    command: z.string().min(1).describe('The shell command (bash)'),
+    requires_approval: z
+      .boolean()
+      .optional()
+      .describe(
+        'true for commands that change things (install, delete, push, deploy); lathe also decides itself',
+      ),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TIMEOUT_S)
+      .optional()
+      .describe(
+        `Seconds before the command is stopped (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`,
+      ),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe('Start it and return an id at once (servers, watchers)'),
+    cwd: z
+      .string()
+      .optional()
+      .describe('Folder to run in, inside the workspace (default: the working folder)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 const isReadOnly = (input: Input, facts: CallFacts) =>
@@ -201,7 +210,9 @@ export const executeCommand = buildTool({
 
 export const killCommand = buildTool({
   name: 'kill_command',
-  inputSchema: z.strictObject({ id: z.string().min(1).describe('The id execute_command returned') }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({ id: z.string().min(1).describe('The id execute_command returned') }),
+  ),
   description: 'Stop a command started with execute_command run_in_background, with its whole process tree.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'other',

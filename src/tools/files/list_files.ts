@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
 import { readableFilter } from '../shared/denied_paths.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
@@ -10,10 +11,12 @@ import { absolutePath, displayPath, folderProblem, formatCount } from '../shared
 
 const MAX_ENTRIES = 1_000;
 
-const inputSchema = z.strictObject({
-  path: z.string().optional().describe('Folder to list (default: the working folder)'),
-  recursive: z.boolean().optional().describe('List everything below, not only the top level'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().optional().describe('Folder to list (default: the working folder)'),
+    recursive: z.boolean().optional().describe('List everything below, not only the top level'),
+  }),
+);
 
 async function listTopLevel(dir: string, workspace: string): Promise<string[]> {
   const keep = await gitignoreFilter(dir, workspace);

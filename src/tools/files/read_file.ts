@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool, DEFAULT_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { heldTextBytes } from '../shared/editor_text.js';
 import { absolutePath, displayPath, pathKind, pathProblem } from '../shared/paths.js';
@@ -12,12 +13,14 @@ import { isImagePath } from './render/image.js';
 const NOTE_ROOM = 500;
 const MAX_BINARY_READ = 50 * 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('File to read (relative to the working folder, or absolute)'),
-  offset: z.number().int().min(1).optional().describe('First line to show, 1-based'),
-  limit: z.number().int().min(1).optional().describe('How many lines to show (default 2000)'),
-  pages: z.string().optional().describe('PDF pages, e.g. "3", "1-5", "10-" (at most 20 per call)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('File to read (relative to the working folder, or absolute)'),
+    offset: z.number().int().min(1).optional().describe('First line to show, 1-based'),
+    limit: z.number().int().min(1).optional().describe('How many lines to show (default 2000)'),
+    pages: z.string().optional().describe('PDF pages, e.g. "3", "1-5", "10-" (at most 20 per call)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 async function readImage(path: string, shown: string, size: number): Promise<ToolOutput> {

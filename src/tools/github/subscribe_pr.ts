@@ -1,19 +1,22 @@
 import { z } from 'zod';
 import { PR_EVENTS } from '../../github/pr_events.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
-const inputSchema = z.strictObject({
-  repo: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'repo must be owner/name, e.g. "octo-org/octo-repo"')
-    .describe('The repository, owner/name'),
-  number: z.number().int().positive().describe('The pull request number'),
-  events: z
-    .array(z.enum(PR_EVENTS))
-    .min(1)
-    .optional()
-    .describe(`Which webhook events to deliver (default all: ${PR_EVENTS.join(', ')})`),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    repo: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'repo must be owner/name, e.g. "octo-org/octo-repo"')
+      .describe('The repository, owner/name'),
+    number: z.number().int().positive().describe('The pull request number'),
+    events: z
+      .array(z.enum(PR_EVENTS))
+      .min(1)
+      .optional()
+      .describe(`Which webhook events to deliver (default all: ${PR_EVENTS.join(', ')})`),
+  }),
+);
 
 export const subscribePr = buildTool({
   name: 'subscribe_pr',

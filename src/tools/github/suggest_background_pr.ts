@@ -3,22 +3,25 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { shellQuote } from '../../config/commands/arguments.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { findOnPath } from '../../util/find_on_path.js';
 import { type BranchFacts, branchFacts } from './branch_facts.js';
 
-const inputSchema = z.strictObject({
-  title: z.string().trim().min(1).max(256).describe('The pull request title'),
-  body: z
-    .string()
-    .trim()
-    .min(1)
-    .describe('The description, in Markdown: what changed and why, how it was tested'),
-  branch: z
-    .string()
-    .trim()
-    .min(1)
-    .describe("The branch of the background work (a worktree's lathe/<name>, or just <name>)"),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    title: z.string().trim().min(1).max(256).describe('The pull request title'),
+    body: z
+      .string()
+      .trim()
+      .min(1)
+      .describe('The description, in Markdown: what changed and why, how it was tested'),
+    branch: z
+      .string()
+      .trim()
+      .min(1)
+      .describe("The branch of the background work (a worktree's lathe/<name>, or just <name>)"),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /** The description as it would be posted: the body, then the commits and the diffstat it covers. */

@@ -5,6 +5,7 @@ import { resolveByText } from '../../lsp/address.js';
 import { shownName } from '../../lsp/language_servers.js';
 import { formatPlaces, MAX_LOCATIONS, type Place, placesOf } from '../../lsp/locations.js';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { loadTextFile } from '../edit/text_file.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
@@ -18,10 +19,12 @@ import {
   validateAddress,
 } from './address_input.js';
 
-const inputSchema = z.strictObject({
-  ...addressFields,
-  include_declaration: z.boolean().optional().describe('List the declaration too (default true)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    ...addressFields,
+    include_declaration: z.boolean().optional().describe('List the declaration too (default true)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /** Places ripgrep finds beyond this are counted, not read. */

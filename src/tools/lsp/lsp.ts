@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { addressProblem } from '../../lsp/address.js';
 import { shownName } from '../../lsp/language_servers.js';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { absolutePath } from '../shared/paths.js';
 import { ADDRESS_HELP, addressFields, fileProblem, openAddressed, openWithServer } from './address_input.js';
 import {
@@ -36,14 +37,16 @@ const AT_A_PLACE: ReadonlySet<Operation> = new Set([
   'outgoing_calls',
 ]);
 
-const inputSchema = z.strictObject({
-  operation: z.enum(OPERATIONS).describe('What to ask the language server'),
-  ...addressFields,
-  path: addressFields.path
-    .optional()
-    .describe('The file (every operation but workspace_symbols; optional for diagnostics)'),
-  query: z.string().optional().describe('workspace_symbols: the name (or part of it) to look for'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    operation: z.enum(OPERATIONS).describe('What to ask the language server'),
+    ...addressFields,
+    path: addressFields.path
+      .optional()
+      .describe('The file (every operation but workspace_symbols; optional for diagnostics)'),
+    query: z.string().optional().describe('workspace_symbols: the name (or part of it) to look for'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 export const lsp = buildTool({

@@ -7,6 +7,7 @@ import { identifierProblem } from '../../lsp/languages.js';
 import { applyTextEdits, editsByFile, encodeEdited, isReadOnlyFile } from '../../lsp/workspace_edit.js';
 import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { PermissionCheck, ToolContext } from '../../tool/types.js';
 import { compactDiff } from '../edit/compact_diff.js';
 import { loadTextFile } from '../edit/text_file.js';
@@ -21,11 +22,13 @@ import {
   validateAddress,
 } from './address_input.js';
 
-const inputSchema = z.strictObject({
-  ...addressFields,
-  new_name: z.string().min(1).describe('The new name'),
-  preview: z.boolean().optional().describe('Show the change to each file without writing anything'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    ...addressFields,
+    new_name: z.string().min(1).describe('The new name'),
+    preview: z.boolean().optional().describe('Show the change to each file without writing anything'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /** The server's rename as files and their edits, or why there is none. */

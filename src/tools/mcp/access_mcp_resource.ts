@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool, MCP_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withMcp } from './shared.js';
 
-const inputSchema = z.strictObject({
-  server_name: z.string().min(1).describe('The MCP server that provides the resource'),
-  uri: z.string().min(1).describe('The resource URI (from list_mcp_resources, or a filled-in template)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    server_name: z.string().min(1).describe('The MCP server that provides the resource'),
+    uri: z.string().min(1).describe('The resource URI (from list_mcp_resources, or a filled-in template)'),
+  }),
+);
 
 export const accessMcpResource = buildTool({
   name: 'access_mcp_resource',

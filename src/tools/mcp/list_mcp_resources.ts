@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withMcp } from './shared.js';
 
-const inputSchema = z.strictObject({
-  server_name: z.string().min(1).optional().describe('Only this server (default: every connected server)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    server_name: z.string().min(1).optional().describe('Only this server (default: every connected server)'),
+  }),
+);
 
 export const listMcpResources = buildTool({
   name: 'list_mcp_resources',

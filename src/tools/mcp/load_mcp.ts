@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withMcp } from './shared.js';
 
-const inputSchema = z.strictObject({
-  server_name: z.string().min(1).describe('The MCP server'),
-  tool_name: z.string().min(1).describe('The tool’s name on that server'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    server_name: z.string().min(1).describe('The MCP server'),
+    tool_name: z.string().min(1).describe('The tool’s name on that server'),
+  }),
+);
 
 export const loadMcp = buildTool({
   name: 'load_mcp',

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { MCP_GUIDE } from './mcp_guide.js';
 
 export const loadMcpDocumentation = buildTool({
   name: 'load_mcp_documentation',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'Load the guide to writing an MCP server (with a complete working example) and adding it to lathe. ' +
     'Use it when the user asks to create or install an MCP server.',

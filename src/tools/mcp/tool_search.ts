@@ -1,26 +1,29 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { McpToolSummary } from '../../tool/context/mcp.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { Tool } from '../../tool/types.js';
 import { withMcp } from './shared.js';
 
 const DEFAULT_RESULTS = 5;
 
-const inputSchema = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .describe(
-      'Keywords to search tool names and descriptions ("+word" must match), or "select:name1,name2" to load tools by name',
-    ),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(50)
-    .optional()
-    .describe(`How many tools at most (default ${DEFAULT_RESULTS})`),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    query: z
+      .string()
+      .min(1)
+      .describe(
+        'Keywords to search tool names and descriptions ("+word" must match), or "select:name1,name2" to load tools by name',
+      ),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .optional()
+      .describe(`How many tools at most (default ${DEFAULT_RESULTS})`),
+  }),
+);
 
 const words = (text: string) =>
   text

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { buildTool, MCP_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { NO_MCP, parseArguments, withMcp } from './shared.js';
 
-const inputSchema = z.strictObject({
-  server_name: z.string().min(1).describe('The MCP server that provides the tool'),
-  tool_name: z.string().min(1).describe('The tool’s name on that server'),
-  arguments: z
-    .union([z.record(z.string(), z.unknown()), z.string()])
-    .optional()
-    .describe('The tool’s arguments: a JSON object matching its input schema (see load_mcp)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    server_name: z.string().min(1).describe('The MCP server that provides the tool'),
+    tool_name: z.string().min(1).describe('The tool’s name on that server'),
+    arguments: z
+      .union([z.record(z.string(), z.unknown()), z.string()])
+      .optional()
+      .describe('The tool’s arguments: a JSON object matching its input schema (see load_mcp)'),
+  }),
+);
 
 export const useMcpTool = buildTool({
   name: 'use_mcp_tool',

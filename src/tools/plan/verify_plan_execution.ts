@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { readWork } from '../../tool/work_record.js';
 import { runGit } from '../../util/safe_git.js';
 import { type StepVerdict, unplannedFiles, verifySteps, workAfterPlan } from './plan_check.js';
@@ -37,7 +38,7 @@ function verdictLines(verdict: StepVerdict): string {
 
 export const verifyPlanExecution = buildTool({
   name: 'verify_plan_execution',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'Check the work against the approved plan (make_plan / exit_plan_mode) before you report completion: each step ' +
     "is marked done, not done or changed, with evidence from the session's record — files changed (and by which tool), " +

@@ -1,19 +1,22 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 /** The longest a run may be given, whatever settings say of the default. */
 const MAX_TIMEOUT_SECONDS = 600;
 
-const inputSchema = z.strictObject({
-  code: z.string().min(1).describe('JavaScript to run; its last expression is the result'),
-  language: z.enum(['js']).optional().describe('The language of the code: js (the only one)'),
-  timeout: z
-    .number()
-    .positive()
-    .max(MAX_TIMEOUT_SECONDS)
-    .optional()
-    .describe('Seconds the run may take (default: settings repl.timeout, 30)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    code: z.string().min(1).describe('JavaScript to run; its last expression is the result'),
+    language: z.enum(['js']).optional().describe('The language of the code: js (the only one)'),
+    timeout: z
+      .number()
+      .positive()
+      .max(MAX_TIMEOUT_SECONDS)
+      .optional()
+      .describe('Seconds the run may take (default: settings repl.timeout, 30)'),
+  }),
+);
 
 export const repl = buildTool({
   name: 'repl',

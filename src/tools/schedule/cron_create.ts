@@ -1,19 +1,24 @@
 import { z } from 'zod';
 import { scheduleProblem } from '../../schedule/cron_pattern.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
-const inputSchema = z.strictObject({
-  schedule: z
-    .string()
-    .min(1)
-    .describe('A cron expression in local time: "minute hour day month weekday"; 6 fields put seconds first'),
-  prompt: z.string().min(1).describe('The prompt to run at each due time'),
-  recurring: z
-    .boolean()
-    .optional()
-    .describe('false: run once, at the next match, then forget it (default true)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    schedule: z
+      .string()
+      .min(1)
+      .describe(
+        'A cron expression in local time: "minute hour day month weekday"; 6 fields put seconds first',
+      ),
+    prompt: z.string().min(1).describe('The prompt to run at each due time'),
+    recurring: z
+      .boolean()
+      .optional()
+      .describe('false: run once, at the next match, then forget it (default true)'),
+  }),
+);
 
 export const cronCreate = buildTool({
   name: 'cron_create',

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
 export const cronDelete = buildTool({
   name: 'cron_delete',
-  inputSchema: z.strictObject({
-    id: z.string().min(1).describe('The id cron_create returned (see cron_list)'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      id: z.string().min(1).describe('The id cron_create returned (see cron_list)'),
+    }),
+  ),
   description: 'Remove a scheduled prompt; it will not run again.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'delete',

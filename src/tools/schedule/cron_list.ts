@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { ScheduledPrompt } from '../../tool/context/schedules.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
 function jobLine(job: ScheduledPrompt, workspace: string): string {
@@ -15,7 +16,7 @@ function jobLine(job: ScheduledPrompt, workspace: string): string {
 
 export const cronList = buildTool({
   name: 'cron_list',
-  inputSchema: z.strictObject({}),
+  inputSchema: lazySchema(() => z.strictObject({})),
   description: 'List the scheduled prompts: schedule, prompt, next and last run, runs missed.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'read',

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { RemoteTriggerInfo } from '../../tool/context/schedules.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices } from './schedule_context.js';
 
-const inputSchema = z.strictObject({
-  action: z.enum(['create', 'list', 'revoke']),
-  name: z.string().min(1).optional().describe('create: a name to recognise the trigger by'),
-  prompt: z.string().min(1).optional().describe('create: the prompt to run when a request brings none'),
-  id: z.string().min(1).optional().describe('revoke: the trigger to remove'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    action: z.enum(['create', 'list', 'revoke']),
+    name: z.string().min(1).optional().describe('create: a name to recognise the trigger by'),
+    prompt: z.string().min(1).optional().describe('create: the prompt to run when a request brings none'),
+    id: z.string().min(1).optional().describe('revoke: the trigger to remove'),
+  }),
+);
 
 function triggerLine(t: RemoteTriggerInfo): string {
   const label = t.name ? ` "${t.name}"` : '';

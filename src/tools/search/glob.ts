@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { readableFilter } from '../shared/denied_paths.js';
 import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
@@ -12,10 +13,12 @@ const STAT_BATCH = 2_000;
 /** More matches than this are not sorted by time (the note says so). */
 const MAX_SORTED = 200_000;
 
-const inputSchema = z.strictObject({
-  pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
-  path: z.string().optional().describe('Folder to search in (default: the working folder)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
+    path: z.string().optional().describe('Folder to search in (default: the working folder)'),
+  }),
+);
 
 async function newestFirst(root: string, files: string[]): Promise<string[]> {
   const times = new Float64Array(files.length);

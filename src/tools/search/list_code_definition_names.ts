@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readRegularFile, specialFileProblem } from '../../edit/regular_file.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { readableFilter } from '../shared/denied_paths.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
 import { absolutePath, displayPath, missingProblem, pathKind } from '../shared/paths.js';
@@ -11,9 +12,11 @@ import { absolutePath, displayPath, missingProblem, pathKind } from '../shared/p
 const MAX_FILES = 50;
 const MAX_FILE_BYTES = 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  path: z.string().min(1).describe('A source file, or a folder whose top-level source files to outline'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    path: z.string().min(1).describe('A source file, or a folder whose top-level source files to outline'),
+  }),
+);
 
 async function filesOf(dir: string, workspace: string): Promise<string[]> {
   const keep = await gitignoreFilter(dir, workspace);

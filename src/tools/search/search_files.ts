@@ -1,42 +1,50 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { readableFilter } from '../shared/denied_paths.js';
 import { absolutePath, displayPath, formatCount, missingProblem } from '../shared/paths.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
 
 const DEFAULT_HEAD_LIMIT = 200;
 
-const inputSchema = z.strictObject({
-  regex: z.string().min(1).describe('Regular expression (Rust regex syntax) to search for'),
-  path: z.string().optional().describe('File or folder to search (default: the working folder)'),
-  file_pattern: z
-    .string()
-    .optional()
-    .describe('Glob that file names must match, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
-  type: z.string().optional().describe('ripgrep file type, e.g. "ts", "py", "rust"'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe('content: matching lines (default); files_with_matches: file paths; count: matches per file'),
-  context: z
-    .number()
-    .int()
-    .min(0)
-    .max(50)
-    .optional()
-    .describe('Lines of context around each match (content mode)'),
-  case_insensitive: z.boolean().optional(),
-  multiline: z.boolean().optional().describe('Let patterns span lines (. matches newlines)'),
-  head_limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(5000)
-    .optional()
-    .describe(`Return at most this many lines (default ${DEFAULT_HEAD_LIMIT})`),
-  offset: z.number().int().min(0).optional().describe('Skip this many lines first (to page through results)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    regex: z.string().min(1).describe('Regular expression (Rust regex syntax) to search for'),
+    path: z.string().optional().describe('File or folder to search (default: the working folder)'),
+    file_pattern: z
+      .string()
+      .optional()
+      .describe('Glob that file names must match, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
+    type: z.string().optional().describe('ripgrep file type, e.g. "ts", "py", "rust"'),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .describe('content: matching lines (default); files_with_matches: file paths; count: matches per file'),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(50)
+      .optional()
+      .describe('Lines of context around each match (content mode)'),
+    case_insensitive: z.boolean().optional(),
+    multiline: z.boolean().optional().describe('Let patterns span lines (. matches newlines)'),
+    head_limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(5000)
+      .optional()
+      .describe(`Return at most this many lines (default ${DEFAULT_HEAD_LIMIT})`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Skip this many lines first (to page through results)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 function ripgrepArgs(input: Input, target: string, filtered: boolean): string[] {

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { skillDocument } from '../../config/skills/document.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import { displayPath } from '../shared/paths.js';
 
-const inputSchema = z.strictObject({
-  name: z.string().min(1).describe("The skill's name, as the system prompt lists it"),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).describe("The skill's name, as the system prompt lists it"),
+  }),
+);
 
 /** Why the model cannot load the skill of this name, or undefined when it can. */
 function whyNot(name: string, ctx: Pick<ToolContext, 'skills'>): string | undefined {

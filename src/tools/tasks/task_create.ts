@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/context/tasks.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { commandCallFacts, commandSubject, cwdProblem, startShellCommand } from './shell_run.js';
 import {
@@ -13,17 +14,19 @@ import {
 } from './task_table.js';
 import { createTeamTask, TEAM_PARAMETER } from './team_tasks.js';
 
-const inputSchema = z.strictObject({
-  subject: z.string().min(1).describe('A short title: what the task is for'),
-  description: z.string().optional().describe('More detail: what done looks like'),
-  command: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('A shell command that does the work in the background; without one the task is only tracked'),
-  cwd: z.string().optional().describe('Folder to run the command in, inside the workspace'),
-  team: z.string().min(1).optional().describe(TEAM_PARAMETER),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    subject: z.string().min(1).describe('A short title: what the task is for'),
+    description: z.string().optional().describe('More detail: what done looks like'),
+    command: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A shell command that does the work in the background; without one the task is only tracked'),
+    cwd: z.string().optional().describe('Folder to run the command in, inside the workspace'),
+    team: z.string().min(1).optional().describe(TEAM_PARAMETER),
+  }),
+);
 
 export const taskCreate = buildTool({
   name: 'task_create',

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize } from './output_file.js';
 import { endOf, lookupTask, TASKS_AVAILABILITY, taskData } from './task_table.js';
 
 export const taskGet = buildTool({
   name: 'task_get',
-  inputSchema: z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
+  ),
   description:
     'Show one task: subject, description, status, command, how it ended, and how much output is unread.',
   availability: TASKS_AVAILABILITY,

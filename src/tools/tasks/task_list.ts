@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { TASKS_AVAILABILITY, taskData, taskLine, taskTable } from './task_table.js';
 import { ANY_TASK_STATUS, listTeamTasks, statusProblem, TEAM_PARAMETER } from './team_tasks.js';
 
 export const taskList = buildTool({
   name: 'task_list',
-  inputSchema: z.strictObject({
-    status: z
-      .enum(ANY_TASK_STATUS)
-      .optional()
-      .describe("Only tasks with this status (a team's: open, claimed, done)"),
-    team: z.string().min(1).optional().describe(TEAM_PARAMETER),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      status: z
+        .enum(ANY_TASK_STATUS)
+        .optional()
+        .describe("Only tasks with this status (a team's: open, claimed, done)"),
+      team: z.string().min(1).optional().describe(TEAM_PARAMETER),
+    }),
+  ),
   description:
     "List this session's tasks with their status, oldest first; with team, that team's shared task list.",
   availability: TASKS_AVAILABILITY,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/context/tasks.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize, readSlice } from './output_file.js';
 import { endOf, lookupTask, TASKS_AVAILABILITY } from './task_table.js';
@@ -9,19 +10,21 @@ import { endOf, lookupTask, TASKS_AVAILABILITY } from './task_table.js';
 const MAX_BYTES = 24_000;
 const MAX_WAIT_S = 600;
 
-const inputSchema = z.strictObject({
-  id: z.string().min(1).describe('The id task_create returned'),
-  all: z
-    .boolean()
-    .optional()
-    .describe('The whole output (head and tail when long) instead of what is new since the last read'),
-  wait: z
-    .number()
-    .min(0)
-    .max(MAX_WAIT_S)
-    .optional()
-    .describe(`Seconds to wait for the task to end first (at most ${MAX_WAIT_S})`),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    id: z.string().min(1).describe('The id task_create returned'),
+    all: z
+      .boolean()
+      .optional()
+      .describe('The whole output (head and tail when long) instead of what is new since the last read'),
+    wait: z
+      .number()
+      .min(0)
+      .max(MAX_WAIT_S)
+      .optional()
+      .describe(`Seconds to wait for the task to end first (at most ${MAX_WAIT_S})`),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /** Waits until the task ends, `seconds` pass, or the call is interrupted. */

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { endOf, lookupTask, TASKS_AVAILABILITY, taskData } from './task_table.js';
 
 export const taskStop = buildTool({
   name: 'task_stop',
-  inputSchema: z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
+  ),
   description:
     "Stop a running task: its command's whole process tree ends, or its child agent stops. A tracked task is marked stopped.",
   availability: TASKS_AVAILABILITY,

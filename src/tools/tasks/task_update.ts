@@ -1,25 +1,28 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { TaskStatus } from '../../tool/context/tasks.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { lookupTask, TASKS_AVAILABILITY, taskData } from './task_table.js';
 import { ANY_TASK_STATUS, statusProblem, TEAM_PARAMETER, updateTeamTask } from './team_tasks.js';
 
-const inputSchema = z.strictObject({
-  id: z.string().min(1).describe('The id task_create returned'),
-  subject: z.string().min(1).optional(),
-  description: z.string().optional(),
-  status: z
-    .enum(ANY_TASK_STATUS)
-    .optional()
-    .describe(
-      "For tasks without a command (a command task follows its process); a team's task is open, claimed or done",
-    ),
-  team: z.string().min(1).optional().describe(TEAM_PARAMETER),
-  owner: z
-    .string()
-    .optional()
-    .describe('With team: who has claimed the task (a member\'s name); "" clears it'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    id: z.string().min(1).describe('The id task_create returned'),
+    subject: z.string().min(1).optional(),
+    description: z.string().optional(),
+    status: z
+      .enum(ANY_TASK_STATUS)
+      .optional()
+      .describe(
+        "For tasks without a command (a command task follows its process); a team's task is open, claimed or done",
+      ),
+    team: z.string().min(1).optional().describe(TEAM_PARAMETER),
+    owner: z
+      .string()
+      .optional()
+      .describe('With team: who has claimed the task (a member\'s name); "" clears it'),
+  }),
+);
 
 export const taskUpdate = buildTool({
   name: 'task_update',

@@ -2,6 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { BackgroundCommand } from '../../tool/context/background_commands.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { readFileTail } from '../../util/file_tail.js';
 import { capturePane, listPanes, tmuxTargetProblem } from './tmux.js';
@@ -10,16 +11,18 @@ import { capturePane, listPanes, tmuxTargetProblem } from './tmux.js';
 const PANEL_LINES = 40;
 const PANEL_TAIL_BYTES = 32 * 1024;
 
-const inputSchema = z.strictObject({
-  target: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'A tmux pane (%3, session:window.pane, or a session name), or a background command id (cmd_…) for its output panel. ' +
-        'Default: the newest background command, else the list of tmux panes to pick from',
-    ),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    target: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'A tmux pane (%3, session:window.pane, or a session name), or a background command id (cmd_…) for its output panel. ' +
+          'Default: the newest background command, else the list of tmux panes to pick from',
+      ),
+  }),
+);
 
 /** The last screenful of a background command's output, as the UI's command panel shows it. */
 function commandPanel(command: BackgroundCommand): ToolOutput {

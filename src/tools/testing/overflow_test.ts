@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 /** Test-only: returns as many characters as asked, to exercise result budgeting. */
 export const overflowTest = buildTool({
   name: 'overflow_test',
-  inputSchema: z.strictObject({
-    chars: z.number().int().min(0).max(50_000_000),
-    delay_ms: z.number().int().min(0).max(10_000).optional(),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      chars: z.number().int().min(0).max(50_000_000),
+      delay_ms: z.number().int().min(0).max(10_000).optional(),
+    }),
+  ),
   description: 'Test tool: returns `chars` characters of numbered lines, after `delay_ms`.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   kind: 'other',

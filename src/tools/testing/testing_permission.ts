@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 /** Test-only: a tool that changes nothing but goes through the permission path of an edit. */
 export const testingPermission = buildTool({
   name: 'testing_permission',
-  inputSchema: z.strictObject({ path: z.string().optional() }),
+  inputSchema: lazySchema(() => z.strictObject({ path: z.string().optional() })),
   description: 'Test tool: asks for edit permission on a path and does nothing.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   kind: 'other',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import type { RunningProcess } from '../exec/run_process.js';
 import { absolutePath, displayPath } from '../shared/paths.js';
@@ -22,19 +23,21 @@ const POLL_MS = 150;
 const KEEP_LINES = 200;
 const KEEP_LINE_CHARS = 500;
 
-const inputSchema = z.strictObject({
-  command: z.string().min(1).optional().describe('A shell command whose output to follow'),
-  path: z.string().min(1).optional().describe('A file (a log) whose new lines to follow'),
-  until: z.string().min(1).optional().describe('Stop when a line matches this regular expression'),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TIMEOUT_S)
-    .optional()
-    .describe(`Seconds before monitoring stops (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`),
-  from_start: z.boolean().optional().describe('With path: read the lines already in the file too'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    command: z.string().min(1).optional().describe('A shell command whose output to follow'),
+    path: z.string().min(1).optional().describe('A file (a log) whose new lines to follow'),
+    until: z.string().min(1).optional().describe('Stop when a line matches this regular expression'),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_TIMEOUT_S)
+      .optional()
+      .describe(`Seconds before monitoring stops (default ${DEFAULT_TIMEOUT_S}, at most ${MAX_TIMEOUT_S})`),
+    from_start: z.boolean().optional().describe('With path: read the lines already in the file too'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 type Ending = 'matched' | 'exited' | 'timeout' | 'interrupted';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 
 const MAX_SECONDS = 3_600;
 
@@ -21,10 +22,12 @@ export function interruptibleDelay(ms: number, signal: AbortSignal): Promise<'el
 
 export const sleep = buildTool({
   name: 'sleep',
-  inputSchema: z.strictObject({
-    seconds: z.number().min(0).max(MAX_SECONDS).describe(`How long to wait (at most ${MAX_SECONDS} s)`),
-    reason: z.string().optional().describe('What you are waiting for (shown to the user)'),
-  }),
+  inputSchema: lazySchema(() =>
+    z.strictObject({
+      seconds: z.number().min(0).max(MAX_SECONDS).describe(`How long to wait (at most ${MAX_SECONDS} s)`),
+      reason: z.string().optional().describe('What you are waiting for (shown to the user)'),
+    }),
+  ),
   description:
     'Wait without doing anything: for a deploy to roll out, a build elsewhere, a time of day. The user can ' +
     'interrupt the wait. Prefer it to a shell sleep, which holds a process and cannot be interrupted cleanly.',

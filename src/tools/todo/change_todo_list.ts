@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { atomicWriteFile } from '../../edit/atomic_write.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { withInteraction } from '../conversation/no_agent.js';
 
 const STATUSES = ['pending', 'in_progress', 'completed'] as const;
@@ -13,13 +14,15 @@ const itemSchema = z.strictObject({
   status: z.enum(STATUSES),
 });
 
-const inputSchema = z.strictObject({
-  todos: z
-    .array(itemSchema)
-    .min(1)
-    .max(50)
-    .describe('The whole new list, in order (it replaces the current one)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    todos: z
+      .array(itemSchema)
+      .min(1)
+      .max(50)
+      .describe('The whole new list, in order (it replaces the current one)'),
+  }),
+);
 
 type Todo = z.infer<typeof itemSchema>;
 

@@ -4,42 +4,45 @@ import type { BrowserAction } from '../../browser/actions.js';
 import type { BrowserSession } from '../../browser/session.js';
 import type { PermissionEngine } from '../../permission/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
-const inputSchema = z.strictObject({
-  action: z
-    .enum(BROWSER_ACTIONS)
-    .describe(
-      'launch (optional url), navigate (url), back, click / hover (ref, or x and y), type (text into ref or x,y; submit presses Enter), press (key, optional ref), select (ref, values), scroll (direction and amount, or ref), wait (text or selector, timeout), snapshot (find, full), screenshot (full_page), console, network, evaluate (expression), close',
-    ),
-  url: z.string().optional().describe('http(s) URL for launch and navigate'),
-  ref: z.string().optional().describe('An element reference from the snapshot, such as e12'),
-  x: z.number().optional().describe('Viewport x in pixels, as a screenshot shows it'),
-  y: z.number().optional().describe('Viewport y in pixels'),
-  text: z.string().optional().describe('What to type, or the text to wait for'),
-  submit: z.boolean().optional().describe('type: press Enter afterwards'),
-  key: z.string().optional().describe('press: a key such as Enter, Tab, ArrowDown, Control+A'),
-  values: z.array(z.string()).optional().describe('select: the option values or labels to choose'),
-  direction: z.enum(['up', 'down', 'left', 'right']).optional(),
-  amount: z.number().int().positive().optional().describe('scroll: pixels (default most of a screen)'),
-  selector: z.string().optional().describe('wait: a CSS selector to wait for'),
-  timeout: z
-    .number()
-    .positive()
-    .max(60)
-    .optional()
-    .describe('Seconds to wait for an element or text (default 10)'),
-  find: z
-    .string()
-    .optional()
-    .describe('snapshot: only the nodes whose line holds this text, with their parents'),
-  full: z.boolean().optional().describe('snapshot: the whole tree even when only part of it changed'),
-  full_page: z.boolean().optional().describe('screenshot: the whole page, not just the viewport'),
-  expression: z
-    .string()
-    .optional()
-    .describe('evaluate: JavaScript run in the page; its value comes back as JSON'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    action: z
+      .enum(BROWSER_ACTIONS)
+      .describe(
+        'launch (optional url), navigate (url), back, click / hover (ref, or x and y), type (text into ref or x,y; submit presses Enter), press (key, optional ref), select (ref, values), scroll (direction and amount, or ref), wait (text or selector, timeout), snapshot (find, full), screenshot (full_page), console, network, evaluate (expression), close',
+      ),
+    url: z.string().optional().describe('http(s) URL for launch and navigate'),
+    ref: z.string().optional().describe('An element reference from the snapshot, such as e12'),
+    x: z.number().optional().describe('Viewport x in pixels, as a screenshot shows it'),
+    y: z.number().optional().describe('Viewport y in pixels'),
+    text: z.string().optional().describe('What to type, or the text to wait for'),
+    submit: z.boolean().optional().describe('type: press Enter afterwards'),
+    key: z.string().optional().describe('press: a key such as Enter, Tab, ArrowDown, Control+A'),
+    values: z.array(z.string()).optional().describe('select: the option values or labels to choose'),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    amount: z.number().int().positive().optional().describe('scroll: pixels (default most of a screen)'),
+    selector: z.string().optional().describe('wait: a CSS selector to wait for'),
+    timeout: z
+      .number()
+      .positive()
+      .max(60)
+      .optional()
+      .describe('Seconds to wait for an element or text (default 10)'),
+    find: z
+      .string()
+      .optional()
+      .describe('snapshot: only the nodes whose line holds this text, with their parents'),
+    full: z.boolean().optional().describe('snapshot: the whole tree even when only part of it changed'),
+    full_page: z.boolean().optional().describe('screenshot: the whole page, not just the viewport'),
+    expression: z
+      .string()
+      .optional()
+      .describe('evaluate: JavaScript run in the page; its value comes back as JSON'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /** Actions that only look: they change nothing on the page or anywhere else. */

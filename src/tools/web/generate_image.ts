@@ -5,23 +5,26 @@ import { atomicWriteFile, WriteRefusedError } from '../../edit/atomic_write.js';
 import { createImageModel } from '../../provider/image_model.js';
 import { ModelConfigError } from '../../provider/model_spec.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { editFolderCheck } from '../edit/write_guard.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 
 /** An image to edit larger than this is refused before it is sent. */
 const MAX_SOURCE_BYTES = 20 * 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  prompt: z.string().min(1).describe('What to draw, or how to change the edit_from image'),
-  path: z.string().min(1).describe('Where to write the PNG, in the workspace (e.g. assets/logo.png)'),
-  size: z
-    .string()
-    .regex(/^\d{2,5}x\d{2,5}$/, 'size is WIDTHxHEIGHT, e.g. 1024x1024')
-    .optional()
-    .describe("WIDTHxHEIGHT in pixels (default: the model's, often 1024x1024)"),
-  edit_from: z.string().optional().describe('An image in the workspace to change instead of drawing anew'),
-  show: z.boolean().optional().describe('Also return the image for you to look at (costs tokens)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    prompt: z.string().min(1).describe('What to draw, or how to change the edit_from image'),
+    path: z.string().min(1).describe('Where to write the PNG, in the workspace (e.g. assets/logo.png)'),
+    size: z
+      .string()
+      .regex(/^\d{2,5}x\d{2,5}$/, 'size is WIDTHxHEIGHT, e.g. 1024x1024')
+      .optional()
+      .describe("WIDTHxHEIGHT in pixels (default: the model's, often 1024x1024)"),
+    edit_from: z.string().optional().describe('An image in the workspace to change instead of drawing anew'),
+    show: z.boolean().optional().describe('Also return the image for you to look at (costs tokens)'),
+  }),
+);
 
 /** PNG bytes and their size in pixels; other formats the model returns are converted. */
 async function asPng(bytes: Uint8Array): Promise<{ png: Buffer; width?: number; height?: number }> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import { searchBackend } from '../../web/search/backends.js';
 import { searchChain } from '../../web/search/chain.js';
@@ -16,20 +17,22 @@ export const HOW_TO_CONFIGURE =
   'exa (EXA_API_KEY), searxng (with "url" of your server), duckduckgo (no key); "fallback" lists more to try in turn. ' +
   'Tell the user, or use web_fetch on a URL you know.';
 
-const inputSchema = z.strictObject({
-  query: z.string().min(1).describe('What to search for'),
-  max_results: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(`How many results (default ${DEFAULT_RESULTS})`),
-  domains: z
-    .array(z.string().min(1))
-    .optional()
-    .describe('Only results from these domains (and their subdomains), e.g. ["docs.python.org"]'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    query: z.string().min(1).describe('What to search for'),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .optional()
+      .describe(`How many results (default ${DEFAULT_RESULTS})`),
+    domains: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Only results from these domains (and their subdomains), e.g. ["docs.python.org"]'),
+  }),
+);
 
 function backends(ctx: ToolContext): SearchBackend[] {
   const web = webAccessOf(ctx);

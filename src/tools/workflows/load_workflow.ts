@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 
-const inputSchema = z.strictObject({
-  name: z.string().min(1).describe('The workflow name, as listed (e.g. "release")'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z.string().min(1).describe('The workflow name, as listed (e.g. "release")'),
+  }),
+);
 
 export const loadWorkflow = buildTool({
   name: 'load_workflow',

@@ -3,18 +3,27 @@ import { z } from 'zod';
 import { shellQuote } from '../../config/commands/arguments.js';
 import type { WorkflowScript } from '../../config/commands/types.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import type { Tool } from '../../tool/types.js';
 import { executeCommand } from '../exec/execute_command.js';
 import { commandCallFacts, commandSubject } from '../exec/shell_facts.js';
 
-const inputSchema = z.strictObject({
-  name: z
-    .string()
-    .min(1)
-    .describe('The workflow script, by name (e.g. "release" for .agents/workflows/release.mjs)'),
-  args: z.array(z.string()).optional().describe('Arguments for the script, each passed as one word'),
-  timeout: z.number().int().min(1).max(600).optional().describe('Seconds before it is stopped (default 120)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .min(1)
+      .describe('The workflow script, by name (e.g. "release" for .agents/workflows/release.mjs)'),
+    args: z.array(z.string()).optional().describe('Arguments for the script, each passed as one word'),
+    timeout: z
+      .number()
+      .int()
+      .min(1)
+      .max(600)
+      .optional()
+      .describe('Seconds before it is stopped (default 120)'),
+  }),
+);
 type Input = z.infer<typeof inputSchema>;
 
 /**

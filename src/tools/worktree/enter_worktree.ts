@@ -1,19 +1,22 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { WorktreeError } from '../../worktree/index.js';
 import { newWorktree } from './new_worktree.js';
 import { WORKTREE_AVAILABILITY, worktreeData } from './shared.js';
 
-const inputSchema = z.strictObject({
-  name: z
-    .string()
-    .optional()
-    .describe('Letters, digits, ".", "_" and "-"; the branch is lathe/<name>. Default: a fresh name'),
-  base: z
-    .string()
-    .optional()
-    .describe('A branch, tag or commit to start from. Default: the commit HEAD points at now'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    name: z
+      .string()
+      .optional()
+      .describe('Letters, digits, ".", "_" and "-"; the branch is lathe/<name>. Default: a fresh name'),
+    base: z
+      .string()
+      .optional()
+      .describe('A branch, tag or commit to start from. Default: the commit HEAD points at now'),
+  }),
+);
 
 export const enterWorktree = buildTool({
   name: 'enter_worktree',

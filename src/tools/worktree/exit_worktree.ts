@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { lazySchema } from '../../tool/lazy_schema.js';
 import { finishWorktree, WorktreeError } from '../../worktree/index.js';
 import { WORKTREE_AVAILABILITY, worktreeData } from './shared.js';
 
-const inputSchema = z.strictObject({
-  keep: z
-    .boolean()
-    .optional()
-    .describe('Leave the worktree and its uncommitted changes as they are, instead of committing them'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    keep: z
+      .boolean()
+      .optional()
+      .describe('Leave the worktree and its uncommitted changes as they are, instead of committing them'),
+  }),
+);
 
 export const exitWorktree = buildTool({
   name: 'exit_worktree',
