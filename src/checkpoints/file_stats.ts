@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { lazyBuiltin } from '../util/lazy_builtin.js';
 import type { FileStats } from './fast_import.js';
 
 /**
@@ -142,6 +143,7 @@ export class FileStatter {
   private helper(): Worker | undefined {
     if (this.failed) return undefined;
     if (this.worker) return this.ready ? this.worker : undefined;
+    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
     worker.once('online', () => {

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { lazyBuiltin } from '../util/lazy_builtin.js';
 
 /**
  * Runs a regular expression the model wrote where a catastrophic one cannot pin the CPU: in a
@@ -131,6 +132,7 @@ export class TimedRegex {
     message: Record<string, unknown>,
     done: (reply: Record<string, unknown>) => T,
   ): Promise<T | { ok: false; error: string }> {
+    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     this.worker ??= new Worker(WORKER_SOURCE, {
       eval: true,
       // Plain JavaScript: no loaders or flags of the parent (a TypeScript loader would slow the start).

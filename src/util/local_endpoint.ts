@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { lazyBuiltin } from './lazy_builtin.js';
 
 export type EndpointState =
   | { listening: true; port: number }
@@ -42,6 +43,7 @@ export class LocalEndpoint {
 
   private listen(): Promise<EndpointState> {
     const { port, inUse } = this.options;
+    const { createServer } = lazyBuiltin<typeof import('node:http')>('node:http');
     const server = createServer((req, res) => void this.options.respond(req, res));
     server.requestTimeout = 10_000;
     server.headersTimeout = 10_000;

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { lazyBuiltin } from '../util/lazy_builtin.js';
 import { describeBytes, WebError } from './web_error.js';
 
 /** How long and how much one request may take. */
@@ -45,14 +45,15 @@ export function flatHeaders(headers: Record<string, string | string[] | undefine
 }
 
 function decoded(body: Readable, encoding: string | undefined): Readable {
+  const zlib = () => lazyBuiltin<typeof import('node:zlib')>('node:zlib');
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return body.pipe(createGunzip());
+      return body.pipe(zlib().createGunzip());
     case 'deflate':
-      return body.pipe(createInflate());
+      return body.pipe(zlib().createInflate());
     case 'br':
-      return body.pipe(createBrotliDecompress());
+      return body.pipe(zlib().createBrotliDecompress());
     default:
       return body;
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import TurndownService from 'turndown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,21 @@ beforeAll(async () => {
         SHIFT_JIS,
         Buffer.from('</p></body></html>'),
       ]),
+    },
+    '/gzip': {
+      type: 'text/plain',
+      headers: { 'content-encoding': 'gzip' },
+      body: gzipSync('Packed with gzip.'),
+    },
+    '/deflate': {
+      type: 'text/plain',
+      headers: { 'content-encoding': 'deflate' },
+      body: deflateSync('Packed with deflate.'),
+    },
+    '/br': {
+      type: 'text/plain',
+      headers: { 'content-encoding': 'br' },
+      body: brotliCompressSync('Packed with brotli.'),
     },
     '/badcharset': { type: 'text/plain; charset=x-no-such-charset', body: 'text' },
     '/long': { type: 'text/plain', body: `${'word '.repeat(60_000)}end` },
@@ -104,6 +120,12 @@ describe('web_fetch content', () => {
     expect((await fetchPage('/badcharset')).text).toMatch(
       /declares the charset "x-no-such-charset", which lathe cannot decode/,
     );
+  });
+
+  it('unpacks a gzip, deflate or brotli body', async () => {
+    expect((await fetchPage('/gzip')).text).toContain('Packed with gzip.');
+    expect((await fetchPage('/deflate')).text).toContain('Packed with deflate.');
+    expect((await fetchPage('/br')).text).toContain('Packed with brotli.');
   });
 
   it('pages a 300,000-character page and says where the next part starts', async () => {

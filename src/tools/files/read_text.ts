@@ -1,8 +1,8 @@
-import { createInterface } from 'node:readline';
 import { decodeText, isProbablyBinary } from '../../edit/codec.js';
 import { sha256 } from '../../edit/content_hash.js';
 import { openRegularFile, readRegularFile } from '../../edit/regular_file.js';
 import type { EditorAccess } from '../../tool/context/editor.js';
+import { lazyBuiltin } from '../../util/lazy_builtin.js';
 import { heldTextBytes } from '../shared/editor_text.js';
 import { formatCount } from '../shared/paths.js';
 
@@ -127,6 +127,7 @@ async function readStreamed(
   }
   // The stream reads the handle that was checked, from the start, and closes it when done.
   const stream = handle.createReadStream({ encoding: 'utf8', start: 0 });
+  const { createInterface } = lazyBuiltin<typeof import('node:readline')>('node:readline');
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const wanted: string[] = [];
   let lineNumber = 0;

@@ -1,5 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ReplAccess, ReplRun } from '../../tool/context/session_tools.js';
+import { lazyBuiltin } from '../../util/lazy_builtin.js';
 import { REPL_WORKER_SOURCE } from './worker_source.js';
 
 /** Time a run past its timeout gets to report a synchronous stop itself (its state then kept). */
@@ -41,6 +42,7 @@ export class ReplHost implements ReplAccess {
 
   private start(): Worker {
     const memoryMb = this.limits().memoryMb;
+    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
     const worker = new Worker(REPL_WORKER_SOURCE, {
       eval: true,
       // Plain JavaScript: no loaders or flags of the parent; no environment to read.
