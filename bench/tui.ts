@@ -1,11 +1,11 @@
 // The interactive UI under load: a 2,000-message session, 10,000 streamed tokens, typing at its
 // end; time per frame (median, p99) and peak RSS. Then start-up of the built command to a ready
 // prompt in a real terminal (tmux). Targets: p99 frame < 16 ms, peak RSS < 200 MB, start-up < 300 ms.
-// `npx tsx bench/tui.ts --startup` runs the start-up part alone.
+// `npx tsx bench/tui.ts --startup` runs the start-up part alone (LATHE_BENCH_BASELINE: see benchStartup).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, printTable } from './stats.js';
 
@@ -13,7 +13,7 @@ const MESSAGES = 2_000;
 const TOKENS = 10_000;
 const TOKENS_PER_FRAME = 5;
 const KEYSTROKES = 200;
-const STARTUP_RUNS = 5;
+const STARTUP_RUNS = 11;
 const BIN = fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -48,7 +48,7 @@ const FRAMES_CHILD = (resultFile: string) => `
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 // As the interactive UI does when it starts.
 (await import(${JSON.stringify(`${DIST}/tui/heap.js`)})).preferSmallHeap();
 const React = await import('react');
@@ -157,39 +157,59 @@ function benchFrames(): Rows {
   ];
 }
 
-/** Start-up to a ready prompt: the built command in tmux, timed until its prompt shows. */
+/** Waits this long between looks at the terminal, so the looking leaves the CPU to lathe. */
+const POLL_MS = 5;
+
+/**
+ * Start-up to a ready prompt: the built command in tmux, timed until its prompt shows. With
+ * LATHE_BENCH_BASELINE pointing at an earlier build's dist/bin/lathe.js, the two builds run
+ * interleaved, run by run, so a change in the machine's load hits both.
+ */
 function benchStartup(): Rows {
   if (!existsSync(BIN)) throw new Error('dist/ is missing: run `npm run build` first');
+  const baseline = process.env.LATHE_BENCH_BASELINE ? resolve(process.env.LATHE_BENCH_BASELINE) : undefined;
+  if (baseline && !existsSync(baseline)) throw new Error(`LATHE_BENCH_BASELINE: no file ${baseline}`);
+  const builds = baseline ? { before: baseline, after: BIN } : { after: BIN };
   const socket = `lathe-bench-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   const cwd = mkdtempSync(join(tmpdir(), 'lathe-bench-start-'));
   const home = mkdtempSync(join(tmpdir(), 'lathe-bench-home-'));
-  const script = join(home, 'start.sh');
-  writeFileSync(
-    script,
-    `cd '${cwd}'\nexec env -i PATH='${process.env.PATH}' TERM=xterm-256color HOME='${home}' LATHE_HOME='${home}' ANTHROPIC_API_KEY=k '${process.execPath}' '${BIN}' --model anthropic/claude-sonnet-4-5\n`,
-  );
+  const script = (bin: string) => {
+    const path = join(home, `start-${Buffer.from(bin).toString('hex').slice(-16)}.sh`);
+    writeFileSync(
+      path,
+      `cd '${cwd}'\nexec env -i PATH='${process.env.PATH}' TERM=xterm-256color HOME='${home}' LATHE_HOME='${home}' ANTHROPIC_API_KEY=k '${process.execPath}' '${bin}' --model anthropic/claude-sonnet-4-5\n`,
+    );
+    return path;
+  };
+  const scripts = Object.fromEntries(Object.entries(builds).map(([name, bin]) => [name, script(bin)]));
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
   // A running server first, so its start is not counted.
   tmux('new-session', '-d', '-s', 'idle', '-x', '100', '-y', '30', 'sleep 600');
-  const times: number[] = [];
+  let window = 0;
   try {
     for (let run = 0; run <= STARTUP_RUNS; run++) {
-      const start = performance.now();
-      tmux('new-window', '-t', 'idle', '-n', `run${run}`, `sh '${script}'`);
-      while (!tmux('capture-pane', '-p', '-t', `idle:run${run}`).includes('Ask lathe to do something')) {
-        if (performance.now() - start > 10_000) throw new Error('the prompt did not show within 10 s');
+      for (const [name, path] of Object.entries(scripts)) {
+        const id = `run${window++}`;
+        const start = performance.now();
+        tmux('new-window', '-t', 'idle', '-n', id, `sh '${path}'`);
+        while (!tmux('capture-pane', '-p', '-t', `idle:${id}`).includes('Ask lathe to do something')) {
+          if (performance.now() - start > 10_000) throw new Error('the prompt did not show within 10 s');
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, POLL_MS);
+        }
+        if (run > 0) times[name].push(performance.now() - start);
+        tmux('kill-window', '-t', `idle:${id}`);
       }
-      if (run > 0) times.push(performance.now() - start);
-      tmux('kill-window', '-t', `idle:run${run}`);
     }
   } finally {
     tmux('kill-server');
   }
-  const ms = median(times);
+  const ms = median(times.after);
   return [
     {
       case: 'start-up to a ready prompt (tmux)',
-      frames: times.length,
+      frames: times.after.length,
+      ...(times.before ? { 'before ms': median(times.before) } : {}),
       'median ms': ms,
       'p99 ms': '',
       target: ms < 300 ? 'ok (< 300 ms)' : 'OVER 300 ms',
