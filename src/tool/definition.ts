@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Profile } from '../config/types.js';
+import { buildFile } from './build_file.js';
 import { isLazySchema } from './lazy_schema.js';
 import type { Tool } from './types.js';
 
@@ -13,22 +13,11 @@ export interface ToolDefinitionForModel {
 type JsonSchema = Record<string, unknown>;
 
 const schemaCache = new WeakMap<Tool, JsonSchema>();
-let fromBuild: Record<string, JsonSchema> | undefined;
-
 /**
- * The JSON Schemas the build derived from the built-in tools' lazy schemas (dist/tool-schemas.json,
- * beside the modules as in the bundle): a run then builds no zod schema to describe its tools.
+ * The JSON Schemas the build derived from the built-in tools' lazy schemas (dist/tool-schemas.json):
+ * a run then builds no zod schema to describe its tools.
  */
-function buildSchemas(): Record<string, JsonSchema> {
-  if (!fromBuild) {
-    try {
-      fromBuild = JSON.parse(readFileSync(new URL('../tool-schemas.json', import.meta.url), 'utf8'));
-    } catch {
-      fromBuild = {};
-    }
-  }
-  return fromBuild!;
-}
+const buildSchemas = buildFile<Record<string, JsonSchema>>('tool-schemas.json');
 
 /** The JSON Schema of a tool's input, derived from its zod schema. */
 export function deriveJsonSchema(tool: Tool): JsonSchema {

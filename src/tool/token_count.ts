@@ -1,23 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { buildFile } from './build_file.js';
 
 /**
  * Token counts of tool definitions (o200k, gpt-tokenizer). Loading the tokenizer costs about
  * 150 ms, so the build counts every built-in definition once and stores the counts by hash;
  * only a definition the build did not see (an MCP tool) loads the tokenizer.
  */
-let cache: Record<string, number> | undefined;
-
-function precomputed(): Record<string, number> {
-  if (!cache) {
-    try {
-      cache = JSON.parse(readFileSync(new URL('../token-counts.json', import.meta.url), 'utf8'));
-    } catch {
-      cache = {};
-    }
-  }
-  return cache!;
-}
+const precomputed = buildFile<Record<string, number>>('token-counts.json');
 
 export function definitionHash(text: string): string {
   return createHash('sha1').update(text).digest('hex');
