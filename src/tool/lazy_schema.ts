@@ -18,6 +18,8 @@ export function lazySchema<T extends z.ZodType>(build: () => T): T {
   // Every property and method is the built schema's own, so zod sees the schema it built.
   const proxy = new Proxy(Object.create(null) as T, {
     get: (_, key) => Reflect.get(schema(), key),
+    set: (_, key, value) => Reflect.set(schema(), key, value),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(schema(), key, descriptor),
     has: (_, key) => Reflect.has(schema(), key),
     getPrototypeOf: () => Reflect.getPrototypeOf(schema()),
     ownKeys: () => Reflect.ownKeys(schema()),

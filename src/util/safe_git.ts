@@ -6,18 +6,21 @@ import { type CollectedRun, collectProcess } from './collect_process.js';
  */
 const SAFE_CONFIG = ['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'core.pager=cat'];
 const GIT_NOT_FOUND = 'lathe: git is not on PATH';
+/** What turns a filter driver off: its programs emptied, and its failure no error. */
+const FILTER_OFF = [
+  ['clean', ''],
+  ['smudge', ''],
+  ['process', ''],
+  ['required', 'false'],
+] as const;
 
 /** `git` arguments that run `args` with repository-controlled programs turned off. */
 export function safeGitArgs(args: readonly string[], filterDrivers: readonly string[] = []): string[] {
   const config = [...SAFE_CONFIG];
   // A filter driver (`.gitattributes` + `filter.<name>.clean`/`process`) runs during `git status`.
+  // `-c` for a git before 2.31; `filterDriversOff` for a name holding `=`, which `-c` cannot say.
   for (const name of filterDrivers)
-    config.push(
-      `filter.${name}.clean=`,
-      `filter.${name}.smudge=`,
-      `filter.${name}.process=`,
-      `filter.${name}.required=false`,
-    );
+    for (const [key, value] of FILTER_OFF) config.push(`filter.${name}.${key}=${value}`);
   const [subcommand, ...rest] = args;
   const noExtDiff = ['diff', 'log', 'show'].includes(subcommand ?? '') ? ['--no-ext-diff'] : [];
   return ['--no-pager', ...config.flatMap((c) => ['-c', c]), subcommand, ...noExtDiff, ...rest].filter(
@@ -28,6 +31,25 @@ export function safeGitArgs(args: readonly string[], filterDrivers: readonly str
 /** The environment of lathe's git calls: no pager, no prompts, no optional index lock. */
 export function safeGitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return { ...env, GIT_PAGER: 'cat', PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+}
+
+/**
+ * The filter drivers turned off through git's environment (GIT_CONFIG_COUNT, git 2.31 and
+ * later), after the entries the environment already holds: there a driver's name may hold any
+ * character, `=` included.
+ */
+function filterDriversOff(env: NodeJS.ProcessEnv, drivers: readonly string[]): NodeJS.ProcessEnv {
+  if (drivers.length === 0) return env;
+  const out = { ...env };
+  let count = Number(env.GIT_CONFIG_COUNT) || 0;
+  for (const name of drivers)
+    for (const [key, value] of FILTER_OFF) {
+      out[`GIT_CONFIG_KEY_${count}`] = `filter.${name}.${key}`;
+      out[`GIT_CONFIG_VALUE_${count}`] = value;
+      count++;
+    }
+  out.GIT_CONFIG_COUNT = String(count);
+  return out;
 }
 
 /** What one of lathe's git commands ended with: its exit status (null if it did not run) and output. */
@@ -79,13 +101,19 @@ export async function gitFilterDrivers(cwd: string, timeoutMs = 2_000): Promise<
  * fork). Its arguments are git's; a driver's name may hold dots or spaces (`filter.<name>.<key>`).
  */
 const FILTERS_OFF_THEN_GIT = `command -v git >/dev/null 2>&1 || { echo "${GIT_NOT_FOUND}" >&2; exit 127; }
+i=\${GIT_CONFIG_COUNT:-0}
 while IFS= read -r key; do
   [ -n "$key" ] || continue
   name=\${key#filter.}; name=\${name%.*}
-  set -- -c "filter.$name.clean=" -c "filter.$name.smudge=" -c "filter.$name.process=" -c "filter.$name.required=false" "$@"
+  for setting in ${FILTER_OFF.map(([key, value]) => `${key}=${value}`).join(' ')}; do
+    set -- -c "filter.$name.$setting" "$@"
+    export "GIT_CONFIG_KEY_$i=filter.$name.\${setting%%=*}" "GIT_CONFIG_VALUE_$i=\${setting#*=}"
+    i=$((i + 1))
+  done
 done <<LATHE_FILTERS
 $(git ${SAFE_CONFIG.map((c) => `-c ${c}`).join(' ')} config --name-only --get-regexp '^filter\\.' 2>/dev/null)
 LATHE_FILTERS
+export GIT_CONFIG_COUNT=$i
 exec git "$@"`;
 
 /**
@@ -105,7 +133,12 @@ export async function runGit(
 ): Promise<GitRun> {
   const timeout = options.timeoutMs ?? 2_000;
   if (options.filterDrivers)
-    return git(safeGitArgs(args, options.filterDrivers), options.cwd, timeout, options.env);
+    return git(
+      safeGitArgs(args, options.filterDrivers),
+      options.cwd,
+      timeout,
+      filterDriversOff(options.env ?? process.env, options.filterDrivers),
+    );
   const run = await collectProcess(['sh', '-c', FILTERS_OFF_THEN_GIT, 'sh', ...safeGitArgs(args)], {
     cwd: options.cwd,
     env: safeGitEnv(options.env),

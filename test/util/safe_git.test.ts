@@ -13,9 +13,12 @@ function git(cwd: string, ...args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
-/** A repository whose tracked files are changed, with filter drivers named plainly and with dots. */
+/**
+ * A repository whose tracked files are changed, with filter drivers named plainly, with dots,
+ * and with `=` (which `git -c` cannot name).
+ */
 function armedRepository(marker: string): string {
-  const repo = writeTree({ 'a.txt': 'one\n', 'b.md': 'one\n' }, 'lathe-safe-git-');
+  const repo = writeTree({ 'a.txt': 'one\n', 'b.md': 'one\n', 'c.cfg': 'one\n' }, 'lathe-safe-git-');
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'start');
@@ -23,28 +26,46 @@ function armedRepository(marker: string): string {
   writeFileSync(script, `#!/bin/sh\necho "$1" >> ${marker}\ncat\n`, { mode: 0o755 });
   git(repo, 'config', 'filter.evil.clean', `${script} plain`);
   git(repo, 'config', 'filter.evil.two.clean', `${script} dotted`);
-  writeFileSync(join(repo, '.gitattributes'), '*.txt filter=evil\n*.md filter=evil.two\n');
-  writeFileSync(join(repo, 'a.txt'), 'two\n');
-  writeFileSync(join(repo, 'b.md'), 'two\n');
+  git(repo, 'config', 'filter.x=y.clean', `${script} equals`);
+  writeFileSync(join(repo, '.gitattributes'), '*.txt filter=evil\n*.md filter=evil.two\n*.cfg filter=x=y\n');
+  for (const name of ['a.txt', 'b.md', 'c.cfg']) writeFileSync(join(repo, name), 'two\n');
   return repo;
 }
 
 describe('runGit', () => {
-  it('turns off every filter driver the repository defines, a dotted name too', async () => {
+  it('turns off every filter driver the repository defines, however it is named', async () => {
     const marker = join(tempDir('lathe-marker-'), 'ran.txt');
     const repo = armedRepository(marker);
-    // A plain `git status` runs both: the repository really is armed.
+    // A plain `git status` runs them all: the repository really is armed.
     spawnSync('git', ['status', '--porcelain'], { cwd: repo });
     expect(new Set(readFileSync(marker, 'utf8').split('\n').filter(Boolean))).toEqual(
-      new Set(['dotted', 'plain']),
+      new Set(['dotted', 'equals', 'plain']),
     );
-    writeFileSync(marker, '');
-    expect(await gitFilterDrivers(repo)).toEqual(expect.arrayContaining(['evil', 'evil.two']));
-    const status = await runGit(['status', '--porcelain'], { cwd: repo });
-    expect(status.status).toBe(0);
-    expect(status.stdout).toContain(' M a.txt');
-    expect(status.stdout).toContain(' M b.md');
-    expect(readFileSync(marker, 'utf8')).toBe('');
+    const drivers = await gitFilterDrivers(repo);
+    expect(drivers.sort()).toEqual(['evil', 'evil.two', 'x=y']);
+    // Drivers looked up by the same process, and drivers looked up once for many calls.
+    for (const options of [{ cwd: repo }, { cwd: repo, filterDrivers: drivers }]) {
+      writeFileSync(marker, '');
+      const status = await runGit(['status', '--porcelain'], options);
+      expect(status.status).toBe(0);
+      for (const name of ['a.txt', 'b.md', 'c.cfg']) expect(status.stdout).toContain(` M ${name}`);
+      expect(readFileSync(marker, 'utf8')).toBe('');
+    }
+  });
+
+  it("keeps the configuration the caller's environment gives git", async () => {
+    const repo = armedRepository(join(tempDir('lathe-marker-'), 'ran.txt'));
+    const env = {
+      ...process.env,
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'lathe.test',
+      GIT_CONFIG_VALUE_0: 'kept',
+    };
+    for (const options of [
+      { cwd: repo, env },
+      { cwd: repo, env, filterDrivers: await gitFilterDrivers(repo) },
+    ])
+      expect((await runGit(['config', 'lathe.test'], options)).stdout).toBe('kept\n');
   });
 
   it('says git is missing as a start error, as when git itself could not start', async () => {
