@@ -1,8 +1,9 @@
 // `lathe -p` seen from outside, against the fake model server in its own process:
 //   first request — from spawning the command to its first model request reaching the server;
 //   exit          — from the server handing over the final reply's last byte to the process exit.
-// Two scenarios, each in a fresh git repository: `hello` (one reply) and `work` (tool calls over
-// five turns, then a reply).
+// Three scenarios: `hello` (one reply) and `work` (tool calls over five turns, then a reply), each
+// a first run in a fresh git repository with a fresh LATHE_HOME; and `hello again`, a second run
+// in hello's folder and home, as a returning user starts lathe.
 // To compare with an earlier build, point LATHE_BENCH_BASELINE at its dist/bin/lathe.js: the
 // two builds then run interleaved, run by run, so a change in the machine's load hits both.
 import { execFileSync, spawn } from 'node:child_process';
@@ -27,10 +28,21 @@ interface Scenario {
   turns: ScriptedTurn[];
   /** Text the final output must hold: a run that went wrong is not timed. */
   expect: string;
+  /** Runs in the folder and home of the build's last run of the scenario before it. */
+  again?: boolean;
 }
 
 const SCENARIOS: Scenario[] = [
   { name: 'hello', prompt: 'hi', args: [], files: {}, turns: [{ text: 'Hello!' }], expect: 'Hello!' },
+  {
+    name: 'hello again',
+    prompt: 'hi',
+    args: [],
+    files: {},
+    turns: [{ text: 'Hello!' }],
+    expect: 'Hello!',
+    again: true,
+  },
   {
     name: 'work',
     prompt: 'bump the version and show the file',
@@ -87,11 +99,21 @@ function workspace(files: Record<string, string>): string {
 
 const isModelRequest = (t: Traffic) => t.path.endsWith('/messages');
 
+/** Where each build last ran a scenario that is not run again: the folder and the home. */
+const lastPlace = new Map<string, { cwd: string; home: string }>();
+
 async function timeRun(bin: string, scenario: Scenario, server: TimedServer): Promise<RunTimes> {
   await server.enqueue(scenario.turns);
   server.takeTraffic();
-  const cwd = workspace(scenario.files);
-  const env = latheEnv(server, mkdtempSync(join(tmpdir(), 'lathe-bench-home-')));
+  const reused = scenario.again ? lastPlace.get(bin) : undefined;
+  if (scenario.again && !reused) throw new Error(`${scenario.name}: no earlier run to run again`);
+  const place = reused ?? {
+    cwd: workspace(scenario.files),
+    home: mkdtempSync(join(tmpdir(), 'lathe-bench-home-')),
+  };
+  lastPlace.set(bin, place);
+  const { cwd } = place;
+  const env = latheEnv(server, place.home);
   const args = [bin, '-p', scenario.prompt, '--model', 'anthropic/claude-sonnet-4-5', ...scenario.args];
   const spawned = process.hrtime.bigint();
   const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

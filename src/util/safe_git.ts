@@ -99,6 +99,7 @@ export async function gitFilterDrivers(cwd: string, timeoutMs = 2_000): Promise<
  * A shell that looks up the filter drivers and then becomes git, turning them off: one process
  * started from lathe instead of two (each start from a large process costs the event loop a
  * fork). Its arguments are git's; a driver's name may hold dots or spaces (`filter.<name>.<key>`).
+ * The shell is named by its path, which every POSIX system has: PATH need hold git alone.
  */
 const FILTERS_OFF_THEN_GIT = `command -v git >/dev/null 2>&1 || { echo "${GIT_NOT_FOUND}" >&2; exit 127; }
 i=\${GIT_CONFIG_COUNT:-0}
@@ -139,7 +140,7 @@ export async function runGit(
       timeout,
       filterDriversOff(options.env ?? process.env, options.filterDrivers),
     );
-  const run = await collectProcess(['sh', '-c', FILTERS_OFF_THEN_GIT, 'sh', ...safeGitArgs(args)], {
+  const run = await collectProcess(['/bin/sh', '-c', FILTERS_OFF_THEN_GIT, 'sh', ...safeGitArgs(args)], {
     cwd: options.cwd,
     env: safeGitEnv(options.env),
     timeoutMs: timeout,

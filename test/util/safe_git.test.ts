@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,11 +68,17 @@ describe('runGit', () => {
       expect((await runGit(['config', 'lathe.test'], options)).stdout).toBe('kept\n');
   });
 
-  it('says git is missing as a start error, as when git itself could not start', async () => {
-    // A PATH with a shell and nothing else: git is not on it.
+  it('needs nothing on PATH but git', async () => {
     const bin = tempDir('lathe-path-');
-    symlinkSync('/bin/sh', join(bin, 'sh'));
-    const run = await runGit(['status'], { cwd: tempDir(), env: { PATH: bin } });
+    symlinkSync(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), join(bin, 'git'));
+    const run = await runGit(['--version'], { cwd: tempDir(), env: { PATH: bin } });
+    expect(run.error).toBeUndefined();
+    expect(run.stdout).toMatch(/^git version /);
+  });
+
+  it('says git is missing as a start error, as when git itself could not start', async () => {
+    // A PATH with nothing on it: git is not there.
+    const run = await runGit(['status'], { cwd: tempDir(), env: { PATH: tempDir('lathe-path-') } });
     expect(run.error?.code).toBe('ENOENT');
     expect(run.status).toBeNull();
   });
