@@ -48,7 +48,7 @@ const FRAMES_CHILD = (resultFile: string) => `
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 // As the interactive UI does when it starts.
 (await import(${JSON.stringify(`${DIST}/tui/heap.js`)})).preferSmallHeap();
 const React = await import('react');

@@ -4,8 +4,6 @@ import type { BrowserActionName } from './action_names.js';
 import type { BrowserSession } from './session.js';
 import { filterTree, renderCapped, type TreeLine, treeDelta } from './snapshot.js';
 
-export { BROWSER_ACTIONS, type BrowserActionName } from './action_names.js';
-
 export interface BrowserAction {
   action: BrowserActionName;
   url?: string;

@@ -143,7 +143,7 @@ export class FileStatter {
   private helper(): Worker | undefined {
     if (this.failed) return undefined;
     if (this.worker) return this.ready ? this.worker : undefined;
-    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+    const { Worker } = lazyBuiltin('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
     worker.once('online', () => {

@@ -132,7 +132,7 @@ export class TimedRegex {
     message: Record<string, unknown>,
     done: (reply: Record<string, unknown>) => T,
   ): Promise<T | { ok: false; error: string }> {
-    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+    const { Worker } = lazyBuiltin('node:worker_threads');
     this.worker ??= new Worker(WORKER_SOURCE, {
       eval: true,
       // Plain JavaScript: no loaders or flags of the parent (a TypeScript loader would slow the start).

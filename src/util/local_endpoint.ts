@@ -43,7 +43,7 @@ export class LocalEndpoint {
 
   private listen(): Promise<EndpointState> {
     const { port, inUse } = this.options;
-    const { createServer } = lazyBuiltin<typeof import('node:http')>('node:http');
+    const { createServer } = lazyBuiltin('node:http');
     const server = createServer((req, res) => void this.options.respond(req, res));
     server.requestTimeout = 10_000;
     server.headersTimeout = 10_000;

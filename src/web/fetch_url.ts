@@ -4,8 +4,6 @@ import { parseUrl } from './parse_url.js';
 import { pinnedRequest, type RawResponse } from './pinned_request.js';
 import { WebError } from './web_error.js';
 
-export { parseUrl };
-
 export const MAX_REDIRECTS = 5;
 
 export interface FetchOptions {

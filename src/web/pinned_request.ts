@@ -45,7 +45,7 @@ export function flatHeaders(headers: Record<string, string | string[] | undefine
 }
 
 function decoded(body: Readable, encoding: string | undefined): Readable {
-  const zlib = () => lazyBuiltin<typeof import('node:zlib')>('node:zlib');
+  const zlib = () => lazyBuiltin('node:zlib');
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':

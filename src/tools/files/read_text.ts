@@ -127,7 +127,7 @@ async function readStreamed(
   }
   // The stream reads the handle that was checked, from the start, and closes it when done.
   const stream = handle.createReadStream({ encoding: 'utf8', start: 0 });
-  const { createInterface } = lazyBuiltin<typeof import('node:readline')>('node:readline');
+  const { createInterface } = lazyBuiltin('node:readline');
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const wanted: string[] = [];
   let lineNumber = 0;

@@ -42,7 +42,7 @@ export class ReplHost implements ReplAccess {
 
   private start(): Worker {
     const memoryMb = this.limits().memoryMb;
-    const { Worker } = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+    const { Worker } = lazyBuiltin('node:worker_threads');
     const worker = new Worker(REPL_WORKER_SOURCE, {
       eval: true,
       // Plain JavaScript: no loaders or flags of the parent; no environment to read.

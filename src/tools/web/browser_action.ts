@@ -4,6 +4,7 @@ import type { BrowserAction } from '../../browser/actions.js';
 import type { BrowserSession } from '../../browser/session.js';
 import type { PermissionEngine } from '../../permission/types.js';
 import { buildTool } from '../../tool/build_tool.js';
+import type { BrowserHost } from '../../tool/context/browser.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 
@@ -79,9 +80,7 @@ const browserCode = async () => {
 };
 type BrowserCode = Awaited<ReturnType<typeof browserCode>>;
 
-function sessionOf(ctx: ToolContext, code: BrowserCode): BrowserSession | undefined {
-  const host = ctx.browser;
-  if (!host) return undefined;
+function sessionOf(ctx: ToolContext, host: BrowserHost, code: BrowserCode): BrowserSession {
   return host.shared(
     () =>
       new code.BrowserSession({
@@ -150,8 +149,7 @@ export const browserAction = buildTool({
   async call(input: Input, ctx): Promise<ToolOutput> {
     if (!ctx.browser) return { isError: true, text: 'No browser is available in this session.' };
     const code = await browserCode();
-    const session = sessionOf(ctx, code);
-    if (!session) return { isError: true, text: 'No browser is available in this session.' };
+    const session = sessionOf(ctx, ctx.browser, code);
     const aborted = new Promise<never>((_, reject) => {
       if (ctx.signal.aborted) reject(new code.ActionError('Interrupted.'));
       ctx.signal.addEventListener('abort', () => reject(new code.ActionError('Interrupted.')), {
