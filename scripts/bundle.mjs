@@ -1,7 +1,7 @@
 // Bundles the command into dist/bin/: one parse instead of hundreds of module files makes
 // start-up about 100 ms faster. Native, wasm and rarely used heavy packages stay external and
 // are loaded only when needed.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -42,6 +42,23 @@ const zod3KindsOnly = {
   },
 };
 
+/**
+ * The AI SDK's provider utilities name the global `Headers` for every request (to add to the
+ * user-agent), and naming it loads undici, Node's whole HTTP client: about 40 ms before the first
+ * model request, which goes out on Node's own client (src/provider/http_fetch.ts). In that module
+ * `Headers` is lathe's PlainHeaders, which behaves the same for what it does there.
+ */
+const headersWithoutUndici = {
+  name: 'headers-without-undici',
+  setup(esbuild) {
+    const plainHeaders = JSON.stringify(join(process.cwd(), 'src/provider/plain_headers.ts'));
+    esbuild.onLoad({ filter: /\/@ai-sdk\/provider-utils\/dist\/index\.mjs$/ }, ({ path }) => ({
+      contents: `import { PlainHeaders as Headers } from ${plainHeaders};\n${readFileSync(path, 'utf8')}`,
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 // Chunk names change with their content: clear out the last build's.
 rmSync('dist/bin', { recursive: true, force: true });
 
@@ -75,6 +92,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly, zod3KindsOnly],
+  plugins: [zodEnglishOnly, zod3KindsOnly, headersWithoutUndici],
   logLevel: 'warning',
 });

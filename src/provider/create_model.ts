@@ -1,7 +1,9 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from '../config/timeouts.js';
 import type { Effort } from '../config/types.js';
+import { httpFetch } from './http_fetch.js';
 import { ModelConfigError, type ModelSpec, type ProviderName } from './model_spec.js';
+import { proxyConfigured } from './proxy.js';
 import { fetchWithTimeouts } from './timed_fetch.js';
 
 /** Where each provider's key is looked for, in order (the first is the one to name). */
@@ -67,7 +69,9 @@ function checkUrl(url: string | undefined): string | undefined {
 export async function createModel(spec: ModelSpec, options: ProviderOptions = {}): Promise<LanguageModelV3> {
   const env = options.env ?? process.env;
   const baseURL = checkUrl(options.baseUrl);
-  const fetch = fetchWithTimeouts(options.timeouts ?? DEFAULT_MODEL_TIMEOUTS);
+  // A proxy is undici's to carry (routeThroughEnvironmentProxy); without one, Node's own client is lighter.
+  const base = proxyConfigured() ? globalThis.fetch : (httpFetch as typeof fetch);
+  const fetch = fetchWithTimeouts(options.timeouts ?? DEFAULT_MODEL_TIMEOUTS, base);
   switch (spec.provider) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');

@@ -1,4 +1,5 @@
 import type { ModelTimeouts } from '../config/timeouts.js';
+import { NodeResponse } from './http_response.js';
 
 /**
  * A model endpoint that accepted the request but sent nothing (`first-byte`: no response
@@ -37,10 +38,7 @@ function endpointOf(input: Parameters<typeof fetch>[0]): string {
  * pause longer than `idleMs` while it is being read. Either ends the request with a
  * ModelTimeoutError; the caller's own abort still wins.
  */
-export function fetchWithTimeouts(
-  timeouts: ModelTimeouts,
-  base: typeof fetch = globalThis.fetch,
-): typeof fetch {
+export function fetchWithTimeouts(timeouts: ModelTimeouts, base: typeof fetch): typeof fetch {
   return async (input, init) => {
     const endpoint = endpointOf(input);
     const controller = new AbortController();
@@ -98,10 +96,16 @@ export function fetchWithTimeouts(
         await reader.cancel(reason);
       },
     });
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return withBody(response, body);
   };
+}
+
+/** The response with another body; one of Node's own client stays one (the global Response loads undici). */
+function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
+  if (response instanceof NodeResponse) return response.withBody(body) as unknown as Response;
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

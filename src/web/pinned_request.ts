@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
-import { lazyBuiltin } from '../util/lazy_builtin.js';
+import { decodedBody, flatHeaders } from '../util/http_content.js';
 import { describeBytes, WebError } from './web_error.js';
 
 /** How long and how much one request may take. */
@@ -37,28 +37,6 @@ function pinnedLookup(address: string, family: 4 | 6) {
   };
 }
 
-export function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers))
-    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  return out;
-}
-
-function decoded(body: Readable, encoding: string | undefined): Readable {
-  const zlib = () => lazyBuiltin('node:zlib');
-  switch (encoding?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return body.pipe(zlib().createGunzip());
-    case 'deflate':
-      return body.pipe(zlib().createInflate());
-    case 'br':
-      return body.pipe(zlib().createBrotliDecompress());
-    default:
-      return body;
-  }
-}
-
 /** Reads a body up to `maxBytes` (after decompression, so a small zip bomb stops too). */
 export async function readCapped(
   body: Readable,
@@ -68,7 +46,7 @@ export async function readCapped(
 ) {
   const chunks: Buffer[] = [];
   let size = 0;
-  const stream = decoded(body, encoding);
+  const stream = decodedBody(body, encoding);
   try {
     for await (const chunk of stream) {
       size += (chunk as Buffer).length;

@@ -1,21 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
+import { closedPort, forwardFrom } from '../support/ports.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
-
-/** A port nothing listens on: bound, then released. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
@@ -180,15 +170,30 @@ describe('lathe -p (headless) against the fake model server', () => {
     );
   });
 
-  it('says what is wrong with a base URL on a port fetch refuses', async () => {
-    const r = await latheAsync(
-      ['-p', 'hi', '--model', 'openai-compatible/some-model', '--base-url', 'http://127.0.0.1:6000/v1'],
-      { cwd: repo(), env: { LATHE_HOME: tempDir() } },
+  it('reaches a model endpoint on a port that fetch refuses (as browsers do), as curl would', async () => {
+    server = await FakeModelServer.start({ turns: [{ text: 'Hello from a blocked port.' }] });
+    // Ports the Fetch standard blocks: 6665-6669 (IRC), 10080 (Amanda), 6000 (X11).
+    const forward = await forwardFrom(
+      [6665, 6666, 6667, 6668, 6669, 10080, 6000],
+      Number(new URL(server.url).port),
     );
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(
-      'lathe: cannot reach the model endpoint http://127.0.0.1:6000: fetch never connects to that port (a port such as 1, 9 or 6000 that browsers block too); use another port',
-    );
+    try {
+      const r = await latheAsync(
+        [
+          '-p',
+          'hi',
+          '--model',
+          'anthropic/claude-sonnet-4-5',
+          '--base-url',
+          `http://127.0.0.1:${forward.port}/v1`,
+        ],
+        { cwd: repo(), env: { LATHE_HOME: tempDir(), ANTHROPIC_API_KEY: 'test-key' } },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('Hello from a blocked port.');
+    } finally {
+      await forward.close();
+    }
   });
 
   it('answers a question headless with "no user is present" unless --answers supplies one', async () => {

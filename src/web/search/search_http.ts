@@ -1,4 +1,5 @@
-import { flatHeaders, readCapped } from '../pinned_request.js';
+import { flatHeaders } from '../../util/http_content.js';
+import { readCapped } from '../pinned_request.js';
 import { WebError } from '../web_error.js';
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
