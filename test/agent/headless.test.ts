@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
-import { closedPort, forwardFrom } from '../support/ports.js';
+import { closedPort, forwardFrom, TEST_CERT_PATH } from '../support/ports.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
@@ -193,6 +193,31 @@ describe('lathe -p (headless) against the fake model server', () => {
       expect(r.stdout).toContain('Hello from a blocked port.');
     } finally {
       await forward.close();
+    }
+  });
+
+  it('talks to an https endpoint whose certificate NODE_EXTRA_CA_CERTS trusts', async () => {
+    server = await FakeModelServer.start({ turns: [{ text: 'Hello over TLS.' }] });
+    const tls = await forwardFrom([0], Number(new URL(server.url).port), { tls: true });
+    try {
+      const r = await latheAsync(
+        [
+          '-p',
+          'hi',
+          '--model',
+          'anthropic/claude-sonnet-4-5',
+          '--base-url',
+          `https://localhost:${tls.port}/v1`,
+        ],
+        {
+          cwd: repo(),
+          env: { LATHE_HOME: tempDir(), ANTHROPIC_API_KEY: 'test-key', NODE_EXTRA_CA_CERTS: TEST_CERT_PATH },
+        },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('Hello over TLS.');
+    } finally {
+      await tls.close();
     }
   });
 

@@ -4,7 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../src/provider/http_fetch.js';
 import { PlainHeaders } from '../../src/provider/plain_headers.js';
-import { closedPort } from '../support/ports.js';
+import { closedPort, forwardFrom } from '../support/ports.js';
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -152,6 +152,17 @@ describe('httpFetch', () => {
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as Error).message).toBe('fetch failed');
     expect(((failure as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
+  });
+
+  it("checks an https endpoint's certificate: a self-signed one is refused", async () => {
+    const tls = await forwardFrom([0], Number(new URL(main.url).port), { tls: true });
+    try {
+      const failure = await httpFetch(`https://127.0.0.1:${tls.port}/json`).catch((e: unknown) => e);
+      expect((failure as Error).message).toBe('fetch failed');
+      expect(((failure as Error).cause as NodeJS.ErrnoException).code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    } finally {
+      await tls.close();
+    }
   });
 
   it('streams a body as it comes, and an abort ends the stream with its reason', async () => {
