@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collectProcess } from '../util/collect_process.js';
 import { safeGitArgs, safeGitEnv } from '../util/safe_git.js';
@@ -94,18 +93,20 @@ export class ShadowRepo {
    * Makes the repository when there is none: built in a temporary folder and renamed into
    * place, so a process killed meanwhile leaves no half-made repository behind. The files are
    * those `git init --bare --template=` writes, written here: no git process for a new workspace.
+   * A few small synchronous calls, so a checkpoint taken while the process is busy is not held
+   * back a turn of the event loop for each.
    */
-  async ensure(): Promise<void> {
+  ensure(): void {
     if (this.exists) return;
     const temp = `${this.gitDir}.${process.pid}.tmp`;
-    await fs.rm(temp, { recursive: true, force: true });
+    rmSync(temp, { recursive: true, force: true });
     for (const folder of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info'])
-      await fs.mkdir(join(temp, folder), { recursive: true });
-    await fs.writeFile(join(temp, 'HEAD'), 'ref: refs/heads/main\n');
-    await fs.writeFile(join(temp, 'config'), CONFIG);
-    await fs.writeFile(join(temp, 'info', 'attributes'), ATTRIBUTES);
-    await fs.writeFile(join(temp, 'lathe-workspace'), `${this.workTree}\n`);
-    await fs.rename(temp, this.gitDir);
+      mkdirSync(join(temp, folder), { recursive: true });
+    writeFileSync(join(temp, 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(temp, 'config'), CONFIG);
+    writeFileSync(join(temp, 'info', 'attributes'), ATTRIBUTES);
+    writeFileSync(join(temp, 'lathe-workspace'), `${this.workTree}\n`);
+    renameSync(temp, this.gitDir);
   }
 
   /** Runs git here; a failure throws with git's own words. */
@@ -197,13 +198,13 @@ export class ShadowRepo {
    * Removes what a process killed mid-write leaves (an `index.lock`, a restore's index): only ever called by
    * the holder of the repository's lock, so no live process of lathe's owns it.
    */
-  async clearStaleLocks(): Promise<void> {
-    await fs.rm(join(this.gitDir, 'index.lock'), { force: true });
-    for (const name of await fs.readdir(this.gitDir).catch(() => []))
-      if (name.startsWith('restore-index.')) await fs.rm(join(this.gitDir, name), { force: true });
+  clearStaleLocks(): void {
+    rmSync(join(this.gitDir, 'index.lock'), { force: true });
+    for (const name of readdirSync(this.gitDir))
+      if (name.startsWith('restore-index.')) rmSync(join(this.gitDir, name), { force: true });
     // gc may run a while; its packed-refs lock is stale only when old.
     const packed = join(this.gitDir, 'packed-refs.lock');
-    const stat = await fs.stat(packed).catch(() => undefined);
-    if (stat && Date.now() - stat.mtimeMs > 10 * 60_000) await fs.rm(packed, { force: true });
+    const stat = statSync(packed, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > 10 * 60_000) rmSync(packed, { force: true });
   }
 }

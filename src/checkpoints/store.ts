@@ -208,8 +208,8 @@ export class CheckpointStore {
     return withFileLock(
       this.lockPath,
       async () => {
-        await this.repo.ensure();
-        await this.repo.clearStaleLocks();
+        this.repo.ensure();
+        this.repo.clearStaleLocks();
         return work();
       },
       {

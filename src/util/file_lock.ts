@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs/promises';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProcessAlive, type ProcessIdentity, processIdentity } from './process_identity.js';
@@ -7,9 +7,18 @@ import { isProcessAlive, type ProcessIdentity, processIdentity } from './process
 /** How long to wait for another process's work before giving up, by default. */
 const WAIT_LIMIT_MS = 120_000;
 
-async function readOwner(path: string): Promise<ProcessIdentity | undefined> {
+/** The lock file's text; empty when there is none. */
+function lockText(path: string): string {
   try {
-    const owner = JSON.parse(await fs.readFile(path, 'utf8')) as ProcessIdentity;
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function readOwner(path: string): ProcessIdentity | undefined {
+  try {
+    const owner = JSON.parse(lockText(path)) as ProcessIdentity;
     return Number.isInteger(owner.pid) ? owner : undefined;
   } catch {
     return undefined;
@@ -26,13 +35,16 @@ export interface FileLockOptions {
  * Runs `work` holding the lock file at `path`: created exclusively, holding its owner's pid and
  * start time, so processes (not only calls of this one) take turns. A lock whose owner is gone
  * (killed with the lock held) is taken over; a pid reused by a new process does not keep it.
+ * Taking and leaving the lock are a few small synchronous calls: in a busy process, a lock taken
+ * with asynchronous ones waited a turn of the event loop for each (the prompt's checkpoint was
+ * still taking its lock when the model's answer came back).
  */
 export async function withFileLock<T>(
   path: string,
   work: () => Promise<T>,
   options: FileLockOptions,
 ): Promise<T> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const me = JSON.stringify(processIdentity());
   const started = Date.now();
   const limit = options.waitLimitMs ?? WAIT_LIMIT_MS;
@@ -40,21 +52,20 @@ export async function withFileLock<T>(
     try {
       // Written whole before it is linked in: a reader never sees an empty lock.
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      await fs.writeFile(temp, me, { mode: 0o600 });
+      writeFileSync(temp, me, { mode: 0o600 });
       try {
-        await fs.link(temp, path);
+        linkSync(temp, path);
       } finally {
-        await fs.rm(temp, { force: true });
+        rmSync(temp, { force: true });
       }
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const owner = await readOwner(path);
+    const owner = readOwner(path);
     if (owner && !isProcessAlive(owner)) {
       // Re-read right before removing, so a lock just taken by a live process is left alone.
-      const again = await fs.readFile(path, 'utf8').catch(() => '');
-      if (again === JSON.stringify(owner)) await fs.rm(path, { force: true });
+      if (lockText(path) === JSON.stringify(owner)) rmSync(path, { force: true });
       continue;
     }
     if (Date.now() - started > limit) throw options.busy(owner?.pid);
@@ -63,6 +74,6 @@ export async function withFileLock<T>(
   try {
     return await work();
   } finally {
-    await fs.rm(path, { force: true });
+    rmSync(path, { force: true });
   }
 }
