@@ -1,18 +1,19 @@
-import { readFileSync } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileEntry } from './fast_import.js';
 import type { TreeMemory } from './snapshot.js';
 
 /**
- * The files' stats as last seen, kept in the shadow repository for the next process: a file
- * whose stats are the same holds the same bytes, so a new process need not read every file.
- * Each row is true on its own (these stats, this blob), whichever tree is newest; a missing or
- * unreadable cache only means the files are read again.
+ * What the last process knew of the workspace, kept in the shadow repository for the next one:
+ * the files' stats as last seen (a file whose stats are the same holds the same bytes, so a new
+ * process need not read every file), and, when it was saved right after a checkpoint, that
+ * checkpoint's commit and tree, whose files the rows then list in full (a new process then needs
+ * no git to learn the newest tree and its files). Each row is true on its own (these stats, this
+ * blob) whichever tree is newest; a missing or unreadable file only means more work next time.
  */
 const CACHE_FILE = 'lathe-stats.json';
 
-type Row = [
+type StatRow = [
   path: string,
   mode: string,
   sha: string,
@@ -22,31 +23,74 @@ type Row = [
   ino: number,
   statMode: number,
 ];
+/** A file of the tree whose stats were too fresh to trust. */
+type BareRow = [path: string, mode: string, sha: string];
+type Row = StatRow | BareRow;
 
-/** Adds the cached stats to a tree's files where the cache saw the same blob at the same path. */
-export function addCachedStats(gitDir: string, memory: TreeMemory): void {
-  let rows: Row[];
+export interface SavedFiles {
+  /** The checkpoint whose tree the rows list in full; absent when they are stats alone. */
+  commit?: string;
+  tree?: string;
+  rows: Row[];
+}
+
+/** The saved files, or undefined when there are none (or they cannot be read). */
+export function readSavedFiles(gitDir: string): SavedFiles | undefined {
   try {
-    rows = JSON.parse(readFileSync(join(gitDir, CACHE_FILE), 'utf8')) as Row[];
-    if (!Array.isArray(rows)) return;
+    const saved = JSON.parse(readFileSync(join(gitDir, CACHE_FILE), 'utf8')) as SavedFiles | Row[];
+    // The first form of the file: stats alone, as an array.
+    if (Array.isArray(saved)) return { rows: saved };
+    return Array.isArray(saved?.rows) ? saved : undefined;
   } catch {
-    return;
-  }
-  for (const row of rows) {
-    if (!Array.isArray(row) || row.length !== 8) continue;
-    const [path, mode, sha, size, mtimeMs, ctimeMs, ino, statMode] = row;
-    const entry = memory.files.get(path);
-    if (entry && !entry.stat && entry.sha === sha && entry.mode === mode)
-      memory.files.set(path, { ...entry, stat: { size, mtimeMs, ctimeMs, ino, mode: statMode } });
+    return undefined;
   }
 }
 
-/** Writes the cache (whole, then renamed into place, so a reader never sees half of it). */
-export async function saveStats(gitDir: string, files: ReadonlyMap<string, FileEntry>): Promise<void> {
+/** The files of `tree` when they were saved in full for it, with their stats; undefined otherwise. */
+export function savedTree(saved: SavedFiles | undefined, tree: string): TreeMemory | undefined {
+  if (!saved || saved.tree !== tree || !saved.commit) return undefined;
+  const files = new Map<string, FileEntry>();
+  for (const row of saved.rows) {
+    if (!Array.isArray(row) || (row.length !== 3 && row.length !== 8)) return undefined;
+    files.set(row[0], entryOf(row));
+  }
+  return { tree, files };
+}
+
+/** Adds the saved stats to a tree's files where they saw the same blob at the same path. */
+export function addCachedStats(saved: SavedFiles | undefined, memory: TreeMemory): void {
+  for (const row of saved?.rows ?? []) {
+    if (!Array.isArray(row) || row.length !== 8) continue;
+    const entry = memory.files.get(row[0]);
+    const cached = entryOf(row);
+    if (entry && !entry.stat && entry.sha === cached.sha && entry.mode === cached.mode)
+      memory.files.set(row[0], cached);
+  }
+}
+
+/**
+ * Writes the files (whole, then renamed into place, so a reader never sees half of it): with
+ * `checkpoint`, as the full listing of its tree. Synchronous: a few calls, and a process about
+ * to end need not wait turns for them.
+ */
+export function saveFiles(
+  gitDir: string,
+  files: ReadonlyMap<string, FileEntry>,
+  checkpoint?: { commit: string; tree: string },
+): void {
   const rows: Row[] = [];
   for (const [path, { mode, sha, stat }] of files)
     if (stat) rows.push([path, mode, sha, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.mode]);
+    else if (checkpoint) rows.push([path, mode, sha]);
+  const saved: SavedFiles = { ...checkpoint, rows };
   const temp = join(gitDir, `${CACHE_FILE}.${process.pid}.tmp`);
-  await fs.writeFile(temp, JSON.stringify(rows));
-  await fs.rename(temp, join(gitDir, CACHE_FILE));
+  writeFileSync(temp, JSON.stringify(saved));
+  renameSync(temp, join(gitDir, CACHE_FILE));
+}
+
+function entryOf(row: Row): FileEntry {
+  const [, mode, sha] = row;
+  if (row.length === 3) return { mode: mode as FileEntry['mode'], sha };
+  const [, , , size, mtimeMs, ctimeMs, ino, statMode] = row;
+  return { mode: mode as FileEntry['mode'], sha, stat: { size, mtimeMs, ctimeMs, ino, mode: statMode } };
 }

@@ -3,7 +3,7 @@ import { lstatSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
 import { withFileLock } from '../util/file_lock.js';
-import { type ImportRequest, type ImportResult, importCommit } from './fast_import.js';
+import { type FileEntry, type ImportRequest, type ImportResult, importCommit } from './fast_import.js';
 import { FileStatter } from './file_stats.js';
 import {
   type Checkpoint,
@@ -14,10 +14,11 @@ import {
   REF_PREFIX,
   refFor,
 } from './records.js';
+import { readCheckpointRefs } from './refs_on_disk.js';
 import { switchTree, type TreeChange } from './restore.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
 import { isClean, readTree, scanWorkspace, type TreeMemory, type WorkspaceScan } from './snapshot.js';
-import { addCachedStats, saveStats } from './stat_cache.js';
+import { addCachedStats, readSavedFiles, type SavedFiles, savedTree, saveFiles } from './stat_cache.js';
 import { WorkspaceWalker } from './walk.js';
 
 export interface CheckpointStoreOptions {
@@ -51,6 +52,8 @@ const PRESENT_REF = 'refs/lathe/present';
 const MAX_PACKS = 40;
 /** Files read in one scan past which their stats are saved for the next process. */
 const STATS_WORTH_SAVING = 200;
+/** Files a workspace may hold for them all to be saved after every checkpoint (a quick write). */
+const SAVED_IN_FULL = 5_000;
 
 /**
  * The checkpoints of one workspace, in its shadow repository. Every snapshot, restore and prune
@@ -68,6 +71,8 @@ export class CheckpointStore {
   /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
   private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
   private gcRunning?: Promise<void>;
+  /** The saved files, once read (`files` undefined: there were none). */
+  private savedFiles?: { files?: SavedFiles };
 
   constructor(private readonly options: CheckpointStoreOptions) {
     const gitDir = shadowGitDir(options.documentsRoot, options.workspace);
@@ -224,19 +229,20 @@ export class CheckpointStore {
   /** The workspace as it is now against the tree last written (lock held). */
   private async scan(): Promise<WorkspaceScan> {
     if (!this.memory) {
-      // A new process: the newest checkpoint's files, each read once to learn its stats.
+      // A new process: the newest checkpoint's files as the last process saved them, or as git
+      // lists them (then each file is read once to learn its stats).
       const { tree } = await this.newestRefs();
-      this.memory = tree ? await readTree(this.repo, tree) : { files: new Map() };
-      addCachedStats(this.repo.gitDir, this.memory);
+      const saved = this.saved();
+      this.memory = tree
+        ? (savedTree(saved, tree) ?? (await readTree(this.repo, tree)))
+        : { files: new Map() };
+      addCachedStats(saved, this.memory);
     }
     const scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
     // The same tree, with the stats of the files read since.
     if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
     // Many files read: keep their stats for the next process (a few are not worth the write).
-    if (scan.read > STATS_WORTH_SAVING)
-      await saveStats(this.repo.gitDir, scan.files).catch(() => {
-        // Without the cache the next process reads the files again: slower, not wrong.
-      });
+    if (scan.read > STATS_WORTH_SAVING) this.save(scan.files);
     return scan;
   }
 
@@ -268,6 +274,9 @@ export class CheckpointStore {
     const { commit, tree } = written;
     const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree, ref };
     this.newest = { stamp: this.refsStamp(), tree, refs: [...kept, ref], checkpoint };
+    // The next process then learns the newest tree and its files without git.
+    if (this.memory && (this.memory.files.size <= SAVED_IN_FULL || scan.read > STATS_WORTH_SAVING))
+      this.save(this.memory.files, { commit, tree });
     if (stale.length > 0) void this.gcWhenDue();
     else void this.repackWhenMany();
     return checkpoint;
@@ -318,6 +327,13 @@ export class CheckpointStore {
       this.newest = { stamp, refs: [] };
       return this.newest;
     }
+    // The refs as git keeps them, and the newest one's tree when the last process saved it.
+    const onDisk = readCheckpointRefs(this.repo.gitDir);
+    const saved = onDisk?.newestCommit && this.saved();
+    if (onDisk && saved && saved.commit === onDisk.newestCommit && saved.tree) {
+      this.newest = { stamp, tree: saved.tree, refs: onDisk.refs };
+      return this.newest;
+    }
     const listed = await this.repo.git(['for-each-ref', '--format=%(refname) %(tree)', REF_PREFIX]);
     const rows = listed.stdout
       .split('\n')
@@ -326,6 +342,22 @@ export class CheckpointStore {
       .sort((a, b) => a[0].localeCompare(b[0]));
     this.newest = { stamp, tree: rows.at(-1)?.[1], refs: rows.map((r) => r[0]) };
     return this.newest;
+  }
+
+  /** The files saved by the last process to save them (read once until this one saves). */
+  private saved(): SavedFiles | undefined {
+    this.savedFiles ??= { files: readSavedFiles(this.repo.gitDir) };
+    return this.savedFiles.files;
+  }
+
+  /** Saves the files for the next process; without them it does more work, nothing is lost. */
+  private save(files: ReadonlyMap<string, FileEntry>, checkpoint?: { commit: string; tree: string }): void {
+    this.savedFiles = undefined;
+    try {
+      saveFiles(this.repo.gitDir, files, checkpoint);
+    } catch {
+      // A full disk or a read-only home: the next process reads the files or asks git again.
+    }
   }
 
   private async refNames(): Promise<string[]> {

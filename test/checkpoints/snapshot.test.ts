@@ -1,6 +1,7 @@
 import {
   chmodSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -103,6 +104,44 @@ describe('a checkpoint of a workspace', () => {
     chmodSync(join(dir, 'run.sh'), 0o644);
     await store.restore(first);
     expect(treeState(dir)).toEqual(before);
+  });
+
+  it('in a new process, learns the newest checkpoint and its files from what the last one saved: one git process', async () => {
+    const dir = tempDir('lathe-plain-');
+    for (let i = 0; i < 20; i++) writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n`);
+    const home = tempDir('lathe-home-');
+    const first = await storeFor(dir, home).take({ kind: 'turn', label: 'first' }, { always: true });
+    writeFileSync(join(dir, 'f3.txt'), 'changed\n');
+    const git = countingGit();
+    const later = storeFor(dir, home, git.env);
+    const second = await later.take({ kind: 'turn', label: 'second' }, { always: true });
+    expect(git.calls()).toEqual(['fast-import']);
+    expect(second.tree).not.toBe(first.tree);
+    await later.restore(first);
+    expect(readFileSync(join(dir, 'f3.txt'), 'utf8')).toBe('file 3\n');
+  });
+
+  it('asks git for the newest checkpoint when what was saved is of an older one, or unreadable', async () => {
+    const dir = tempDir('lathe-plain-');
+    writeFileSync(join(dir, 'a.txt'), 'one\n');
+    const home = tempDir('lathe-home-');
+    await storeFor(dir, home).take({ kind: 'turn', label: 'first' }, { always: true });
+    const repo = readdirSync(join(home, 'checkpoints')).find((name) => name.endsWith('.git')) ?? '';
+    const savedPath = join(home, 'checkpoints', repo, 'lathe-stats.json');
+    const savedForFirst = readFileSync(savedPath);
+    writeFileSync(join(dir, 'a.txt'), 'two\n');
+    const second = await storeFor(dir, home).take({ kind: 'turn', label: 'second' }, { always: true });
+    for (const saved of [savedForFirst, Buffer.from('not json')]) {
+      writeFileSync(savedPath, saved);
+      writeFileSync(join(dir, 'a.txt'), 'three\n');
+      const git = countingGit();
+      const later = storeFor(dir, home, git.env);
+      const third = await later.take({ kind: 'turn', label: 'third' }, { always: true });
+      expect(git.calls()).toEqual(['for-each-ref', 'ls-tree', 'fast-import']);
+      expect(third.tree).not.toBe(second.tree);
+      await later.restore(second);
+      expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('two\n');
+    }
   });
 
   it('in a new process, finds what changed since the last process, through the stats it kept', async () => {
