@@ -1,9 +1,10 @@
-import stringWidth from 'string-width';
+import { GraphemeSegmenter, joinsCodePoints } from './graphemes.js';
+import stringWidth from './string_width.js';
 import type { Line, Span, Style } from './style.js';
 
 /** Printable ASCII only: one column a character, measured without segmenting. */
 const PLAIN = /^[\x20-\x7e]*$/;
-const graphemes = new Intl.Segmenter();
+const graphemes = new GraphemeSegmenter();
 /** Widths of the grapheme clusters seen so far: measuring one is costly, and text repeats them. */
 const clusterWidths = new Map<string, number>();
 const MAX_REMEMBERED = 4096;
@@ -23,17 +24,9 @@ function clusterWidth(cluster: string): number {
   return width;
 }
 
-/**
- * Code points that join the one before into a single drawn character (marks, joiners, variation
- * selectors, skin tones, flags, tags, Hangul jamo). Text without any is measured code point by
- * code point, which is much cheaper than segmenting it and gives the same widths.
- */
-const JOINING =
-  /\u200d|[\p{Grapheme_Extend}\p{Mc}\p{Regional_Indicator}\p{Emoji_Modifier}\u{E0020}-\u{E007F}\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
-
 /** The text's grapheme clusters: what a terminal draws as one character each. */
 function clustersOf(text: string): Iterable<string> {
-  if (!JOINING.test(text)) return text;
+  if (!joinsCodePoints(text)) return text;
   return Array.from(graphemes.segment(text), (part) => part.segment);
 }
 
