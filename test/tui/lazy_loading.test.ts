@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lathe } from '../support/cli.js';
+import { LATHE_BIN, lathe } from '../support/cli.js';
 import { staticGraph } from '../support/static_graph.js';
 
 describe('start-up cost', () => {
@@ -27,5 +29,17 @@ describe('start-up cost', () => {
     const r = lathe([]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the interactive UI needs a terminal');
+  });
+
+  it('builds its code as ASCII: one other character makes Node read a whole chunk as two-byte text', () => {
+    const bin = dirname(LATHE_BIN);
+    const wide = readdirSync(bin).filter(
+      // Readability's word lists (loaded only by web_fetch) hold other scripts on purpose.
+      (name) =>
+        name.endsWith('.js') &&
+        !name.startsWith('readability-') &&
+        /[^\x00-\x7f]/.test(readFileSync(join(bin, name), 'latin1')),
+    );
+    expect(wide).toEqual([]);
   });
 });

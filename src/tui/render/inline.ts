@@ -68,7 +68,7 @@ export function parseInline(text: string, base?: Style): Span[] {
         continue;
       }
     }
-    const wordStart = i === 0 || /[\s([{"'“]/.test(text[i - 1]);
+    const wordStart = i === 0 || /[\s([{"'\u201c]/.test(text[i - 1]);
     if ((ch === '*' || (ch === '_' && wordStart)) && !/\s/.test(text[i + 1] ?? ' ') && text[i + 1] !== ch) {
       const end = closing(text, ch, i + 1);
       const endsWord = end > 0 && (ch === '*' || !/\w/.test(text[end + 1] ?? ' '));
