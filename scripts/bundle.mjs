@@ -85,6 +85,28 @@ const uiTextWithoutIcuAtLoad = {
   },
 };
 
+/**
+ * React, its reconciler and its scheduler choose their development or production build by
+ * NODE_ENV when they load; bundled, both would be parsed at every start of the UI (about 260 KB
+ * of development code, never run there). The bundle holds the production builds alone, all of
+ * them (a development jsx-runtime over a production React would fail), whatever NODE_ENV says.
+ */
+const reactProductionOnly = {
+  name: 'react-production-only',
+  setup(esbuild) {
+    esbuild.onLoad(
+      { filter: /\/node_modules\/(react|react-reconciler|scheduler)\/(index|jsx-runtime|jsx-dev-runtime|constants)\.js$/ },
+      ({ path }) => {
+        const source = readFileSync(path, 'utf8');
+        const choice = "process.env.NODE_ENV === 'production'";
+        if (!source.includes(choice))
+          throw new Error(`${path} no longer chooses its build by NODE_ENV: see reactProductionOnly in scripts/bundle.mjs`);
+        return { contents: source.replaceAll(choice, 'true'), loader: 'js', resolveDir: dirname(path) };
+      },
+    );
+  },
+};
+
 // Chunk names change with their content: clear out the last build's.
 rmSync('dist/bin', { recursive: true, force: true });
 
@@ -118,6 +140,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly, zod3KindsOnly, headersWithoutUndici, uiTextWithoutIcuAtLoad],
+  plugins: [zodEnglishOnly, zod3KindsOnly, headersWithoutUndici, uiTextWithoutIcuAtLoad, reactProductionOnly],
   logLevel: 'warning',
 });

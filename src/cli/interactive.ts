@@ -6,7 +6,8 @@ import type { InteractiveOptions } from './interactive_host.js';
 /**
  * React reads NODE_ENV once, when it loads, and without "production" it takes its development
  * build: several times slower, and it keeps a performance measure of every render, so memory
- * grows with the session. The variable is set only while the UI loads, so commands the agent
+ * grows with the session. The built command holds the production build alone (scripts/bundle.mjs);
+ * run from source, the variable picks it. It is set only while the UI loads, so commands the agent
  * runs never inherit it.
  */
 async function loadUi(): Promise<typeof import('../tui/index.js')> {

@@ -42,4 +42,13 @@ describe('start-up cost', () => {
     );
     expect(wide).toEqual([]);
   });
+
+  it('holds the production build of React alone, whatever NODE_ENV says', () => {
+    const bin = dirname(LATHE_BIN);
+    // A warning only React's development reconciler has.
+    const development = readdirSync(bin).filter((name) =>
+      readFileSync(join(bin, name), 'utf8').includes('while rendering a different component'),
+    );
+    expect(development).toEqual([]);
+  });
 });
