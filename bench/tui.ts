@@ -1,9 +1,9 @@
 // The interactive UI under load: a 2,000-message session, 10,000 streamed tokens, typing at its
 // end; time per frame (median, p99) and peak RSS. Then start-up of the built command to a ready
-// prompt in a real terminal (tmux). Targets: p99 frame < 16 ms, peak RSS < 200 MB, start-up < 300 ms.
+// prompt in a real terminal (a pty). Targets: p99 frame < 16 ms, peak RSS < 200 MB, start-up < 300 ms.
 // `npx tsx bench/tui.ts --startup` runs the start-up part alone (LATHE_BENCH_BASELINE: see benchStartup).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,57 +157,60 @@ function benchFrames(): Rows {
   ];
 }
 
-/** Waits this long between looks at the terminal, so the looking leaves the CPU to lathe. */
-const POLL_MS = 5;
+/** What the prompt shows once it takes keys (the first letter may be drawn as the cursor). */
+const READY = 'sk lathe to do something';
 
 /**
- * Start-up to a ready prompt: the built command in tmux, timed until its prompt shows. With
+ * One start of `bin` in a terminal of 100 x 30 (a pty from util-linux's `script`), timed from the
+ * spawn to the output that draws the prompt: read as it is written, with no polling.
+ */
+function timeToPrompt(bin: string, cwd: string, home: string): Promise<number> {
+  const command = [
+    'stty cols 100 rows 30;',
+    `exec env -i PATH='${process.env.PATH}' TERM=xterm-256color HOME='${home}' LATHE_HOME='${home}'`,
+    `ANTHROPIC_API_KEY=k '${process.execPath}' '${bin}' --model anthropic/claude-sonnet-4-5`,
+  ].join(' ');
+  return new Promise((done, fail) => {
+    const start = performance.now();
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, detached: true, stdio: 'pipe' });
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error('the prompt did not show within 10 s')), 10_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (seen.includes(READY)) return;
+      seen = (seen + chunk.toString('utf8')).slice(-4096);
+      if (!seen.includes(READY)) return;
+      const ms = performance.now() - start;
+      clearTimeout(timer);
+      child.once('close', () => done(ms));
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    });
+  });
+}
+
+/**
+ * Start-up to a ready prompt: the built command in a terminal, timed until its prompt shows. With
  * LATHE_BENCH_BASELINE pointing at an earlier build's dist/bin/lathe.js, the two builds run
  * interleaved, run by run, so a change in the machine's load hits both.
  */
-function benchStartup(): Rows {
+async function benchStartup(): Promise<Rows> {
   if (!existsSync(BIN)) throw new Error('dist/ is missing: run `npm run build` first');
   const baseline = process.env.LATHE_BENCH_BASELINE ? resolve(process.env.LATHE_BENCH_BASELINE) : undefined;
   if (baseline && !existsSync(baseline)) throw new Error(`LATHE_BENCH_BASELINE: no file ${baseline}`);
   const builds = baseline ? { before: baseline, after: BIN } : { after: BIN };
-  const socket = `lathe-bench-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   const cwd = mkdtempSync(join(tmpdir(), 'lathe-bench-start-'));
   const home = mkdtempSync(join(tmpdir(), 'lathe-bench-home-'));
-  const script = (bin: string) => {
-    const path = join(home, `start-${Buffer.from(bin).toString('hex').slice(-16)}.sh`);
-    writeFileSync(
-      path,
-      `cd '${cwd}'\nexec env -i PATH='${process.env.PATH}' TERM=xterm-256color HOME='${home}' LATHE_HOME='${home}' ANTHROPIC_API_KEY=k '${process.execPath}' '${bin}' --model anthropic/claude-sonnet-4-5\n`,
-    );
-    return path;
-  };
-  const scripts = Object.fromEntries(Object.entries(builds).map(([name, bin]) => [name, script(bin)]));
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
-  // A running server first, so its start is not counted.
-  tmux('new-session', '-d', '-s', 'idle', '-x', '100', '-y', '30', 'sleep 600');
-  let window = 0;
-  try {
-    for (let run = 0; run <= STARTUP_RUNS; run++) {
-      for (const [name, path] of Object.entries(scripts)) {
-        const id = `run${window++}`;
-        const start = performance.now();
-        tmux('new-window', '-t', 'idle', '-n', id, `sh '${path}'`);
-        while (!tmux('capture-pane', '-p', '-t', `idle:${id}`).includes('Ask lathe to do something')) {
-          if (performance.now() - start > 10_000) throw new Error('the prompt did not show within 10 s');
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, POLL_MS);
-        }
-        if (run > 0) times[name].push(performance.now() - start);
-        tmux('kill-window', '-t', `idle:${id}`);
-      }
+  // Run 0 warms the disk cache and is not counted.
+  for (let run = 0; run <= STARTUP_RUNS; run++) {
+    for (const [name, bin] of Object.entries(builds)) {
+      const ms = await timeToPrompt(bin, cwd, home);
+      if (run > 0) times[name].push(ms);
     }
-  } finally {
-    tmux('kill-server');
   }
   const ms = median(times.after);
   return [
     {
-      case: 'start-up to a ready prompt (tmux)',
+      case: 'start-up to a ready prompt (terminal)',
       frames: times.after.length,
       ...(times.before ? { 'before ms': median(times.before) } : {}),
       'median ms': ms,
@@ -218,11 +221,11 @@ function benchStartup(): Rows {
 }
 
 export async function benchTui(): Promise<Rows> {
-  return [...benchFrames(), ...benchStartup()];
+  return [...benchFrames(), ...(await benchStartup())];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // `--startup` times only the start-up to a ready prompt.
-  if (process.argv.includes('--startup')) printTable('interactive UI: start-up', benchStartup());
+  if (process.argv.includes('--startup')) printTable('interactive UI: start-up', await benchStartup());
   else printTable('interactive UI: time per frame, memory, start-up', await benchTui());
 }
