@@ -58,7 +58,10 @@ export async function httpFetch(input: string | URL | Request, init: RequestInit
     message.resume();
     if (request.redirect === 'error') throw fetchFailed(new Error(`redirected to ${location}`));
     if (redirects === MAX_REDIRECTS) throw fetchFailed(new Error(`more than ${MAX_REDIRECTS} redirects`));
-    follow(request, status, new URL(location, request.url));
+    const next = new URL(location, request.url);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:')
+      throw fetchFailed(new Error(`redirected to ${next.protocol} ${next.href}`));
+    follow(request, status, next);
   }
 }
 

@@ -170,6 +170,13 @@ describe('lathe -p (headless) against the fake model server', () => {
     );
   });
 
+  /** `lathe -p hi` with the model's endpoint at `baseUrl`. */
+  const hiThrough = (baseUrl: string, env: NodeJS.ProcessEnv = {}) =>
+    latheAsync(['-p', 'hi', '--model', 'anthropic/claude-sonnet-4-5', '--base-url', baseUrl], {
+      cwd: repo(),
+      env: { LATHE_HOME: tempDir(), ANTHROPIC_API_KEY: 'test-key', ...env },
+    });
+
   it('reaches a model endpoint on a port that fetch refuses (as browsers do), as curl would', async () => {
     server = await FakeModelServer.start({ turns: [{ text: 'Hello from a blocked port.' }] });
     // Ports the Fetch standard blocks: 6665-6669 (IRC), 10080 (Amanda), 6000 (X11).
@@ -178,17 +185,7 @@ describe('lathe -p (headless) against the fake model server', () => {
       Number(new URL(server.url).port),
     );
     try {
-      const r = await latheAsync(
-        [
-          '-p',
-          'hi',
-          '--model',
-          'anthropic/claude-sonnet-4-5',
-          '--base-url',
-          `http://127.0.0.1:${forward.port}/v1`,
-        ],
-        { cwd: repo(), env: { LATHE_HOME: tempDir(), ANTHROPIC_API_KEY: 'test-key' } },
-      );
+      const r = await hiThrough(`http://127.0.0.1:${forward.port}/v1`);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain('Hello from a blocked port.');
     } finally {
@@ -200,20 +197,7 @@ describe('lathe -p (headless) against the fake model server', () => {
     server = await FakeModelServer.start({ turns: [{ text: 'Hello over TLS.' }] });
     const tls = await forwardFrom([0], Number(new URL(server.url).port), { tls: true });
     try {
-      const r = await latheAsync(
-        [
-          '-p',
-          'hi',
-          '--model',
-          'anthropic/claude-sonnet-4-5',
-          '--base-url',
-          `https://localhost:${tls.port}/v1`,
-        ],
-        {
-          cwd: repo(),
-          env: { LATHE_HOME: tempDir(), ANTHROPIC_API_KEY: 'test-key', NODE_EXTRA_CA_CERTS: TEST_CERT_PATH },
-        },
-      );
+      const r = await hiThrough(`https://localhost:${tls.port}/v1`, { NODE_EXTRA_CA_CERTS: TEST_CERT_PATH });
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain('Hello over TLS.');
     } finally {

@@ -55,6 +55,7 @@ beforeAll(async () => {
     '/temporary': (_q, _b, res) => res.writeHead(307, { location: '/echo' }).end(),
     '/elsewhere': (_q, _b, res) => res.writeHead(302, { location: `${other.url}/landing` }).end(),
     '/loop': (_q, _b, res) => res.writeHead(302, { location: '/loop' }).end(),
+    '/to-ftp': (_q, _b, res) => res.writeHead(302, { location: 'ftp://127.0.0.1/file' }).end(),
     '/stalls': (_q, _b, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: first\n\n');
@@ -145,6 +146,7 @@ describe('httpFetch', () => {
     const manual = await httpFetch(`${main.url}/loop`, { redirect: 'manual' });
     expect([manual.status, manual.headers.get('location')]).toEqual([302, '/loop']);
     await expect(httpFetch(`${main.url}/loop`, { redirect: 'error' })).rejects.toThrow('fetch failed');
+    await expect(httpFetch(`${main.url}/to-ftp`)).rejects.toThrow('fetch failed');
   });
 
   it('fails a refused connection as fetch does, with the cause the provider SDK retries on', async () => {
