@@ -65,6 +65,8 @@ export class Agent {
   private readonly ledger = new ContextLedger();
   /** The user's prompt being worked on: compaction and snip keep it word for word. */
   private latestPrompt?: ConversationMessage;
+  /** Lets the prompt's checkpoint begin: its first request is out. */
+  private requestOut?: () => void;
   /**
    * The environment (folder, date, git status) is read once per agent, beside the model's
    * loading: a system prompt that stays the same from prompt to prompt keeps the provider's
@@ -185,8 +187,14 @@ export class Agent {
       return outcome;
     }
     this.options.runtime.rules?.refresh();
-    // Taken while the model is asked: calls that may change files wait for it.
-    void this.options.runtime.checkpointTurn?.(prompt, this.messages).then((unsaved) => {
+    // Taken while the model is asked, once the request is out (its git process would hold the
+    // request back); calls that may change files wait for it.
+    let openCheckpoint = () => {};
+    const requestOut = new Promise<void>((open) => {
+      openCheckpoint = open;
+    });
+    this.requestOut = openCheckpoint;
+    void this.options.runtime.checkpointTurn?.(prompt, this.messages, requestOut).then((unsaved) => {
       if (unsaved) this.emit({ type: 'notice', message: unsaved });
     });
     this.latestPrompt = userMessage(prompt, images);
@@ -199,6 +207,8 @@ export class Agent {
       this.emit({ type: 'error', message });
       return this.outcome('error', message, 0);
     });
+    // A run that ended before any request still has its prompt's checkpoint.
+    openCheckpoint();
     for (const release of this.promptEndings.splice(0)) release();
     this.emit({ type: 'done', outcome });
     return outcome;
@@ -420,6 +430,11 @@ export class Agent {
         providerOptions: this.options.providerOptions,
         promptCacheKey: this.options.promptCache === false ? undefined : this.options.runtime.sessionId,
       });
+      // The provider builds the request in this turn of the event loop; two turns on, it is
+      // on the wire (a local endpoint's connection is made in the first).
+      const opened = this.requestOut;
+      this.requestOut = undefined;
+      if (opened) setImmediate(() => setImmediate(opened));
       for await (const event of events) {
         if (event.type === 'text') {
           produced = true;

@@ -79,9 +79,14 @@ export interface AgentRuntime {
   readonly brief?: { readonly on: boolean };
   /**
    * A checkpoint of the workspace before a user's prompt, with the conversation before it
-   * (`/undo`, `/rewind`); resolves to a line to show when none could be taken. Absent for children.
+   * (`/undo`, `/rewind`), taken once `startAfter` settles; resolves to a line to show when none
+   * could be taken. Absent for children.
    */
-  checkpointTurn?(prompt: string, history: readonly ConversationMessage[]): Promise<string | undefined>;
+  checkpointTurn?(
+    prompt: string,
+    history: readonly ConversationMessage[],
+    startAfter?: Promise<unknown>,
+  ): Promise<string | undefined>;
 }
 
 /** A worktree a child works in, and how to leave it once the child has ended. */

@@ -87,15 +87,18 @@ export class CheckpointService {
   }
 
   /**
-   * A checkpoint before a prompt, with where the conversation stood, for /undo and /rewind. Calls
-   * that may change files wait for it (`beforeCall`), so it holds the files as they were.
+   * A checkpoint before a prompt, with where the conversation stood, for /undo and /rewind, taken
+   * once `startAfter` settles. Calls that may change files wait for it (`beforeCall`), so it
+   * holds the files as they were.
    */
   beforeTurn(
     workspace: string,
     prompt: string,
     conversation?: Omit<ConversationMark, 'session'>,
+    startAfter: Promise<unknown> = Promise.resolve(),
   ): Promise<string | undefined> {
-    const taking = this.takeTurn(workspace, prompt, conversation);
+    const take = () => this.takeTurn(workspace, prompt, conversation);
+    const taking = startAfter.then(take, take);
     this.turnTaking = taking;
     return taking;
   }

@@ -190,7 +190,11 @@ export interface Runtime {
   /** The workspace's checkpoints (`checkpoints.off` says why there are none): /undo, /rewind. */
   readonly checkpoints: CheckpointService;
   /** A checkpoint before a user's prompt (see `AgentRuntime.checkpointTurn`). */
-  checkpointTurn(prompt: string, history: readonly ConversationMessage[]): Promise<string | undefined>;
+  checkpointTurn(
+    prompt: string,
+    history: readonly ConversationMessage[],
+    startAfter?: Promise<unknown>,
+  ): Promise<string | undefined>;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -393,7 +397,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     commands,
     brief: services.sessionTools.brief,
     checkpoints: services.checkpoints,
-    checkpointTurn: (prompt, history) =>
-      services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history)),
+    checkpointTurn: (prompt, history, startAfter) =>
+      services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history), startAfter),
   };
 }

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { LATHE_BIN, lathe } from '../support/cli.js';
+import { closedPort } from '../support/ports.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { treeState } from './fixture.js';
 
@@ -61,6 +62,28 @@ describe('lathe checkpoints', () => {
     expect(lathe(['checkpoints', '--cwd', dir], { env: envFor(home) }).stdout).toBe(
       `No checkpoints of ${dir} yet.\n`,
     );
+  });
+
+  it('take the prompt of a run whose model never answered, and the run still ends', async () => {
+    const dir = tempDir('lathe-ws-');
+    const home = tempDir('lathe-home-');
+    writeFileSync(join(dir, 'a.txt'), 'kept\n');
+    const r = lathe(
+      [
+        '-p',
+        'fix it',
+        '--model',
+        'openai-compatible/m',
+        '--base-url',
+        `http://127.0.0.1:${await closedPort()}/v1`,
+      ],
+      { cwd: dir, env: envFor(home) },
+    );
+    expect(r.code).toBe(1);
+    const listed = lathe(['checkpoints', 'list', '--json', '--cwd', dir], { env: envFor(home) });
+    expect(JSON.parse(listed.stdout).map((c: { kind: string; label: string }) => [c.kind, c.label])).toEqual([
+      ['turn', 'fix it'],
+    ]);
   });
 
   it('answers an id that names no checkpoint in one line', () => {
