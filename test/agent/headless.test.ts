@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
-import { closedPort, forwardFrom, TEST_CERT_PATH } from '../support/ports.js';
+import { forwardFrom, freePort, TEST_CERT_PATH } from '../support/ports.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
@@ -156,7 +156,7 @@ describe('lathe -p (headless) against the fake model server', () => {
   });
 
   it('gives a clear one-line error for an unreachable base URL', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const r = await latheAsync(
       ['-p', 'hi', '--model', 'openai-compatible/some-model', '--base-url', `http://127.0.0.1:${port}/v1`],
       {

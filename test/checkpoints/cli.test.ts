@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { LATHE_BIN, lathe } from '../support/cli.js';
-import { closedPort } from '../support/ports.js';
+import { freePort } from '../support/ports.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { treeState } from './fixture.js';
 
@@ -75,7 +75,7 @@ describe('lathe checkpoints', () => {
         '--model',
         'openai-compatible/m',
         '--base-url',
-        `http://127.0.0.1:${await closedPort()}/v1`,
+        `http://127.0.0.1:${await freePort()}/v1`,
       ],
       { cwd: dir, env: envFor(home) },
     );

@@ -4,7 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFetch } from '../../src/provider/http_fetch.js';
 import { PlainHeaders } from '../../src/provider/plain_headers.js';
-import { closedPort, forwardFrom } from '../support/ports.js';
+import { forwardFrom, freePort } from '../support/ports.js';
 
 type Route = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -150,7 +150,7 @@ describe('httpFetch', () => {
   });
 
   it('fails a refused connection as fetch does, with the cause the provider SDK retries on', async () => {
-    const failure = await httpFetch(`http://127.0.0.1:${await closedPort()}/`).catch((e: unknown) => e);
+    const failure = await httpFetch(`http://127.0.0.1:${await freePort()}/`).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as Error).message).toBe('fetch failed');
     expect(((failure as Error).cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');

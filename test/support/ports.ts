@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 
-/** A port nothing listens on: bound, then released. */
-export function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
+/** A free port of 127.0.0.1 that nothing listens on: bound, then released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
       probe.close(() => resolve(port));
     });

@@ -1,23 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from './ports.js';
 
 /** A real `redis-server` on a free port of 127.0.0.1, with no persistence, for one test file. */
 export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts redis-server and resolves once it answers PING. */

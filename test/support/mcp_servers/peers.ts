@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { McpServerConfig } from '../../../src/mcp/config.js';
 import { parseServer } from '../../../src/mcp/config.js';
+import { freePort } from '../ports.js';
 
 /** The misbehaving test server (stdio): crashes, hangs, slow answers, images, huge results. */
 export const MISBEHAVING_SERVER = fileURLToPath(new URL('./misbehaving_server.mjs', import.meta.url));
@@ -25,15 +25,6 @@ export const misbehaving = (name = 'bad', extra: Record<string, unknown> = {}) =
 
 export const everythingStdio = (name = 'everything', extra: Record<string, unknown> = {}) =>
   serverConfig(name, { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], ...extra });
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts server-everything over streamable HTTP (or SSE); resolves once it listens. */
 export async function startEverythingHttp(
