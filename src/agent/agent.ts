@@ -189,11 +189,9 @@ export class Agent {
     this.options.runtime.rules?.refresh();
     // Taken while the model is asked, once the request is out (its git process would hold the
     // request back); calls that may change files wait for it.
-    let openCheckpoint = () => {};
     const requestOut = new Promise<void>((open) => {
-      openCheckpoint = open;
+      this.requestOut = open;
     });
-    this.requestOut = openCheckpoint;
     void this.options.runtime.checkpointTurn?.(prompt, this.messages, requestOut).then((unsaved) => {
       if (unsaved) this.emit({ type: 'notice', message: unsaved });
     });
@@ -208,7 +206,8 @@ export class Agent {
       return this.outcome('error', message, 0);
     });
     // A run that ended before any request still has its prompt's checkpoint.
-    openCheckpoint();
+    this.requestOut?.();
+    this.requestOut = undefined;
     for (const release of this.promptEndings.splice(0)) release();
     this.emit({ type: 'done', outcome });
     return outcome;

@@ -71,8 +71,10 @@ export class CheckpointStore {
   /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
   private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
   private gcRunning?: Promise<void>;
-  /** The saved files, once read (`files` undefined: there were none). */
-  private savedFiles?: { files?: SavedFiles };
+  /** The saved files once read: null when there were none. */
+  private savedFiles?: SavedFiles | null;
+  /** Stats a scan learnt by reading many files, saved when the locked work ends unless a checkpoint's save took them. */
+  private unsavedStats?: ReadonlyMap<string, FileEntry>;
 
   constructor(private readonly options: CheckpointStoreOptions) {
     const gitDir = shadowGitDir(options.documentsRoot, options.workspace);
@@ -215,7 +217,11 @@ export class CheckpointStore {
       async () => {
         this.repo.ensure();
         this.repo.clearStaleLocks();
-        return work();
+        try {
+          return await work();
+        } finally {
+          if (this.unsavedStats) this.save(this.unsavedStats);
+        }
       },
       {
         busy: (pid) =>
@@ -241,8 +247,9 @@ export class CheckpointStore {
     const scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
     // The same tree, with the stats of the files read since.
     if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
-    // Many files read: keep their stats for the next process (a few are not worth the write).
-    if (scan.read > STATS_WORTH_SAVING) this.save(scan.files);
+    // Many files read: keep their stats for the next process (a few are not worth the write),
+    // once, with the checkpoint's tree when one follows (see `locked`).
+    if (scan.read > STATS_WORTH_SAVING) this.unsavedStats = scan.files;
     return scan;
   }
 
@@ -346,13 +353,14 @@ export class CheckpointStore {
 
   /** The files saved by the last process to save them (read once until this one saves). */
   private saved(): SavedFiles | undefined {
-    this.savedFiles ??= { files: readSavedFiles(this.repo.gitDir) };
-    return this.savedFiles.files;
+    if (this.savedFiles === undefined) this.savedFiles = readSavedFiles(this.repo.gitDir) ?? null;
+    return this.savedFiles ?? undefined;
   }
 
   /** Saves the files for the next process; without them it does more work, nothing is lost. */
   private save(files: ReadonlyMap<string, FileEntry>, checkpoint?: { commit: string; tree: string }): void {
     this.savedFiles = undefined;
+    this.unsavedStats = undefined;
     try {
       saveFiles(this.repo.gitDir, files, checkpoint);
     } catch {
