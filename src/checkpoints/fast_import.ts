@@ -54,7 +54,7 @@ export interface ImportResult {
 }
 
 const NULL_ID = '0'.repeat(40);
-const IDENTITY = 'lathe <checkpoints@lathe.invalid>';
+export const CHECKPOINT_IDENTITY = 'lathe <checkpoints@lathe.invalid>';
 
 /** git's id of a blob with this content. */
 export function blobSha(data: Buffer): string {
@@ -81,7 +81,7 @@ export async function importCommit(repo: ShadowRepo, request: ImportRequest): Pr
       const seconds = Math.floor(request.at / 1000);
       const message = Buffer.from(request.message);
       await write(
-        `commit ${request.ref}\nmark :1\nauthor ${IDENTITY} ${seconds} +0000\ncommitter ${IDENTITY} ${seconds} +0000\ndata ${message.length}\n`,
+        `commit ${request.ref}\nmark :1\nauthor ${CHECKPOINT_IDENTITY} ${seconds} +0000\ncommitter ${CHECKPOINT_IDENTITY} ${seconds} +0000\ndata ${message.length}\n`,
       );
       await write(message);
       await write(request.base ? `\nM 040000 ${request.base} ""\n` : '\n');

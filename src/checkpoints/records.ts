@@ -1,3 +1,4 @@
+import { byCodeUnits } from '../util/code_unit_order.js';
 import type { SkippedFile } from './walk.js';
 
 /** Why a checkpoint was taken: before a prompt, before a call that may change files, before a restore. */
@@ -72,7 +73,7 @@ export function parseListing(text: string): Checkpoint[] {
     const meta = parseMeta(body ?? '');
     if (meta) found.push({ ...meta, id: commit.slice(0, 8), commit, tree, ref });
   }
-  return found.sort((a, b) => a.ref.localeCompare(b.ref));
+  return found.sort((a, b) => byCodeUnits(a.ref, b.ref));
 }
 
 function parseMeta(body: string): CheckpointMeta | undefined {

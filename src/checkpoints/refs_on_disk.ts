@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { byCodeUnits } from '../util/code_unit_order.js';
 import { REF_PREFIX } from './records.js';
 
 const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -38,7 +39,7 @@ export function readCheckpointRefs(gitDir: string): { refs: string[]; newestComm
   } catch {
     return undefined;
   }
-  const refs = [...commits.keys()].sort((a, b) => a.localeCompare(b));
+  const refs = [...commits.keys()].sort(byCodeUnits);
   const newest = refs.at(-1);
   return { refs, newestCommit: newest && commits.get(newest) };
 }

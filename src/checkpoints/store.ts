@@ -2,9 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
+import { byCodeUnits } from '../util/code_unit_order.js';
 import { withFileLock } from '../util/file_lock.js';
-import { type FileEntry, type ImportRequest, type ImportResult, importCommit } from './fast_import.js';
+import {
+  CHECKPOINT_IDENTITY,
+  type FileEntry,
+  type ImportRequest,
+  type ImportResult,
+  importCommit,
+} from './fast_import.js';
 import { FileStatter } from './file_stats.js';
+import { EMPTY_TREE, writeLooseCommit } from './loose_commit.js';
 import {
   type Checkpoint,
   type CheckpointMeta,
@@ -306,7 +314,9 @@ export class CheckpointStore {
     });
     let result: ImportResult;
     try {
-      result = await importCommit(this.repo, request(scan));
+      result =
+        this.writeUnchanged(scan, target, (await this.newestRefs()).tree) ??
+        (await importCommit(this.repo, request(scan)));
     } catch (error) {
       if (!scan.base.tree) throw error;
       this.memory = { files: new Map() };
@@ -323,6 +333,27 @@ export class CheckpointStore {
     }
     this.memory = { tree: result.tree, files };
     return result;
+  }
+
+  /**
+   * A commit of the newest checkpoint's tree (the scan found no change) or of no file at all, with
+   * no ref to prune: written without git. The newest checkpoint's ref keeps its tree in the
+   * repository (an older tree this process remembers may have been pruned by another). Undefined
+   * when git must write it, or when it could not be written so (a ref's lock left behind).
+   */
+  private writeUnchanged(
+    scan: WorkspaceScan,
+    target: Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>,
+    newestTree: string | undefined,
+  ): ImportResult | undefined {
+    const tree = scan.files.size === 0 ? EMPTY_TREE : isClean(scan) ? scan.base.tree : undefined;
+    if (!tree || (tree !== EMPTY_TREE && tree !== newestTree) || target.deleteRefs?.length) return undefined;
+    try {
+      const commit = writeLooseCommit(this.repo.gitDir, { ...target, tree, identity: CHECKPOINT_IDENTITY });
+      return { commit, tree, written: new Map(), skipped: [] };
+    } catch {
+      return undefined;
+    }
   }
 
   /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */
@@ -346,7 +377,7 @@ export class CheckpointStore {
       .split('\n')
       .filter(Boolean)
       .map((line) => line.split(' '))
-      .sort((a, b) => a[0].localeCompare(b[0]));
+      .sort((a, b) => byCodeUnits(a[0], b[0]));
     this.newest = { stamp, tree: rows.at(-1)?.[1], refs: rows.map((r) => r[0]) };
     return this.newest;
   }

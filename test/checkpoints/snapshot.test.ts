@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   mkdirSync,
@@ -36,6 +37,19 @@ function countingGit(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
     calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map(subcommand),
   };
+}
+
+/** The one shadow repository under a home. */
+function shadowRepoOf(home: string): string {
+  const name = readdirSync(join(home, 'checkpoints')).find((entry) => entry.endsWith('.git')) ?? '';
+  return join(home, 'checkpoints', name);
+}
+
+/** What git prints in a shadow repository: its errors and warnings too, but not its notices. */
+function gitIn(gitDir: string, args: string[]): string {
+  const run = spawnSync('git', args, { env: { ...process.env, GIT_DIR: gitDir }, encoding: 'utf8' });
+  const said = `${run.stdout}${run.stderr}`.replace(/^notice: .*\n/gm, '');
+  return run.status === 0 ? said : `git ${args[0]} failed: ${said}`;
 }
 
 function storeFor(workspace: string, documentsRoot: string, env?: NodeJS.ProcessEnv) {
@@ -121,6 +135,45 @@ describe('a checkpoint of a workspace', () => {
     expect(readFileSync(join(dir, 'f3.txt'), 'utf8')).toBe('file 3\n');
   });
 
+  it("takes a prompt's checkpoint of an unchanged workspace, in this process or a new one, with no git process; git reads it as its own", async () => {
+    const dir = tempDir('lathe-plain-');
+    for (let i = 0; i < 5; i++) writeFileSync(join(dir, `f${i}.txt`), `file ${i}\n`);
+    const home = tempDir('lathe-home-');
+    const first = await storeFor(dir, home).take({ kind: 'turn', label: 'first' }, { always: true });
+    const git = countingGit();
+    const later = storeFor(dir, home, git.env);
+    const second = await later.take({ kind: 'turn', label: 'second' }, { always: true });
+    const third = await later.take({ kind: 'turn', label: 'third' }, { always: true });
+    expect(git.calls()).toEqual([]);
+    expect([second.tree, third.tree]).toEqual([first.tree, first.tree]);
+    expect(new Set([first.commit, second.commit, third.commit]).size).toBe(3);
+    expect((await later.list()).map((c) => [c.label, c.commit])).toEqual([
+      ['first', first.commit],
+      ['second', second.commit],
+      ['third', third.commit],
+    ]);
+    expect(gitIn(shadowRepoOf(home), ['fsck', '--strict', '--no-dangling'])).toBe('');
+    writeFileSync(join(dir, 'f1.txt'), 'changed\n');
+    await later.restore(second);
+    expect(readFileSync(join(dir, 'f1.txt'), 'utf8')).toBe('file 1\n');
+  });
+
+  it('takes the checkpoint of an empty workspace with no git process, and restores it', async () => {
+    const dir = tempDir('lathe-plain-');
+    const home = tempDir('lathe-home-');
+    const git = countingGit();
+    const store = storeFor(dir, home, git.env);
+    const empty = await store.take({ kind: 'turn', label: 'empty' }, { always: true });
+    expect(git.calls()).toEqual([]);
+    expect(empty.tree).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+    expect(gitIn(shadowRepoOf(home), ['cat-file', '-p', empty.commit])).toMatch(/^tree 4b825dc6/);
+    expect(gitIn(shadowRepoOf(home), ['fsck', '--strict', '--no-dangling'])).toBe('');
+    writeFileSync(join(dir, 'new.txt'), 'new\n');
+    await store.take({ kind: 'turn', label: 'one file' }, { always: true });
+    await store.restore(empty);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('asks git for the newest checkpoint when what was saved is of an older one, or unreadable', async () => {
     const dir = tempDir('lathe-plain-');
     writeFileSync(join(dir, 'a.txt'), 'one\n');
@@ -131,9 +184,9 @@ describe('a checkpoint of a workspace', () => {
     const savedForFirst = readFileSync(savedPath);
     writeFileSync(join(dir, 'a.txt'), 'two\n');
     const second = await storeFor(dir, home).take({ kind: 'turn', label: 'second' }, { always: true });
-    for (const saved of [savedForFirst, Buffer.from('not json')]) {
+    for (const [round, saved] of [savedForFirst, Buffer.from('not json')].entries()) {
       writeFileSync(savedPath, saved);
-      writeFileSync(join(dir, 'a.txt'), 'three\n');
+      writeFileSync(join(dir, 'a.txt'), `three ${round}\n`);
       const git = countingGit();
       const later = storeFor(dir, home, git.env);
       const third = await later.take({ kind: 'turn', label: 'third' }, { always: true });
