@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { routeThroughEnvironmentProxy } from '../provider/proxy.js';
+import { keepCompiledCode } from './compile_cache.js';
 import { errorLine } from './errors.js';
 
 /** Whatever escapes every handler still ends in one line, never a stack trace. */
@@ -39,6 +40,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   };
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  keepCompiledCode();
   await routeThroughEnvironmentProxy();
   if (isHeadless(args)) {
     // git status for the system prompt starts now, before the rest loads (see environment_prefetch).
