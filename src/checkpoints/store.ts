@@ -314,9 +314,7 @@ export class CheckpointStore {
     });
     let result: ImportResult;
     try {
-      result =
-        this.writeUnchanged(scan, target, (await this.newestRefs()).tree) ??
-        (await importCommit(this.repo, request(scan)));
+      result = (await this.writeUnchanged(scan, target)) ?? (await importCommit(this.repo, request(scan)));
     } catch (error) {
       if (!scan.base.tree) throw error;
       this.memory = { files: new Map() };
@@ -341,13 +339,18 @@ export class CheckpointStore {
    * repository (an older tree this process remembers may have been pruned by another). Undefined
    * when git must write it, or when it could not be written so (a ref's lock left behind).
    */
-  private writeUnchanged(
+  private async writeUnchanged(
     scan: WorkspaceScan,
     target: Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>,
-    newestTree: string | undefined,
-  ): ImportResult | undefined {
-    const tree = scan.files.size === 0 ? EMPTY_TREE : isClean(scan) ? scan.base.tree : undefined;
-    if (!tree || (tree !== EMPTY_TREE && tree !== newestTree) || target.deleteRefs?.length) return undefined;
+  ): Promise<ImportResult | undefined> {
+    if (target.deleteRefs?.length) return undefined;
+    const tree =
+      scan.files.size === 0
+        ? EMPTY_TREE
+        : isClean(scan) && scan.base.tree === (await this.newestRefs()).tree
+          ? scan.base.tree
+          : undefined;
+    if (!tree) return undefined;
     try {
       const commit = writeLooseCommit(this.repo.gitDir, { ...target, tree, identity: CHECKPOINT_IDENTITY });
       return { commit, tree, written: new Map(), skipped: [] };

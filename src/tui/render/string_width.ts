@@ -15,7 +15,7 @@ export default function stringWidth(input: string, options: WidthOptions = {}): 
   let text = input;
   if (!options.countAnsiEscapeCodes && (text.includes('\u001B') || text.includes('\u009B')))
     text = stripAnsi(text);
-  if (PRINTABLE_ASCII.test(text)) return text.length;
+  if (isPrintableAscii(text)) return text.length;
   const wide = { ambiguousAsWide: options.ambiguousIsNarrow === false };
   let width = 0;
   if (!joinsCodePoints(text)) {
@@ -34,6 +34,8 @@ export interface WidthOptions {
 type Wide = { ambiguousAsWide: boolean };
 
 const PRINTABLE_ASCII = /^[\u0020-\u007E]*$/;
+/** Printable ASCII only: one column a character, measured without segmenting. */
+export const isPrintableAscii = (text: string): boolean => PRINTABLE_ASCII.test(text);
 /** A code point that prints (not ignorable, a control, a format character, a non-spacing or enclosing mark). */
 const VISIBLE =
   /[^\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Nonspacing_Mark}\p{Enclosing_Mark}\p{Surrogate}]/u;

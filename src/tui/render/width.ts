@@ -1,9 +1,7 @@
 import { GraphemeSegmenter, joinsCodePoints } from './graphemes.js';
-import stringWidth from './string_width.js';
+import stringWidth, { isPrintableAscii } from './string_width.js';
 import type { Line, Span, Style } from './style.js';
 
-/** Printable ASCII only: one column a character, measured without segmenting. */
-const PLAIN = /^[\x20-\x7e]*$/;
 const graphemes = new GraphemeSegmenter();
 /** Widths of the grapheme clusters seen so far: measuring one is costly, and text repeats them. */
 const clusterWidths = new Map<string, number>();
@@ -37,7 +35,7 @@ export function charWidth(cp: number): number {
 
 /** Columns a text takes in a terminal, measured as Ink measures it (✅, 🚀, 中 take 2). */
 export function textWidth(text: string): number {
-  if (PLAIN.test(text)) return text.length;
+  if (isPrintableAscii(text)) return text.length;
   let width = 0;
   for (const cluster of clustersOf(text)) width += clusterWidth(cluster);
   return width;
