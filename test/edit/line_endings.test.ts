@@ -8,9 +8,9 @@ import { detectEol } from '../../src/edit/line_endings.js';
 import { replaceInFile } from '../../src/edit/search_replace/index.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
+import { searchReplaceBlock } from '../support/search_replace_diffs.js';
 
-const block = (search: string[], replace: string[]) =>
-  ['------- SEARCH', ...search, '=======', ...replace, '+++++++ REPLACE'].join('\n');
+const block = searchReplaceBlock;
 
 function replaced(file: string, search: string[], replace: string[]): string {
   const r = replaceInFile(file, block(search, replace));
@@ -158,20 +158,12 @@ describe('the tools, on a CR file', () => {
       'dos.txt': 'a  \r\nb\r\n',
       'unix.txt': 'a  \nb\n',
     });
-    const strip = await runtime.runTool('replace_text', {
-      glob: '*.txt',
-      find: '[ \\t]+$',
-      replace: '',
-      regex: true,
-    });
+    const regex = (glob: string, find: string, replace: string) =>
+      runtime.runTool('replace_text', { glob, find, replace, regex: true });
+    const strip = await regex('*.txt', '[ \\t]+$', '');
     expect(strip.isError, strip.text).toBe(false);
     expect([read('mac.txt'), read('dos.txt'), read('unix.txt')]).toEqual(['a\rb\r', 'a\r\nb\r\n', 'a\nb\n']);
-    const mark = await runtime.runTool('replace_text', {
-      glob: '*.txt',
-      find: '^',
-      replace: '> ',
-      regex: true,
-    });
+    const mark = await regex('*.txt', '^', '> ');
     expect(mark.isError, mark.text).toBe(false);
     // Each file as its LF twin would be (JavaScript's `^` also matches after the final break).
     const unix = read('unix.txt');
@@ -181,12 +173,7 @@ describe('the tools, on a CR file', () => {
       unix.replaceAll('\n', '\r\n'),
     ]);
     // A match that spans lines writes its line breaks as the text it replaced had them.
-    const join = await runtime.runTool('replace_text', {
-      glob: 'dos.txt',
-      find: 'a\\n> b',
-      replace: 'a\nB',
-      regex: true,
-    });
+    const join = await regex('dos.txt', 'a\\n> b', 'a\nB');
     expect(join.isError, join.text).toBe(false);
     expect(read('dos.txt')).toBe('> a\r\nB\r\n> ');
     await runtime.dispose();

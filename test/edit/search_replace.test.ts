@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport, type ReplaceResult, replaceInFile } from '../../src/edit/search_replace/index.js';
+import { searchReplaceBlock } from '../support/search_replace_diffs.js';
 
-/** One SEARCH/REPLACE block, LF-separated, without a trailing newline. */
-function block(
-  search: string[],
-  replace: string[],
-  open = '------- SEARCH',
-  close = '+++++++ REPLACE',
-): string {
-  return [open, ...search, '=======', ...replace, close].join('\n');
-}
+const block = searchReplaceBlock;
 
 function diff(...blocks: string[]): string {
   return `${blocks.join('\n')}\n`;

@@ -4,16 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parseDiff, replaceInFile } from '../../src/edit/search_replace/index.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { tempDir } from '../support/runtime_fixtures.js';
+import { searchReplaceBlock } from '../support/search_replace_diffs.js';
 
-/** One block as lines, LF-separated. */
-function block(
-  search: string[],
-  replace: string[],
-  open = '------- SEARCH',
-  close = '+++++++ REPLACE',
-): string {
-  return [open, ...search, '=======', ...replace, close].join('\n');
-}
+const block = searchReplaceBlock;
 
 const FILE = 'alpha\nbeta\ngamma\n';
 const GOOD = block(['alpha'], ['ALPHA']);
