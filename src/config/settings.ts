@@ -137,7 +137,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     rules: [],
     sandbox: { mode: 'workspace-write', network: false },
     modelTimeouts: { ...DEFAULT_MODEL_TIMEOUTS },
-    mcp: { ...DEFAULT_MCP_LIMITS },
+    mcp: { ...DEFAULT_MCP_LIMITS, allowedOrigins: [] },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     disabledRules: [],

@@ -40,8 +40,16 @@ export interface SettingsLayer {
   sandbox?: { mode?: 'read-only' | 'workspace-write' | 'off'; network?: boolean };
   /** Seconds a model request may wait for its first byte (default 60) and pause mid-stream (default 120). */
   modelTimeouts?: { firstByte?: number; idle?: number };
-  /** Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP sessions. */
-  mcp?: { startupTimeout?: number; sessionIdleTimeout?: number; maxSessions?: number };
+  /**
+   * Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP
+   * sessions, and the web origins whose pages may call the served endpoint.
+   */
+  mcp?: {
+    startupTimeout?: number;
+    sessionIdleTimeout?: number;
+    maxSessions?: number;
+    allowedOrigins?: string[];
+  };
   effort?: Effort;
   /** Shell commands: `maxOutputBytes` caps the output saved per command (it is stopped there). */
   commands?: { maxOutputBytes?: number };
