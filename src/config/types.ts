@@ -87,6 +87,16 @@ export interface SettingsLayer {
   context?: { compactAt?: number };
   /** subscribe_pr's webhook receiver: its port on 127.0.0.1 (0: any free) and the secret deliveries are signed with. */
   github?: { webhookPort?: number; webhookSecret?: string };
+  /** How browser_action gets its browser (browser_settings.ts). */
+  browser?: {
+    executablePath?: string;
+    mode?: 'isolated' | 'persistent' | 'cdp';
+    cdpUrl?: string;
+    userDataDir?: string;
+    viewport?: { width?: number; height?: number };
+  };
+  /** generate_image's model, `provider/model`. */
+  images?: { model?: string };
   /** Snapshots before prompts and changes, for /undo and /rewind (docs/checkpoints.md). */
   checkpoints?: { enabled?: boolean; keep?: number; maxAgeDays?: number; exclude?: string[] };
   [key: string]: unknown;

@@ -14,9 +14,12 @@ import { gate, INITIALIZE } from './served_http.js';
  */
 function slowLoris(port: number, first: string, drip: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connectSocket(port, '127.0.0.1', () => socket.write(first));
+    let timer: NodeJS.Timeout | undefined;
+    const socket = connectSocket(port, '127.0.0.1', () => {
+      socket.write(first);
+      timer = setInterval(() => socket.writable && socket.write(drip), 20);
+    });
     let answer = '';
-    const timer = setInterval(() => socket.writable && socket.write(drip), 20);
     socket.on('data', (chunk) => {
       answer += chunk;
     });
