@@ -339,6 +339,11 @@ export class LanguageServers implements LanguageServerAccess {
     );
   }
 
+  /** Resolves once no server is starting (started, or failed to). */
+  settled(): Promise<void> {
+    return this.pool.settled();
+  }
+
   /** Ends every server at once; later requests are refused. */
   dispose(): Promise<void> {
     return this.pool.dispose();

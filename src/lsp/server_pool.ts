@@ -238,6 +238,11 @@ export class ServerPool {
     entry.idle.unref();
   }
 
+  /** Resolves once no server is starting. */
+  async settled(): Promise<void> {
+    await Promise.all(this.all.map((entry) => entry.starting?.catch(() => undefined)));
+  }
+
   /**
    * Ends every server at once (their whole process groups; one still starting too): they hold
    * nothing to save, and lathe's exit does not wait on their shutdown. Later requests are refused.

@@ -198,6 +198,8 @@ export interface Runtime {
   ): Promise<string | undefined>;
   /** Starts the language servers the workspace calls for (see `AgentRuntime.warmUp`). */
   warmUp(startAfter: Promise<unknown>): void;
+  /** The session's language servers, shared with its children. */
+  readonly languageServers: LanguageServers;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -406,6 +408,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     checkpoints: services.checkpoints,
     checkpointTurn: (prompt, history, startAfter) =>
       services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history), startAfter),
+    languageServers,
     warmUp: (startAfter) => {
       void startAfter.then(() => languageServers.startForWorkspace(place.workspace));
     },
