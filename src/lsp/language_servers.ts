@@ -21,7 +21,7 @@ import {
   listDiagnostics,
   uriPath,
 } from './diagnostics.js';
-import { probeServer } from './probe.js';
+import { probeAll } from './probe.js';
 import { markedRoot, shownName } from './project_root.js';
 import type { ServerConnection } from './server_connection.js';
 import { type Entry, ServerPool } from './server_pool.js';
@@ -322,21 +322,20 @@ export class LanguageServers implements LanguageServerAccess {
    * The status of each server with its program probed: a server counts as found when it
    * starts, not when a file of its name is on PATH (see `probeServer`).
    */
-  probedStatus(): Promise<ServerStatus[]> {
+  async probedStatus(): Promise<ServerStatus[]> {
     const specs = this.table;
-    return Promise.all(
-      this.status().map(async (row, i) => {
-        const probe = await probeServer(specs[i]);
-        if (probe.runs) return { ...row, ...(probe.version ? { version: probe.version } : {}) };
-        return {
-          ...row,
-          found: false,
-          state: 'unavailable',
-          ...(probe.problem ? { problem: probe.problem } : {}),
-          ...(specs[i].install ? { install: specs[i].install } : {}),
-        };
-      }),
-    );
+    const probes = await probeAll(specs);
+    return this.status().map((row, i) => {
+      const probe = probes[i];
+      if (probe.runs) return { ...row, ...(probe.version ? { version: probe.version } : {}) };
+      return {
+        ...row,
+        found: false,
+        state: 'unavailable',
+        ...(probe.problem ? { problem: probe.problem } : {}),
+        ...(specs[i].install ? { install: specs[i].install } : {}),
+      };
+    });
   }
 
   /** Resolves once no server is starting (started, or failed to). */
