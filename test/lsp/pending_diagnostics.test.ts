@@ -117,7 +117,9 @@ describe('diagnostics after an edit while typescript-language-server starts', ()
     await notes.settled();
     const next = await call('read_file', { path: 'src/app.ts' });
     expect(next.text).toMatch(
-      new RegExp(`\\n\\nDiagnostics of src/util\\.ts, pending after its edit:\\n${escape(TYPE_ERROR)}$`),
+      new RegExp(
+        `\\n\\nDiagnostics of src/util\\.ts, pending after its edit:\\n${escapedForRegExp(TYPE_ERROR)}$`,
+      ),
     );
     expect(notes.take()).toBeUndefined();
   }, 120_000);
@@ -134,7 +136,7 @@ describe('diagnostics after an edit while typescript-language-server starts', ()
     const fixed = await call('edit_file', { path: 'src/util.ts', ...FIX });
     expect(fixed.text).toMatch(/\ndiagnostics: clean$/);
     const broken = await call('edit_file', { path: 'src/util.ts', ...BREAK });
-    expect(broken.text).toMatch(new RegExp(`\\n${escape(TYPE_ERROR)}$`));
+    expect(broken.text).toMatch(new RegExp(`\\n${escapedForRegExp(TYPE_ERROR)}$`));
   }, 120_000);
 
   it('say once that a server does not start, and nothing after that', async () => {
@@ -189,6 +191,6 @@ describe('the servers a workspace calls for', () => {
   }, 60_000);
 });
 
-function escape(text: string): string {
+function escapedForRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
