@@ -11,6 +11,7 @@ import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
 import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
 import { benchLsp } from './lsp.js';
+import { benchLspReferences } from './lsp_references.js';
 import { benchLspWork } from './lsp_work.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
@@ -48,6 +49,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   [
     'language servers: lathe -p work scenario in a TypeScript project, diagnostics after edits on vs off',
     benchLspWork,
+  ],
+  [
+    "language servers: find_references and rename on zod's sources, lathe and the server directly",
+    benchLspReferences,
   ],
   ['first request size (o200k tokens)', benchPromptTokens],
   [
