@@ -10,23 +10,55 @@ export type Eol = '\n' | '\r\n' | '\r';
 const CR = 13;
 const LF = 10;
 
+/** How the CRs of a text stand: before an LF (a CRLF) or alone. */
+export interface CrCount {
+  crlf: number;
+  lone: number;
+}
+
+/** One pass over the CRs only (none to find in an LF file, so about free there). */
+export function countCrs(text: string): CrCount {
+  let crlf = 0;
+  let lone = 0;
+  for (let at = text.indexOf('\r'); at !== -1; at = text.indexOf('\r', at + 1)) {
+    if (text.charCodeAt(at + 1) === LF) crlf++;
+    else lone++;
+  }
+  return { crlf, lone };
+}
+
+/**
+ * Whether lone CRs are most of the line breaks (a CR file). The LFs are counted only when lone
+ * CRs outnumber CRLFs, which no LF or CRLF file has: there the pass that splits the lines
+ * counts them (see `eolOf`).
+ */
+export function isCrFile(text: string, crs: CrCount): boolean {
+  return crs.lone > crs.crlf && loneCrsLead(crs, countLfs(text));
+}
+
+/** Whether lone CRs outnumber both CRLFs and lone LFs. */
+function loneCrsLead(crs: CrCount, lfs: number): boolean {
+  return crs.lone > crs.crlf && crs.lone > lfs - crs.crlf;
+}
+
+function countLfs(text: string): number {
+  let lf = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lf++;
+  return lf;
+}
+
+/** The ending of a text from its CRs, the number of its LFs and whether it is a CR file. */
+export function eolOf(crs: CrCount, lfs: number, crFile: boolean): Eol {
+  if (crFile) return '\r';
+  return crs.crlf > lfs - crs.crlf ? '\r\n' : '\n';
+}
+
 /** The ending most line breaks of `text` use; "\n" when it has none. */
 export function detectEol(text: string): Eol {
-  const firstCr = text.indexOf('\r');
-  if (firstCr === -1) return '\n';
-  const firstLf = text.indexOf('\n');
-  if (firstLf === -1) return '\r';
-  let lf = 0;
-  let crlf = 0;
-  let cr = 0;
-  for (let at = firstLf; at !== -1; at = text.indexOf('\n', at + 1)) lf++;
-  for (let at = firstCr; at !== -1; at = text.indexOf('\r', at + 1)) {
-    if (text.charCodeAt(at + 1) === LF) crlf++;
-    else cr++;
-  }
-  lf -= crlf;
-  if (cr > lf && cr > crlf) return '\r';
-  return crlf > lf ? '\r\n' : '\n';
+  const crs = countCrs(text);
+  if (crs.crlf === 0 && crs.lone === 0) return '\n';
+  const lfs = countLfs(text);
+  return eolOf(crs, lfs, loneCrsLead(crs, lfs));
 }
 
 /** Whether a lone CR ends a line in a text whose ending is `eol`. */

@@ -1,4 +1,4 @@
-import { crEndsLines, detectEol, type Eol, LineWalker, lineContentEnd } from '../line_endings.js';
+import { countCrs, type Eol, eolOf, isCrFile, LineWalker, lineContentEnd } from '../line_endings.js';
 
 /**
  * A file viewed as lines without terminators (what patches match against). Only line offsets
@@ -29,13 +29,16 @@ export class FileLines {
   ) {
     // A typed array: a plain array of a million offsets costs twice the memory.
     let starts: Int32Array = new Int32Array(Math.max(16, text.length >> 5));
-    const eol = detectEol(text);
-    const crBreaks = crEndsLines(eol);
+    // The file's ending (line_endings.ts): its CRs are counted first, its LFs while splitting.
+    const crs = countCrs(text);
+    const crBreaks = isCrFile(text, crs);
     const walker = new LineWalker(text, crBreaks);
     let count = 0;
+    let lfBreaks = 0;
     let contentEnd = 0;
     for (let start = 0; start < text.length; ) {
       const next = walker.nextLineStart(start);
+      if (text.charCodeAt(next - 1) === 10) lfBreaks++;
       contentEnd = lineContentEnd(text, start, next, crBreaks);
       visitLine?.(count, start, contentEnd);
       if (++count + 1 >= starts.length) starts = grown(starts);
@@ -45,7 +48,7 @@ export class FileLines {
     starts[count] = text.length;
     this.lineCount = count;
     this.starts = starts;
-    this.eol = eol;
+    this.eol = eolOf(crs, lfBreaks, crBreaks);
     this.crBreaks = crBreaks;
     this.finalNewline = count === 0 || contentEnd < text.length;
   }

@@ -1,4 +1,4 @@
-import { crEndsLines, detectEol, LineWalker, lineContentEnd } from '../line_endings.js';
+import { countCrs, eolOf, isCrFile, LineWalker, lineContentEnd } from '../line_endings.js';
 import { type FileIndex, skipIndent } from './lines.js';
 
 const BOM = 0xfeff;
@@ -95,8 +95,10 @@ export function scanFile(
   chunkSize = CHUNK,
 ): { ix: FileIndex; hits: Map<string, number[]> } {
   const set = anchorSet(anchors);
-  const eol = detectEol(text);
-  const crBreaks = crEndsLines(eol);
+  // The file's ending (line_endings.ts): its CRs are counted first, its LFs while splitting.
+  const crs = countCrs(text);
+  const crBreaks = isCrFile(text, crs);
+  let lfBreaks = 0;
   const walker = new LineWalker(text, true);
   const len = text.length;
   let starts = new Int32Array(Math.max(16, (len >> 5) + 16));
@@ -116,6 +118,7 @@ export function scanFile(
         pos = walker.nextLineStart(pos);
       } else {
         const nl = text.indexOf('\n', pos);
+        if (nl !== -1) lfBreaks++;
         pos = nl === -1 ? len : nl + 1;
       }
     }
@@ -123,6 +126,7 @@ export function scanFile(
     sweep(text, starts, lo, count, set, crBreaks);
   }
   starts[count] = len;
+  const eol = eolOf(crs, lfBreaks, crBreaks);
   const ix: FileIndex = { text, count, lineStart: starts.subarray(0, count + 1), eol, crBreaks };
   return { ix, hits: set.found };
 }
