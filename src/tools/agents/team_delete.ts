@@ -9,10 +9,10 @@ export const teamDelete = buildTool({
     'Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.',
   availability: { profiles: ['standard'], feature: 'swarms' },
   kind: 'delete',
-  title: () => 'Delete team',
+  userFacingName: () => 'Delete team',
   detail: (input) => input.name,
-  // The team's mailboxes and task list are gone for good.
-  isDestructive: () => true,
+  // lathe's own fact: the team's mailboxes and task list are gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     if (!ctx.teams) return { isError: true, text: 'Teams are not available here (feature swarms).' };
     try {

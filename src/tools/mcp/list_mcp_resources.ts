@@ -17,7 +17,7 @@ export const listMcpResources = buildTool({
     'to read with access_mcp_resource.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
   kind: 'fetch',
-  title: () => 'MCP resources',
+  userFacingName: () => 'MCP resources',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withMcp(ctx, (mcp) => mcp.listResources(input.server_name, ctx.signal)),

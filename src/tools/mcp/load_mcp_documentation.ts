@@ -12,7 +12,7 @@ export const loadMcpDocumentation = buildTool({
   availability: { profiles: ['standard'] },
   kind: 'read',
   example: { input: {} },
-  title: () => 'MCP guide',
+  userFacingName: () => 'MCP guide',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: async () => ({ text: MCP_GUIDE }),

@@ -83,9 +83,9 @@ export const toolSearch = buildTool({
   availability: { profiles: ['standard'], feature: 'tool_search', requires: ['mcp'] },
   kind: 'search',
   example: { input: { query: 'issues' } },
-  title: () => 'Tool search',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  userFacingName: () => 'Tool search',
+  // lathe's own fact: loading tools into the pool changes only lathe's own state, so Plan mode lets it run.
+  planModeAllowed: true,
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const all = mcp.servers().flatMap((s) => s.tools);

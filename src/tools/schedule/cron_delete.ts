@@ -13,9 +13,9 @@ export const cronDelete = buildTool({
   description: 'Remove a scheduled prompt; it will not run again.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'delete',
-  title: () => 'Unschedule',
-  // The scheduled prompt is gone for good.
-  isDestructive: () => true,
+  userFacingName: () => 'Unschedule',
+  // lathe's own fact: the scheduled prompt is gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     const found = scheduleServices(ctx);
     if ('error' in found) return found.error;

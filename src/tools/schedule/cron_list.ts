@@ -21,7 +21,7 @@ export const cronList = buildTool({
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'read',
   example: { input: {} },
-  title: () => 'Schedules',
+  userFacingName: () => 'Schedules',
   // Listing changes nothing (seed 001: CronList is read-only and concurrency-safe).
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

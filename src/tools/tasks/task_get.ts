@@ -15,7 +15,7 @@ export const taskGet = buildTool({
   availability: TASKS_AVAILABILITY,
   kind: 'read',
   example: { input: { id: 'task_1' } },
-  title: () => 'Task',
+  userFacingName: () => 'Task',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async call(input, ctx) {

@@ -20,7 +20,7 @@ export const taskList = buildTool({
   availability: TASKS_AVAILABILITY,
   kind: 'read',
   example: { input: {} },
-  title: () => 'Tasks',
+  userFacingName: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   validateInput: (input) => statusProblem(input.team, input.status),

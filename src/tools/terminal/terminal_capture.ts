@@ -68,10 +68,10 @@ export const terminalCapture = buildTool({
     'instead of asking them to paste it. Without a target: the newest background command, else the list of panes.',
   availability: { profiles: ['standard'], feature: 'terminal_panel' },
   kind: 'read',
-  title: () => 'Capture terminal',
+  userFacingName: () => 'Capture terminal',
   detail: (input) => input.target ?? 'newest panel',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: it reads a terminal's visible text, so Plan mode lets it run.
+  planModeAllowed: true,
   example: { input: {} },
   async call(input, ctx) {
     const target = input.target;
