@@ -1,32 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { lathe } from '../support/cli.js';
+import { disposePlanRuntimes, planRuntime } from '../support/plan_runtime.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 const env = () => ({ LATHE_HOME: tempDir('lathe-home-'), LATHE_FEATURES: '', NODE_ENV: 'production' });
 const REFUSED = /is refused in Plan mode \(Strict Plan Mode is on\)/;
 const PLAN_ASKS = /lathe is in Plan mode, and no one is present to approve it/;
 
-const made: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((rt) => rt.dispose()));
-});
-
-/** A headless runtime in Plan mode under --yolo: only a refusal or Plan mode's ask stops a call. */
-function planRuntime(cwd: string, strictPlanMode: boolean): Runtime {
-  const rt = createRuntime({
-    cwd,
-    documentsRoot: tempDir('lathe-home-'),
-    env: {},
-    mode: 'plan',
-    yolo: true,
-    strictPlanMode,
-  });
-  made.push(rt);
-  return rt;
-}
+afterEach(disposePlanRuntimes);
 
 describe('--strict-plan', () => {
   it('turns Strict Plan Mode on for the run: write_to_file is refused in Plan mode, not asked', () => {
@@ -67,8 +50,10 @@ describe('Strict Plan Mode', () => {
       ['replace_in_file', { path: 'a.txt', diff: '------- SEARCH\nhello\n=======\nbye\n+++++++ REPLACE' }],
     ];
     for (const [name, input] of calls) {
-      expect((await planRuntime(cwd, true).runTool(name, input)).text, name).toMatch(REFUSED);
-      const asked = (await planRuntime(cwd, false).runTool(name, input)).text;
+      expect((await planRuntime({ cwd, strictPlanMode: true }).runTool(name, input)).text, name).toMatch(
+        REFUSED,
+      );
+      const asked = (await planRuntime({ cwd }).runTool(name, input)).text;
       expect(asked, name).toMatch(PLAN_ASKS);
     }
     expect(readFileSync(join(cwd, 'a.txt'), 'utf8')).toBe('hello\n');
@@ -76,7 +61,7 @@ describe('Strict Plan Mode', () => {
 
   it('lets the changes seed 000 does not name ask, and a preview run', async () => {
     const cwd = writeTree({ 'a.txt': 'hello\n' });
-    const rt = planRuntime(cwd, true);
+    const rt = planRuntime({ cwd, strictPlanMode: true });
     const change = { glob: '*.txt', find: 'hello', replace: 'bye' };
     expect((await rt.runTool('replace_text', change)).text).toMatch(PLAN_ASKS);
     const preview = await rt.runTool('replace_text', { ...change, preview: true });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { buildTool } from '../../src/tool/build_tool.js';
 import { executeToolCalls } from '../../src/tool/executor.js';
 import { NO_FACTS } from '../../src/tool/facts.js';
@@ -8,28 +7,12 @@ import { mayChangeFiles } from '../../src/tool/may_change_files.js';
 import { findTool } from '../../src/tool/pool.js';
 import { latheFacts } from '../../src/tool/static_facts.js';
 import { builtinTools } from '../../src/tools/index.js';
-import { tempDir, testContext } from '../support/runtime_fixtures.js';
+import { disposePlanRuntimes, planRuntime } from '../support/plan_runtime.js';
+import { testContext } from '../support/runtime_fixtures.js';
 
-const made: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(made.splice(0).map((rt) => rt.dispose()));
-});
+afterEach(disposePlanRuntimes);
 
 const builtin = (name: string) => findTool(builtinTools(), name)!;
-
-/** A headless runtime in Plan mode under --yolo: what Plan mode does not allow is refused. */
-function planRuntime(features: string[]): Runtime {
-  const rt = createRuntime({
-    cwd: tempDir(),
-    documentsRoot: tempDir('lathe-home-'),
-    env: { NODE_ENV: 'test' },
-    mode: 'plan',
-    yolo: true,
-    features,
-  });
-  made.push(rt);
-  return rt;
-}
 
 describe('lathe’s own facts default to the flags they refine', () => {
   const plain = buildTool({
@@ -68,7 +51,7 @@ describe('lathe’s own facts default to the flags they refine', () => {
 
 describe('Plan mode runs the tools that change only lathe’s own state', () => {
   it('brief, sleep and task_output run unasked, though the contract calls them not read-only', async () => {
-    const rt = planRuntime(['assistant', 'proactive']);
+    const rt = planRuntime({ env: { NODE_ENV: 'test' }, features: ['assistant', 'proactive'] });
     for (const name of ['brief', 'sleep', 'task_output'])
       expect(builtin(name).isReadOnly({} as never, NO_FACTS)).toBe(false);
     const brief = await rt.runTool('brief', { on: true });
@@ -81,7 +64,7 @@ describe('Plan mode runs the tools that change only lathe’s own state', () => 
   });
 
   it('testing_permission, read-only by the contract, still asks as the edit it stands for', async () => {
-    const rt = planRuntime([]);
+    const rt = planRuntime({ env: { NODE_ENV: 'test' } });
     const r = await rt.runTool('testing_permission', { path: 'x' });
     expect(r.text).toMatch(/Plan mode/);
   });
