@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { DEFAULT_LSP_SETTINGS, type LspSettings } from '../config/lsp_settings.js';
 import type {
@@ -7,6 +7,7 @@ import type {
   LanguageServerHandle,
   LanguageServerUnavailable,
 } from '../tool/context/language_servers.js';
+import { pathInside } from '../util/inside_folder.js';
 import {
   diagnosticsNow,
   diagnosticsOfSynced,
@@ -404,11 +405,10 @@ function markedRoot(file: string, markers: readonly string[], workspace: string)
 }
 
 function isInsideFolder(file: string, folder: string): boolean {
-  const rel = relative(folder, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return pathInside(file, folder) !== undefined;
 }
 
 /** A path as results show it: relative to the workspace when inside it. */
 export function shownName(file: string, workspace: string): string {
-  return isInsideFolder(file, workspace) ? relative(workspace, file) : file;
+  return pathInside(file, workspace) ?? file;
 }

@@ -1,6 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { isInside } from '../util/inside_folder.js';
+
+export { isInside };
 
 export interface ResolvedPath {
   /** Absolute, normalised (`a/../b` folded), symlinks not followed. */
@@ -34,11 +37,6 @@ export function expandHome(p: string): string {
 export function resolvePath(p: string, cwd: string): ResolvedPath {
   const lexical = resolve(cwd, expandHome(p));
   return { lexical, real: realPathOf(lexical) };
-}
-
-export function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 const SHELL_RC_FILES = new Set([
