@@ -27,13 +27,18 @@ describe('the permission judge', () => {
     expect(engine().decidePath('read_file', 'read', path)).toEqual({ behavior: 'allow' });
   });
   it.each(['..notes', '..foo/bar'])('asks to edit %s as an edit inside, not outside', (path) => {
-    expect(engine().decidePath('write_to_file', 'edit', path)).toMatchObject({ behavior: 'ask', category: 'edit' });
+    expect(engine().decidePath('write_to_file', 'edit', path)).toMatchObject({
+      behavior: 'ask',
+      category: 'edit',
+    });
   });
   it('still counts a `..` segment as outside', () => {
     const workspace = join(tempDir(), 'w');
     mkdirSync(workspace);
     writeFileSync(join(workspace, '..x'), '');
-    expect(engine(workspace).decidePath('read_file', 'read', '../x')).toMatchObject({ category: 'readOutside' });
+    expect(engine(workspace).decidePath('read_file', 'read', '../x')).toMatchObject({
+      category: 'readOutside',
+    });
     expect(engine(workspace).decidePath('read_file', 'read', 'sub/../../x')).toMatchObject({
       category: 'readOutside',
     });
@@ -85,7 +90,8 @@ describe('the tools', () => {
   it('list_files and search_files show them relative too', async () => {
     const rt = runtime();
     expect((await rt.runTool('list_files', {})).text).toBe('...\n..foo/\n..notes\na.txt');
-    const found = (await rt.runTool('search_files', { regex: '^n$', output_mode: 'files_with_matches' })).text;
+    const found = (await rt.runTool('search_files', { regex: '^n$', output_mode: 'files_with_matches' }))
+      .text;
     expect(found).toBe('..notes');
   });
 });
