@@ -12,15 +12,20 @@ import { absolutePath } from '../../src/tools/shared/paths.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 // Tools as a new contributor might write them: a kind, what they change, and no permissionSubject.
-const peek = buildTool({
-  name: 'peek',
-  description: 'Shows a file.',
-  inputSchema: z.object({ path: z.string() }),
-  availability: { profiles: ['standard'] },
-  kind: 'read',
-  isReadOnly: () => true,
-  call: async (input, ctx) => ({ text: readFileSync(absolutePath(ctx, input.path), 'utf8') }),
-});
+/** A read tool that shows the file its input names in the field `field`. */
+const reader = (name: string, field: string) =>
+  buildTool({
+    name,
+    description: 'Shows a file.',
+    inputSchema: z.object({ [field]: z.string() }),
+    availability: { profiles: ['standard'] },
+    kind: 'read',
+    isReadOnly: () => true,
+    call: async (input, ctx) => ({ text: readFileSync(absolutePath(ctx, input[field] as string), 'utf8') }),
+  });
+const peek = reader('peek', 'path');
+/** Names its file in a field no rule of thumb knows. */
+const recall = reader('recall', 'key');
 const stamp = buildTool({
   name: 'stamp',
   description: 'Writes a stamp into a file.',
@@ -32,16 +37,6 @@ const stamp = buildTool({
     writeFileSync(absolutePath(ctx, input.path), 'stamped\n');
     return { text: 'stamped' };
   },
-});
-/** Reads what its input names in a field no rule of thumb knows. */
-const recall = buildTool({
-  name: 'recall',
-  description: 'Shows a file by its key.',
-  inputSchema: z.object({ key: z.string() }),
-  availability: { profiles: ['standard'] },
-  kind: 'read',
-  isReadOnly: () => true,
-  call: async (input, ctx) => ({ text: readFileSync(absolutePath(ctx, input.key), 'utf8') }),
 });
 
 const made: Runtime[] = [];
