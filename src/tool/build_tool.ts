@@ -1,3 +1,4 @@
+import { declaredSubject } from './declared_subject.js';
 import type { CallFacts } from './facts.js';
 import type { OwnFact, Tool, ToolDefinition } from './types.js';
 
@@ -32,8 +33,9 @@ function ownFact<I>(declared: OwnFact<I> | undefined, flag: Fact<I>, flagDynamic
 
 /**
  * Makes a tool from a definition, filling what it leaves out with the safe defaults:
- * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine,
- * no files changed, shown to people by its name. lathe's own facts default to the flags they
+ * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine
+ * (the subject it judges derived from the kind and `touchedPaths` when none is declared), no
+ * files changed, shown to people by its name. lathe's own facts default to the flags they
  * refine: Plan mode allows what is read-only, what is concurrency-safe runs in parallel, what is
  * destructive destroys.
  */
@@ -94,7 +96,7 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     toAutoClassifierInput: toAutoClassifierInput ?? (() => ''),
     userFacingName: userFacingName ?? (() => definition.name),
     describeChange: describeChange ?? (async () => undefined),
-    permissionSubject: permissionSubject ?? (() => ({ kind: 'none' })),
+    permissionSubject: permissionSubject ?? declaredSubject(definition),
     validateInput: validateInput ?? (() => undefined),
     source,
   };
