@@ -55,27 +55,47 @@ function runsFor(lines: number): number {
 const name = (lines: number, blocks: number) =>
   `replace_in_file ${blocks} block${blocks === 1 ? '' : 's'} / ${lines.toLocaleString('en-US')} lines`;
 
-/** Median wall time of `replaceInFile` for 1, 10 and 50 blocks on files of 1k, 10k, 100k and 1M lines. */
+/** Median wall time of one `replaceInFile` call, after three warm-up calls. */
+async function timeReplace(file: string, diff: string, runs: number): Promise<number> {
+  for (let w = 0; w < 3; w++) {
+    const r = replaceInFile(file, diff);
+    if (!r.ok) throw new Error(`bench setup is wrong: ${r.error}`);
+  }
+  const times: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    await settle();
+    const t0 = performance.now();
+    replaceInFile(file, diff);
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/**
+ * Median wall time of `replaceInFile` for 1, 10 and 50 blocks on files of 1k, 10k, 100k and 1M
+ * lines, and for 10 blocks on CR files of 100k and 1M lines (their lines end at each CR).
+ */
 export async function benchReplaceInFile(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const lines of SIZES) {
     const file = makeFile(lines);
+    const runs = runsFor(lines);
     for (const blocks of BLOCK_COUNTS) {
-      const diff = makeDiff(lines, blocks);
-      const runs = runsFor(lines);
-      for (let w = 0; w < 3; w++) {
-        const r = replaceInFile(file, diff);
-        if (!r.ok) throw new Error(`bench setup is wrong: ${r.error}`);
-      }
-      const times: number[] = [];
-      for (let k = 0; k < runs; k++) {
-        await settle();
-        const t0 = performance.now();
-        replaceInFile(file, diff);
-        times.push(performance.now() - t0);
-      }
-      rows.push({ name: name(lines, blocks), medianMs: median(times), runs });
+      rows.push({
+        name: name(lines, blocks),
+        medianMs: await timeReplace(file, makeDiff(lines, blocks), runs),
+        runs,
+      });
     }
+  }
+  for (const lines of [100_000, 1_000_000]) {
+    const file = makeFile(lines).replaceAll('\n', '\r');
+    const runs = runsFor(lines);
+    rows.push({
+      name: `${name(lines, 10)}, CR file`,
+      medianMs: await timeReplace(file, makeDiff(lines, 10), runs),
+      runs,
+    });
   }
   return rows;
 }

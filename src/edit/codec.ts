@@ -1,3 +1,5 @@
+import { detectEol, type Eol } from './line_endings.js';
+
 /**
  * Bytes <-> text for the editing tools. Decoding remembers everything needed to write the file
  * back byte for byte (encoding, BOM); line endings are left in the text untouched because the
@@ -8,8 +10,8 @@ export type TextEncoding = 'utf8' | 'utf8-bom' | 'utf16le' | 'utf16be' | 'latin1
 
 export interface TextFormat {
   encoding: TextEncoding;
-  /** The dominant line ending ("\n" when there is none). */
-  eol: '\n' | '\r\n';
+  /** The dominant line ending ("\n" when there is none; see line_endings.ts). */
+  eol: Eol;
   finalNewline: boolean;
 }
 
@@ -87,17 +89,6 @@ export function checkEncodable(
   };
 }
 
-/** The line ending most lines use: "\r\n" only when CRLF lines outnumber LF-only lines. */
-export function detectEol(text: string): '\n' | '\r\n' {
-  let crlf = 0;
-  let lf = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-    if (at > 0 && text.charCodeAt(at - 1) === 13) crlf++;
-    else lf++;
-  }
-  return crlf > lf ? '\r\n' : '\n';
-}
-
 /**
  * Sniffs the first 8 KB: a NUL byte (or NUL code unit, for UTF-16 with a BOM) or a large share
  * of control characters other than the whitespace and escape ones text files use.
@@ -166,7 +157,9 @@ function strictUtf8(bytes: Uint8Array): string | null {
 }
 
 function decoded(text: string, encoding: TextEncoding): DecodeResult {
-  return { ok: true, text, format: { encoding, eol: detectEol(text), finalNewline: text.endsWith('\n') } };
+  const eol = detectEol(text);
+  const finalNewline = text.endsWith('\n') || (eol === '\r' && text.endsWith('\r'));
+  return { ok: true, text, format: { encoding, eol, finalNewline } };
 }
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {

@@ -1,6 +1,6 @@
 import { describeNearMiss } from './closest_region.js';
-import { detectEol } from './codec.js';
-import { lfView, toLf } from './lf_view.js';
+import { applyViewEdits, lfView, toLf } from './lf_view.js';
+import { crEndsLines, detectEol } from './line_endings.js';
 
 export type ExactReplaceResult = { ok: true; content: string; count: number } | { ok: false; error: string };
 
@@ -12,7 +12,7 @@ const MAX_LISTED = 20;
  * `oldString` must occur exactly once (overlapping occurrences count: either could be meant)
  * unless `replaceAll`, which replaces every non-overlapping occurrence from the left. Line
  * endings are the file's business: LF in either string matches and writes the file's own
- * endings, so a CRLF file stays CRLF.
+ * endings, so a CRLF file stays CRLF and a CR file stays CR (see line_endings.ts).
  */
 export function exactReplace(
   content: string,
@@ -26,13 +26,15 @@ export function exactReplace(
         'new_string with the addition; to create a file, write the whole file instead.',
     );
   }
-  const wanted = toLf(oldString);
-  const replacement = toLf(newString);
+  const fileEol = detectEol(content);
+  const crBreaks = crEndsLines(fileEol);
+  const wanted = toLf(oldString, crBreaks);
+  const replacement = toLf(newString, crBreaks);
   if (wanted === replacement) {
     return fail('old_string and new_string are identical, so the edit would change nothing.');
   }
 
-  const view = lfView(content);
+  const view = lfView(content, crBreaks);
   const starts = replaceAll ? nonOverlapping(view.text, wanted) : everyOccurrence(view.text, wanted, 2);
   if (starts.length === 0) return fail(notFound(view.text, wanted));
   if (starts.length > 1 && !replaceAll) {
@@ -43,19 +45,8 @@ export function exactReplace(
     );
   }
 
-  const fileEol = detectEol(content);
-  const pieces: string[] = [];
-  let copied = 0;
-  for (const start of starts) {
-    const from = view.toOriginal(start);
-    const to = view.toOriginal(start + wanted.length);
-    // Write the ending the replaced text used, so mixed files stay as they were around the edit.
-    const eol = endingWithin(content, from, to) ?? fileEol;
-    pieces.push(content.slice(copied, from), eol === '\n' ? replacement : replacement.replaceAll('\n', eol));
-    copied = to;
-  }
-  pieces.push(content.slice(copied));
-  return { ok: true, content: pieces.join(''), count: starts.length };
+  const edits = starts.map((start) => ({ start, end: start + wanted.length, text: replacement }));
+  return { ok: true, content: applyViewEdits(content, view, edits, crBreaks, fileEol), count: starts.length };
 }
 
 function everyOccurrence(text: string, wanted: string, limit: number): number[] {
@@ -71,12 +62,6 @@ function nonOverlapping(text: string, wanted: string): number[] {
   for (let at = text.indexOf(wanted); at !== -1; at = text.indexOf(wanted, at + wanted.length))
     starts.push(at);
   return starts;
-}
-
-function endingWithin(content: string, from: number, to: number): '\n' | '\r\n' | null {
-  const newline = content.indexOf('\n', from);
-  if (newline === -1 || newline >= to) return null;
-  return newline > from && content[newline - 1] === '\r' ? '\r\n' : '\n';
 }
 
 /** 1-based line numbers of ascending offsets, found in one pass. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { crEndsLines, detectEol } from './line_endings.js';
 import type { TimedRegex } from './timed_regex.js';
 
 /**
@@ -9,7 +10,8 @@ import type { TimedRegex } from './timed_regex.js';
  * A literal is matched on bytes (its UTF-8 form; UTF-8 never matches inside another character),
  * anywhere, across chunk and line boundaries. A regex is run line by line, in batches, in the
  * timed worker: in a streamed file it matches within one line, and a line longer than
- * MAX_LINE_BYTES is refused rather than held. Each piece is decoded as UTF-8, or as Latin-1 when
+ * MAX_LINE_BYTES is refused rather than held. Lines end as line_endings.ts says, the file's
+ * ending judged by its first chunk (a CR file's lines end at each CR). Each piece is decoded as UTF-8, or as Latin-1 when
  * it is not valid UTF-8, and written back the same way, so the bytes it does not change stay.
  */
 
@@ -94,6 +96,7 @@ async function replaceByLine(
   let linesBefore = 0;
   let count = 0;
   let first = true;
+  let crBreaks: boolean | undefined;
 
   /** Runs the regex over whole lines (`batch` ends at a line end, or at the end of the file). */
   const runBatch = async (batch: Buffer): Promise<string | undefined> => {
@@ -112,26 +115,27 @@ async function replaceByLine(
       text = batch.toString('latin1');
       latin1 = true;
     }
-    const result = await regex.replaceLines(text, replace);
+    const result = await regex.replaceLines(text, replace, crBreaks === true);
     if (!result.ok) return result.error;
     count += result.count;
     if (latin1 && /[^\u0000-\u00ff]/.test(result.text)) {
       return `lines ${linesBefore + 1}-: the replacement holds characters this Latin-1 text cannot store`;
     }
-    linesBefore += countNewlines(batch);
+    linesBefore += countBreaks(batch, crBreaks === true);
     await sink?.(Buffer.from(result.text, latin1 ? 'latin1' : 'utf8'));
     return undefined;
   };
 
   for await (const chunk of chunks) {
+    crBreaks ??= crEndsLines(detectEol(chunk.toString('latin1')));
     const buffer = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-    const lastNewline = buffer.lastIndexOf(10);
-    if (lastNewline === -1) {
+    const cut = pastLastBreak(buffer, crBreaks);
+    if (cut === 0) {
       pending = Buffer.from(buffer);
     } else {
-      const error = await runBatch(buffer.subarray(0, lastNewline + 1));
+      const error = await runBatch(buffer.subarray(0, cut));
       if (error) return { ok: false, error };
-      pending = Buffer.from(buffer.subarray(lastNewline + 1));
+      pending = Buffer.from(buffer.subarray(cut));
     }
     if (pending.length > MAX_LINE_BYTES) {
       return {
@@ -144,9 +148,18 @@ async function replaceByLine(
   return error ? { ok: false, error } : { ok: true, count };
 }
 
-function countNewlines(bytes: Buffer): number {
+/** Offset just past the last line break known whole (a CR at the very end may begin a CRLF); 0 if none. */
+function pastLastBreak(buffer: Buffer, crBreaks: boolean): number {
+  const lf = buffer.lastIndexOf(10);
+  const cr = crBreaks && buffer.length > 1 ? buffer.lastIndexOf(13, buffer.length - 2) : -1;
+  return Math.max(lf, cr) + 1;
+}
+
+function countBreaks(bytes: Buffer, crBreaks: boolean): number {
   let n = 0;
   for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) n++;
+  if (!crBreaks) return n;
+  for (let at = bytes.indexOf(13); at !== -1; at = bytes.indexOf(13, at + 1)) if (bytes[at + 1] !== 10) n++;
   return n;
 }
 

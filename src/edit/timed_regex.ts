@@ -13,8 +13,9 @@ import { lazyBuiltin } from '../util/lazy_builtin.js';
 /** How long one request may run before the worker is ended. */
 export const REGEX_TIME_LIMIT_MS = 5_000;
 
-export type RegexReplaceResult =
-  | { ok: true; texts: string[]; counts: number[] }
+/** Every match, in order: where it starts and ends in the text, and the text that replaces it. */
+export type RegexMatchesResult =
+  | { ok: true; starts: number[]; ends: number[]; replacements: string[] }
   | { ok: false; error: string };
 
 export type RegexTestResult = { ok: true; matches: boolean[] } | { ok: false; error: string };
@@ -26,31 +27,48 @@ export type RegexTestResult = { ok: true; matches: boolean[] } | { ok: false; er
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const pattern = new RegExp(workerData.source, workerData.flags);
+const expand = (replacement, args) =>
+  replacement.replace(/\\$(\\d+|&)/g, (_m, ref) => (ref === '&' ? String(args[0]) : String(args[Number(ref)] ?? '')));
 const replaceIn = (text, replacement, counter) =>
   text.replace(pattern, (...args) => {
     counter.count++;
-    return replacement.replace(/\\$(\\d+|&)/g, (_m, ref) => (ref === '&' ? String(args[0]) : String(args[Number(ref)] ?? '')));
+    return expand(replacement, args);
   });
-parentPort.on('message', ({ id, kind, texts, replacement }) => {
+// Walks a text's line breaks left to right (a lone CR too with crBreaks): returns where the
+// content of the line at start ends and where the next line starts ([-1, -1]: no break left).
+// The next LF and CR are kept until passed, so a CR text is not searched to its end per line.
+const breakWalker = (text, crBreaks) => {
+  let lf = -2;
+  let cr = -2;
+  return (start) => {
+    if (lf !== -1 && lf < start) lf = text.indexOf('\\n', start);
+    if (crBreaks && cr !== -1 && cr < start) cr = text.indexOf('\\r', start);
+    if (crBreaks && cr !== -1 && (lf === -1 || cr < lf)) return [cr, lf === cr + 1 ? cr + 2 : cr + 1];
+    if (lf === -1) return [-1, -1];
+    return [lf > start && text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf, lf + 1];
+  };
+};
+parentPort.on('message', ({ id, kind, texts, replacement, crBreaks }) => {
   if (kind === 'lines') {
-    // Line by line, without the line's ending; only changed lines are copied.
+    // Line by line, without the line's ending; only changed lines are copied. A text that ends
+    // with a break has no empty line after it.
     const text = texts[0];
     const counter = { count: 0 };
     let out = '';
     let copied = 0;
-    for (let start = 0; start <= text.length; ) {
-      const newline = text.indexOf('\\n', start);
-      const end = newline === -1 ? text.length : newline;
-      const contentEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    const nextBreak = breakWalker(text, crBreaks);
+    for (let start = 0; start < text.length; ) {
+      const [contentEnd, next] = nextBreak(start);
+      const end = contentEnd === -1 ? text.length : contentEnd;
       const before = counter.count;
       pattern.lastIndex = 0;
-      const replaced = replaceIn(text.slice(start, contentEnd), replacement, counter);
+      const replaced = replaceIn(text.slice(start, end), replacement, counter);
       if (counter.count !== before) {
         out += text.slice(copied, start) + replaced;
-        copied = contentEnd;
+        copied = end;
       }
-      if (newline === -1) break;
-      start = newline + 1;
+      if (contentEnd === -1) break;
+      start = next;
     }
     parentPort.postMessage({ id, texts: [out + text.slice(copied)], counts: [counter.count] });
     return;
@@ -59,15 +77,19 @@ parentPort.on('message', ({ id, kind, texts, replacement }) => {
     parentPort.postMessage({ id, matches: texts.map((text) => { pattern.lastIndex = 0; return pattern.test(text); }) });
     return;
   }
-  const counts = [];
-  const out = texts.map((text) => {
-    const counter = { count: 0 };
-    pattern.lastIndex = 0;
-    const replaced = replaceIn(text, replacement, counter);
-    counts.push(counter.count);
-    return replaced;
+  // Every match of the text: where it starts and ends, and what replaces it.
+  const starts = [];
+  const ends = [];
+  const out = [];
+  pattern.lastIndex = 0;
+  texts[0].replace(pattern, (...args) => {
+    const offset = args[typeof args[args.length - 1] === 'object' ? args.length - 3 : args.length - 2];
+    starts.push(offset);
+    ends.push(offset + args[0].length);
+    out.push(expand(replacement, args));
+    return '';
   });
-  parentPort.postMessage({ id, texts: out, counts });
+  parentPort.postMessage({ id, starts, ends, texts: out });
 });
 `;
 
@@ -91,21 +113,26 @@ export class TimedRegex {
     }
   }
 
-  /** Replaces every match in each text, counting matches per text. */
-  replaceAll(texts: string[], replacement: string): Promise<RegexReplaceResult> {
-    return this.request({ kind: 'replace', texts, replacement }, (reply) => ({
+  /** Every match in `text`, with the replacement each gets (`$&`, `$1` … expanded). */
+  matches(text: string, replacement: string): Promise<RegexMatchesResult> {
+    return this.request({ kind: 'matches', texts: [text], replacement }, (reply) => ({
       ok: true,
-      texts: reply.texts as string[],
-      counts: reply.counts as number[],
+      starts: reply.starts as number[],
+      ends: reply.ends as number[],
+      replacements: reply.texts as string[],
     }));
   }
 
-  /** Replaces within each line of `text` separately (no match spans a line end); counts all matches. */
+  /**
+   * Replaces within each line of `text` separately (no match spans a line end); counts all
+   * matches. Lines end at LF or CRLF, and at a lone CR too with `crBreaks` (see line_endings.ts).
+   */
   async replaceLines(
     text: string,
     replacement: string,
+    crBreaks: boolean,
   ): Promise<{ ok: true; text: string; count: number } | { ok: false; error: string }> {
-    const result = await this.request({ kind: 'lines', texts: [text], replacement }, (reply) => ({
+    const result = await this.request({ kind: 'lines', texts: [text], replacement, crBreaks }, (reply) => ({
       ok: true as const,
       texts: reply.texts as string[],
       counts: reply.counts as number[],

@@ -80,6 +80,12 @@ export interface RuntimeOptions extends ConfigurationOptions {
   hookGroups?: HookGroup[];
   /** The program's buffers and terminal (the SDK's `editor`), for this runtime's tools and its children's. */
   editor?: EditorAccess;
+  /**
+   * The runtime's calls are typed by the user in their own shell (`lathe tool NAME`), not made by
+   * a model: the user sees the files, so edit_file and notebook_edit need no read first. A child
+   * agent's calls are the model's: its runtime keeps the read-before-edit rule.
+   */
+  callsFromUserShell?: boolean;
 }
 
 export interface Runtime {
@@ -290,6 +296,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     yolo: options.yolo,
     approve: options.approve,
     onFileSeen: (path) => rules.touch(path, place.workspace),
+    callsFromUserShell: options.callsFromUserShell,
     languageServers,
   });
   let callCounter = 0;

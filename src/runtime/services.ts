@@ -42,6 +42,8 @@ export interface ServicesOptions {
   approve?: readonly string[] | 'all';
   /** Hears of every file the model reads or writes (the session's conditional rules). */
   onFileSeen?: (path: string) => void;
+  /** The calls are typed in the user's own shell (see `RuntimeOptions.callsFromUserShell`). */
+  callsFromUserShell?: boolean;
   /** The language servers, when the runtime made them first (its pool needs to know of them). */
   languageServers?: LanguageServers;
 }
@@ -77,7 +79,7 @@ export class RuntimeServices {
   constructor(options: ServicesOptions) {
     const { workspace, documentsRoot, env, features, settings, trust } = options.configuration;
     const { permissions } = options;
-    this.readFiles = new ReadTracker(options.onFileSeen);
+    this.readFiles = new ReadTracker(options.onFileSeen, { callerSeesFiles: options.callsFromUserShell });
     this.background = new BackgroundServices({
       documentsRoot,
       workspace,

@@ -9,6 +9,8 @@ import { createRuntime } from '../../src/runtime/create_runtime.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The scenarios of the Codex CLI project (Apache-2.0; see test/fixtures/NOTICE). */
 const fixturesDir = path.resolve(here, '../fixtures/apply_patch');
+/** lathe's own scenarios, in the same layout (see its README). */
+const ownFixturesDir = path.resolve(here, '../fixtures/apply_patch_lathe');
 
 /** lathe is atomic: where the reference keeps a partial change, the tree must equal input/. */
 const ATOMIC_EXCEPTIONS = new Set(['015_failure_after_partial_success_leaves_changes']);
@@ -41,10 +43,15 @@ function printable(snap: Snapshot): Record<string, string> {
   );
 }
 
-const scenarios = (await fs.readdir(fixturesDir, { withFileTypes: true }))
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort();
+async function scenarioFolders(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => path.join(dir, entry.name))
+    .sort();
+}
+
+const scenarios = await scenarioFolders(fixturesDir);
+const ownScenarios = await scenarioFolders(ownFixturesDir);
 
 const tempDirs: string[] = [];
 const home = (): string => {
@@ -56,36 +63,40 @@ afterEach(async () => {
   await Promise.all(tempDirs.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
 });
 
-describe('apply_patch reference scenarios', () => {
-  it('finds the 23 scenario folders', () => {
+describe('apply_patch scenarios', () => {
+  it("finds the 23 reference scenario folders and lathe's own 7", () => {
     expect(scenarios).toHaveLength(23);
+    expect(ownScenarios).toHaveLength(7);
   });
 
-  it.each(scenarios)('%s', async (scenario) => {
-    const scenarioDir = path.join(fixturesDir, scenario);
-    const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lathe-apply-patch-'));
-    tempDirs.push(work);
-    const input = path.join(scenarioDir, 'input');
-    if (existsSync(input)) await fs.cp(input, work, { recursive: true, dereference: true });
+  it.each([...scenarios, ...ownScenarios].map((dir) => [path.relative(here, dir), dir]))(
+    '%s',
+    async (_, scenarioDir) => {
+      const scenario = path.basename(scenarioDir);
+      const work = await fs.mkdtemp(path.join(os.tmpdir(), 'lathe-apply-patch-'));
+      tempDirs.push(work);
+      const input = path.join(scenarioDir, 'input');
+      if (existsSync(input)) await fs.cp(input, work, { recursive: true, dereference: true });
 
-    const patchText = await fs.readFile(path.join(scenarioDir, 'patch.txt'), 'utf8');
-    // The real tool through the call pipeline (parse, validate, permission, call), as a model runs it.
-    const runtime = createRuntime({ cwd: work, documentsRoot: home(), approve: ['edit'], env: {} });
-    const result = await runtime.runTool('apply_patch', { input: patchText });
-    const outcome = { ok: !result.isError, error: result.text };
+      const patchText = await fs.readFile(path.join(scenarioDir, 'patch.txt'), 'utf8');
+      // The real tool through the call pipeline (parse, validate, permission, call), as a model runs it.
+      const runtime = createRuntime({ cwd: work, documentsRoot: home(), approve: ['edit'], env: {} });
+      const result = await runtime.runTool('apply_patch', { input: patchText });
+      const outcome = { ok: !result.isError, error: result.text };
 
-    const expectedRoot = ATOMIC_EXCEPTIONS.has(scenario) ? input : path.join(scenarioDir, 'expected');
-    const actual = await snapshot(work);
-    const expected = await snapshot(expectedRoot);
-    expect(printable(actual)).toEqual(printable(expected));
-    expect([...actual.keys()]).toEqual([...expected.keys()]);
-    for (const [key, value] of expected) {
-      const got = actual.get(key);
-      expect(value === 'dir' ? got === 'dir' : Buffer.isBuffer(got) && value.equals(got), key).toBe(true);
-    }
-    // Failing scenarios must fail with a message, not silently.
-    const mustFail = /rejects|fails|requires_existing|failure_after/.test(scenario);
-    expect(outcome.ok, outcome.error).toBe(!mustFail);
-    if (mustFail) expect(outcome.error).toMatch(/\S/);
-  });
+      const expectedRoot = ATOMIC_EXCEPTIONS.has(scenario) ? input : path.join(scenarioDir, 'expected');
+      const actual = await snapshot(work);
+      const expected = await snapshot(expectedRoot);
+      expect(printable(actual)).toEqual(printable(expected));
+      expect([...actual.keys()]).toEqual([...expected.keys()]);
+      for (const [key, value] of expected) {
+        const got = actual.get(key);
+        expect(value === 'dir' ? got === 'dir' : Buffer.isBuffer(got) && value.equals(got), key).toBe(true);
+      }
+      // Failing scenarios must fail with a message, not silently.
+      const mustFail = /rejects|fails|requires_existing|failure_after/.test(scenario);
+      expect(outcome.ok, outcome.error).toBe(!mustFail);
+      if (mustFail) expect(outcome.error).toMatch(/\S/);
+    },
+  );
 });

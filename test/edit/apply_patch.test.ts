@@ -61,7 +61,7 @@ describe('parsePatch', () => {
           line: 6,
           chunks: [
             {
-              context: 'def f():',
+              contexts: ['def f():'],
               oldLines: ['keep', 'old'],
               newLines: ['keep', 'new'],
               keptFrom: [0, -1],

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import {
   checkEncodable,
   decodeText,
-  detectEol,
   encodeText,
   isProbablyBinary,
   type TextFormat,
@@ -83,13 +82,12 @@ describe('decodeText / encodeText', () => {
   });
 });
 
-describe('detectEol / isProbablyBinary / checkEncodable', () => {
-  it('picks CRLF only when it outnumbers LF', () => {
-    expect(detectEol('')).toBe('\n');
-    expect(detectEol('a\r\nb\n')).toBe('\n');
-    expect(detectEol('a\r\nb\r\nc\n')).toBe('\r\n');
-    expect(detectEol('\r\n')).toBe('\r\n');
-    expect(detectEol('a\rb\r')).toBe('\n');
+describe('isProbablyBinary / checkEncodable', () => {
+  it('describes a CR file as CR, with its final newline', () => {
+    expect(decodeOk(utf8('a\rb\r')).format).toEqual({ encoding: 'utf8', eol: '\r', finalNewline: true });
+    expect(decodeOk(utf8('a\rb')).format).toEqual({ encoding: 'utf8', eol: '\r', finalNewline: false });
+    // In an LF file a lone CR at the end is text, not a line break.
+    expect(decodeOk(utf8('a\nb\nc\r')).format).toMatchObject({ eol: '\n', finalNewline: false });
   });
 
   it('looks at the first 8 KB only and tolerates text control characters', () => {

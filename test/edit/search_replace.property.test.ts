@@ -34,7 +34,7 @@ const smallLine = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 const smallText = fc
-  .tuple(fc.array(smallLine, { maxLength: 14 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .tuple(fc.array(smallLine, { maxLength: 14 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
   .map(([ls, eol, bom]) => (bom ? '\uFEFF' : '') + ls.join(eol));
 
 function checkShape(r: ReplaceResult): void {
@@ -142,7 +142,7 @@ const scenarioArb = fc.record({
   skipSeeds: fc.array(fc.nat(10_000), { minLength: 4, maxLength: 4 }),
   variants: fc.array(fc.nat(1000), { minLength: 31, maxLength: 31 }),
   order: fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
-  eol: fc.constantFrom('\n', '\r\n'),
+  eol: fc.constantFrom('\n', '\r\n', '\r'),
   diffEol: fc.constantFrom('\n', '\r\n'),
   bom: fc.boolean(),
   finalNewline: fc.boolean(),
@@ -442,15 +442,19 @@ describe('agrees with a direct implementation of the rules', () => {
 
 // ---------- the file scan ----------
 
-/** Lines of a text by plain splitting: BOM dropped, `\r\n` or `\n` breaks, no line after a final break. */
+/**
+ * Lines of a text by plain splitting, under the rule of line_endings.ts: BOM dropped; `\r\n` and
+ * `\n` end lines, and so does a lone `\r` where lone CRs are most of the breaks; no line after a
+ * final break.
+ */
 function refLines(text: string): string[] {
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (body === '') return [];
-  const parts = body.split('\n');
+  const count = (re: RegExp) => (text.match(re) ?? []).length;
+  const [crlf, lf, cr] = [count(/\r\n/g), count(/(?<!\r)\n/g), count(/\r(?!\n)/g)];
+  const parts = body.split(cr > lf && cr > crlf ? /\r\n|\r|\n/ : /\r?\n/);
   if (parts[parts.length - 1] === '') parts.pop();
-  return parts.map((l, k) =>
-    (k < parts.length - 1 || body.endsWith('\n')) && l.endsWith('\r') ? l.slice(0, -1) : l,
-  );
+  return parts;
 }
 
 describe('scanFile', () => {
@@ -460,7 +464,7 @@ describe('scanFile', () => {
     fc.assert(
       fc.property(
         fc.array(scanLine, { maxLength: 12 }),
-        fc.constantFrom('\n', '\r\n'),
+        fc.constantFrom('\n', '\r\n', '\r'),
         fc.boolean(),
         fc.boolean(),
         fc.array(anchor, { maxLength: 4 }),

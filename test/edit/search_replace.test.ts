@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatReport,
-  parseDiff,
-  type ReplaceResult,
-  replaceInFile,
-} from '../../src/edit/search_replace/index.js';
+import { formatReport, type ReplaceResult, replaceInFile } from '../../src/edit/search_replace/index.js';
+import { searchReplaceBlock } from '../support/search_replace_diffs.js';
 
-/** One SEARCH/REPLACE block, LF-separated, without a trailing newline. */
-function block(
-  search: string[],
-  replace: string[],
-  open = '------- SEARCH',
-  close = '+++++++ REPLACE',
-): string {
-  return [open, ...search, '=======', ...replace, close].join('\n');
-}
+const block = searchReplaceBlock;
 
 function diff(...blocks: string[]): string {
   return `${blocks.join('\n')}\n`;
@@ -179,30 +167,6 @@ const edits: Edit[] = [
     expected: '',
   },
   {
-    name: 'a CRLF file keeps CRLF, also on written lines',
-    file: 'a\r\nb\r\nc\r\n',
-    diff: diff(block(['b'], ['B1', 'B2'])),
-    expected: 'a\r\nB1\r\nB2\r\nc\r\n',
-  },
-  {
-    name: 'a CRLF diff is read as lines',
-    file: lines('a', 'b', 'c'),
-    diff: '------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n',
-    expected: lines('a', 'B', 'c'),
-  },
-  {
-    name: 'a BOM is kept when the first line is replaced',
-    file: '\uFEFFa\nb\n',
-    diff: diff(block(['a'], ['A'])),
-    expected: '\uFEFFA\nb\n',
-  },
-  {
-    name: 'a BOM is not part of the first line when matching',
-    file: '\uFEFFimport x;\nb\n',
-    diff: diff(block(['import x;'], ['import y;'])),
-    expected: '\uFEFFimport y;\nb\n',
-  },
-  {
     name: 'a file without a final newline keeps none when its last line is replaced',
     file: 'a\nb',
     diff: diff(block(['b'], ['B', 'C'])),
@@ -213,36 +177,6 @@ const edits: Edit[] = [
     file: 'a\nb\nc',
     diff: diff(block(['c'], [])),
     expected: 'a\nb',
-  },
-  {
-    name: 'a literal ======= line may appear in REPLACE text',
-    file: lines('a', 'b'),
-    diff: diff(block(['a'], ['<<<<<<< ours', 'a', '=======', 'b', '>>>>>>> theirs'])),
-    expected: lines('<<<<<<< ours', 'a', '=======', 'b', '>>>>>>> theirs', 'b'),
-  },
-  {
-    name: 'legacy <<<<<<< SEARCH and >>>>>>> REPLACE markers are accepted',
-    file: lines('a', 'b'),
-    diff: diff(block(['a'], ['A'], '<<<<<<< SEARCH', '>>>>>>> REPLACE')),
-    expected: lines('A', 'b'),
-  },
-  {
-    name: 'a trailing > after SEARCH and REPLACE is tolerated',
-    file: lines('a', 'b'),
-    diff: diff(block(['b'], ['B'], '------- SEARCH>', '+++++++ REPLACE>')),
-    expected: lines('a', 'B'),
-  },
-  {
-    name: 'trailing whitespace on marker lines is tolerated',
-    file: lines('a', 'b'),
-    diff: '------- SEARCH  \nb\n======= \t\nB\n+++++++ REPLACE \n',
-    expected: lines('a', 'B'),
-  },
-  {
-    name: 'text outside blocks is ignored',
-    file: lines('a', 'b'),
-    diff: `Here is the edit:\n${block(['a'], ['A'])}\nand that is all.\n`,
-    expected: lines('A', 'b'),
   },
 ];
 
@@ -444,29 +378,5 @@ describe('replaceInFile report', () => {
   it('lists every candidate of an ambiguous block in the result', () => {
     const s = replaceInFile(lines('a', 'b', 'a', 'b', 'a'), diff(block(['a'], ['x'])));
     expect(s).toMatchObject({ ok: false, block: 1, candidates: [1, 3, 5] });
-  });
-});
-
-describe('parseDiff', () => {
-  it.each([
-    {
-      name: 'keeps SEARCH and REPLACE lines with their indentation',
-      diff: diff(block(['  a', '\tb'], ['  c'])),
-      blocks: [{ search: ['  a', '\tb'], replace: ['  c'] }],
-    },
-    {
-      name: 'recognises markers in order: a REPLACE-looking line in SEARCH is text',
-      diff: diff(block(['+++++++ REPLACE'], ['x'])),
-      blocks: [{ search: ['+++++++ REPLACE'], replace: ['x'] }],
-    },
-    {
-      name: 'an empty line between the markers is one REPLACE line',
-      diff: diff(block(['a'], [''])),
-      blocks: [{ search: ['a'], replace: [''] }],
-    },
-  ])('$name', ({ diff: d, blocks }) => {
-    const r = parseDiff(d);
-    expect(r.ok).toBe(true);
-    if (r.ok) expect(r.blocks.map((b) => ({ search: b.search, replace: b.replace }))).toEqual(blocks);
   });
 });

@@ -46,6 +46,27 @@ describe('repl', () => {
     );
   });
 
+  it('gives code that awaits the value of its last expression, and keeps what it declares', async () => {
+    const rt = runtimeWith(['internal']);
+    expect((await rt.runTool('repl', { code: 'const r = await Promise.resolve(5); r' })).text).toBe('5');
+    const declared = await rt.runTool('repl', {
+      code: [
+        'let { a, b: [c] } = await Promise.resolve({ a: 1, b: [2] }), unset;',
+        'class Box { constructor(v) { this.v = v } }',
+        'const boxed = new Box(twice(a + c));',
+        'function twice(n) { return 2 * n }',
+        'boxed.v // the last value',
+      ].join('\n'),
+    });
+    expect(declared).toMatchObject({ isError: false, text: '6' });
+    expect(
+      (await rt.runTool('repl', { code: '[r, a, c, unset, twice(4), new Box(1).v, boxed.v]' })).text,
+    ).toBe('[ 5, 1, 2, undefined, 8, 1, 6 ]');
+    // The code’s own line numbers, after the rewrite.
+    const thrown = await rt.runTool('repl', { code: 'const x = await 1;\n\nnull.y' });
+    expect(thrown.text).toMatch(/\n {4}at repl:3:\d+/);
+  });
+
   it('reaches files and commands only through lathe’s tools and their permission checks', async () => {
     const rt = runtimeWith(['internal'], { settings: quiet });
     writeFileSync(join(rt.cwd, 'notes.txt'), 'hello\n');

@@ -96,19 +96,26 @@ describe('replace_text on files over 8 MB (streamed)', () => {
     expect(read('big.txt')).toBe(text.split('many\nline 5').join('MANY+5'));
   }, 60_000);
 
-  it('runs a regex line by line, keeping CRLF endings', async () => {
-    const text = bigText(BIG_LINES).replace(/\n/g, '\r\n');
-    const { runtime, dir } = workspace({ 'big.txt': text });
-    const r = await runtime.runTool('replace_text', {
-      glob: 'big.txt',
-      find: '^line (\\d+)5 of',
-      replace: '#$1',
-      regex: true,
-    });
-    // Lines 15, 25 … 599995: every tenth line but line 5.
-    expect(r).toMatchObject({ isError: false, data: { total: BIG_LINES / 10 - 1 } });
-    expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe(text.replace(/^line (\d+)5 of/gm, '#$1'));
-  }, 60_000);
+  it.each([
+    ['CRLF endings', '\r\n'],
+    ['a CR file, whose lines end at each CR', '\r'],
+  ])(
+    'runs a regex line by line, keeping %s',
+    async (_, eol) => {
+      const text = bigText(BIG_LINES).replaceAll('\n', eol);
+      const { runtime, dir } = workspace({ 'big.txt': text });
+      const r = await runtime.runTool('replace_text', {
+        glob: 'big.txt',
+        find: '^line (\\d+)5 of',
+        replace: '#$1',
+        regex: true,
+      });
+      // Lines 15, 25 … 599995: every tenth line but line 5.
+      expect(r).toMatchObject({ isError: false, data: { total: BIG_LINES / 10 - 1 } });
+      expect(readFileSync(join(dir, 'big.txt'), 'utf8')).toBe(text.replace(/^line (\d+)5 of/gm, '#$1'));
+    },
+    60_000,
+  );
 
   it('refuses a regex over a line longer than 4 MB, changing nothing', async () => {
     const huge = `${'y'.repeat(9 * 1024 * 1024)}\n`;

@@ -27,7 +27,8 @@ function printable(result: ToolResult): string {
 export async function toolCommand(name: string, opts: CommonOptions & { input: string }): Promise<number> {
   // One call is no session: its files go to a scratch folder, kept only when the result points into it.
   const scratch = mkdtempSync(join(tmpdir(), SCRATCH_PREFIX));
-  const runtime = runtimeFromOptions(opts, { sessionDir: scratch });
+  // The call is the user's, typed in their own shell: they see the file they edit, no read first.
+  const runtime = runtimeFromOptions(opts, { sessionDir: scratch, callsFromUserShell: true });
   // A tool of the pool without MCP needs no server: none is started.
   const mcp = findTool(runtime.pool, name) ? undefined : await connectMcpServers(runtime);
   const result = await runtime.runTool(name, readInput(opts.input)).finally(() => mcp?.close());

@@ -1,19 +1,21 @@
+import { countCrs, type Eol, eolOf, isCrFile, LineWalker, lineContentEnd } from '../line_endings.js';
+
 /**
  * A file viewed as lines without terminators (what patches match against). Only line offsets
  * are stored; a line's text is sliced when asked for: holding a million line strings would cost
  * more in allocation and garbage collection than all the matching put together.
  *
- * Lines end in "\n" or "\r\n"; a file with no "\n" at all but some "\r" (classic Mac) is
- * split at each "\r" instead. Every line keeps its own terminator.
+ * Lines end in "\n" or "\r\n", and in a CR file (lone CRs are most of its breaks) at a lone
+ * "\r" too, as line_endings.ts decides for every engine. Every line keeps its own terminator.
  */
 export class FileLines {
   readonly lineCount: number;
   /** The ending most lines use; written after new lines that have no neighbour to copy. */
-  readonly eol: '\n' | '\r\n' | '\r';
+  readonly eol: Eol;
   /** Whether the last line has a terminator (true for an empty file). */
   readonly finalNewline: boolean;
-  /** The character that ends a line: "\r" in a CR-only file. */
-  private readonly separator: number;
+  /** Whether a lone "\r" ends a line (a CR file). */
+  private readonly crBreaks: boolean;
   /** starts[i] is the offset of line i; starts[lineCount] === text.length. */
   private readonly starts: Int32Array;
 
@@ -27,27 +29,28 @@ export class FileLines {
   ) {
     // A typed array: a plain array of a million offsets costs twice the memory.
     let starts: Int32Array = new Int32Array(Math.max(16, text.length >> 5));
-    const crOnly = !text.includes('\n') && text.includes('\r');
-    const separator = crOnly ? '\r' : '\n';
-    let newlines = 0;
-    let crlf = 0;
-    for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + 1)) {
-      const start = starts[newlines];
-      const isCrlf = !crOnly && at > start && text.charCodeAt(at - 1) === 13;
-      if (isCrlf) crlf++;
-      visitLine?.(newlines, start, isCrlf ? at - 1 : at);
-      if (++newlines + 1 >= starts.length) starts = grown(starts);
-      starts[newlines] = at + 1;
+    // The file's ending (line_endings.ts): its CRs are counted first, its LFs while splitting.
+    const crs = countCrs(text);
+    const crBreaks = isCrFile(text, crs);
+    const walker = new LineWalker(text, crBreaks);
+    let count = 0;
+    let lfBreaks = 0;
+    let contentEnd = 0;
+    for (let start = 0; start < text.length; ) {
+      const next = walker.nextLineStart(start);
+      if (text.charCodeAt(next - 1) === 10) lfBreaks++;
+      contentEnd = lineContentEnd(text, start, next, crBreaks);
+      visitLine?.(count, start, contentEnd);
+      if (++count + 1 >= starts.length) starts = grown(starts);
+      starts[count] = next;
+      start = next;
     }
-    // A final newline ends the last line rather than starting an empty one.
-    const lineCount = starts[newlines] === text.length ? newlines : newlines + 1;
-    if (lineCount > newlines) visitLine?.(newlines, starts[newlines], text.length);
-    starts[lineCount] = text.length;
-    this.lineCount = lineCount;
+    starts[count] = text.length;
+    this.lineCount = count;
     this.starts = starts;
-    this.separator = separator.charCodeAt(0);
-    this.eol = crOnly ? '\r' : crlf > newlines - crlf ? '\r\n' : '\n';
-    this.finalNewline = lineCount === newlines;
+    this.eol = eolOf(crs, lfBreaks, crBreaks);
+    this.crBreaks = crBreaks;
+    this.finalNewline = count === 0 || contentEnd < text.length;
   }
 
   /** Offset where line `index` starts (`lineCount` gives the text length). */
@@ -65,13 +68,9 @@ export class FileLines {
     return this.text.slice(this.contentEnd(index), this.starts[index + 1]);
   }
 
-  /** Offset just past line `index`'s content, before its "\n" or "\r\n". */
+  /** Offset just past line `index`'s content, before its terminator. */
   private contentEnd(index: number): number {
-    const start = this.starts[index];
-    let end = this.starts[index + 1];
-    if (end > start && this.text.charCodeAt(end - 1) === this.separator) end--;
-    if (end > start && this.text.charCodeAt(end - 1) === 13 && this.text.charCodeAt(end) === 10) end--;
-    return end;
+    return lineContentEnd(this.text, this.starts[index], this.starts[index + 1], this.crBreaks);
   }
 
   /** All lines, for the rare paths (error reports) that need them at once. */

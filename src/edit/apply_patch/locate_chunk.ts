@@ -12,11 +12,12 @@ export interface Placement {
 }
 
 export type LocateFailure =
-  | { ok: false; reason: 'context-not-found'; searchedFrom: number }
+  /** `context`: which of the chunk's `@@` lines was not found. */
+  | { ok: false; reason: 'context-not-found'; context: number; searchedFrom: number }
   | { ok: false; reason: 'lines-not-found'; searchedFrom: number }
   | { ok: false; reason: 'ambiguous'; candidates: number[]; contextLines: number[] };
 
-/** Every place the chunk could land, in file order; `contextLines` are where its `@@` line occurs. */
+/** Every place the chunk could land, in file order; `contextLines` are where its (last) `@@` line leads. */
 export type LocateResult = { ok: true; placements: Placement[]; contextLines: number[] } | LocateFailure;
 
 /**
@@ -29,6 +30,8 @@ export type LocateResult = { ok: true; placements: Placement[]; contextLines: nu
  * refuses a patch that several placements fit). Without `@@`, every match in the search window
  * is a candidate. With `@@`, the chunk means "the first match after that line", so each
  * occurrence of the `@@` line proposes its nearest following match; distinct proposals count.
+ * Several `@@` lines narrow in order, as the reference reads them: from each occurrence of the
+ * first, the nearest occurrence of the next below it, and so on; the last leads to the change.
  */
 export function locateChunk(
   matcher: LineMatcher,
@@ -39,10 +42,10 @@ export function locateChunk(
 ): LocateResult {
   let from = cursor;
   let contextStarts: number[] | null = null;
-  if (chunk.context !== null) {
-    const found = matcher.findAll([chunk.context], from);
-    if (found === null) return { ok: false, reason: 'context-not-found', searchedFrom: from };
-    contextStarts = found;
+  if (chunk.contexts.length > 0) {
+    const chain = followContexts(matcher, chunk.contexts, from);
+    if (!chain.ok) return chain;
+    contextStarts = chain.lines;
     from = contextStarts[0] + 1;
   }
 
@@ -73,6 +76,26 @@ export function locateChunk(
     placements: result.map((start) => ({ start, length, newLines, keptFrom, nextSearch: start + length })),
     contextLines: contextStarts ?? [],
   };
+}
+
+/**
+ * Where the `@@` lines lead, from each occurrence of the first at or after `from`: the nearest
+ * occurrence of each next one strictly below; the distinct last lines reached, ascending.
+ */
+function followContexts(
+  matcher: LineMatcher,
+  contexts: readonly string[],
+  from: number,
+): { ok: true; lines: number[] } | LocateFailure {
+  let reached: number[] | null = matcher.findAll([contexts[0]], from);
+  if (reached === null) return { ok: false, reason: 'context-not-found', context: 0, searchedFrom: from };
+  for (let k = 1; k < contexts.length; k++) {
+    const below = reached[0] + 1;
+    const found = matcher.findAll([contexts[k]], below);
+    if (found === null) return { ok: false, reason: 'context-not-found', context: k, searchedFrom: below };
+    reached = nearestAfterEach(reached, found);
+  }
+  return { ok: true, lines: reached };
 }
 
 /** Candidate starts for `pattern`, or null when it matches nowhere allowed. */

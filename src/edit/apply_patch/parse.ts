@@ -128,24 +128,22 @@ function parseChunk(
   path: string,
   isFirstChunk: boolean,
 ): Step<PatchChunk> {
-  const head = lines[start];
-  let context: string | null = null;
+  const contexts: string[] = [];
   let next = start;
-  if (head.trimEnd() === '@@') {
-    next++;
-  } else if (head.startsWith('@@ ')) {
-    context = head.slice(3);
-    next++;
-  } else if (!isFirstChunk) {
+  // Several header lines in a row each narrow the place further, in order.
+  for (; next < end && isChunkHeader(lines[next]); next++) {
+    if (lines[next].trimEnd() !== '@@') contexts.push(lines[next].slice(3));
+  }
+  if (next === start && !isFirstChunk) {
     return fail(
       `line ${start + 1}: expected '@@' or '@@ <context line>' to start the next change of ${path}, ` +
-        `got ${quote(head)}`,
+        `got ${quote(lines[start])}`,
     );
   }
   if (next >= end) return fail(`line ${start + 1}: the change to ${path} that starts here has no lines`);
 
   const chunk: PatchChunk = {
-    context,
+    contexts,
     oldLines: [],
     newLines: [],
     keptFrom: [],
@@ -182,6 +180,11 @@ function parseChunk(
     consumed++;
   }
   return { ok: true, value: chunk, next };
+}
+
+/** `@@` alone, or `@@ ` and a line of the file. */
+function isChunkHeader(line: string): boolean {
+  return line.trimEnd() === '@@' || line.startsWith('@@ ');
 }
 
 function fail(error: string): { ok: false; error: string } {

@@ -4,8 +4,11 @@
  */
 
 export interface PatchChunk {
-  /** Text after `@@ `: a line that must appear above the change (narrows the search). */
-  context: string | null;
+  /**
+   * The texts after `@@ ` of the chunk's header lines, in order (none for a bare `@@`): each is a
+   * line that must appear below the one before, and the change below the last (narrows the search).
+   */
+  contexts: string[];
   /** Lines the chunk expects in the file (context and removed lines, in order). */
   oldLines: string[];
   /** Lines the chunk leaves in the file (context and added lines, in order). */

@@ -1,4 +1,5 @@
 import { describeNearMiss } from '../closest_region.js';
+import { trailingBreak } from '../line_endings.js';
 import type { FileLines } from './file_lines.js';
 import { indexFile } from './line_matcher.js';
 import type { LocateFailure, Placement } from './locate_chunk.js';
@@ -22,9 +23,7 @@ export function updateFileContent(
   chunks: readonly PatchChunk[],
   hunkLabel = 'update',
 ): UpdateResult {
-  const patternLines = chunks.flatMap((chunk) =>
-    chunk.context === null ? chunk.oldLines : [chunk.context, ...chunk.oldLines],
-  );
+  const patternLines = chunks.flatMap((chunk) => [...chunk.contexts, ...chunk.oldLines]);
   const { file, matcher } = indexFile(content, patternLines);
   const placed = placeChunks(matcher, file.lineCount, chunks);
   if (!placed.ok) {
@@ -80,12 +79,8 @@ function render(file: FileLines, placements: readonly Placement[]): string {
   const text = pieces.join('');
   if (file.finalNewline || lineCount === 0) return text;
   // The file had no final newline: neither has the result.
-  return text.slice(0, text.length - finalEnding(text).length);
-}
-
-function finalEnding(text: string): string {
-  if (text.endsWith('\r\n')) return '\r\n';
-  return text.endsWith('\n') || text.endsWith('\r') ? text.slice(-1) : '';
+  // Every line was given an ending above, so the last piece is one (a lone CR only in a CR file).
+  return text.slice(0, text.length - trailingBreak(text, true).length);
 }
 
 function explainFailure(
@@ -97,10 +92,10 @@ function explainFailure(
 ): string {
   const after = (from: number) => (from > 0 ? ` after line ${from}` : '');
   if (located.reason === 'ambiguous') {
+    const headers =
+      chunk.contexts.length > 1 ? "its '@@' lines lead to" : `the '@@ ${chunk.contexts[0]}' line occurs at`;
     const contexts =
-      located.contextLines.length > 1
-        ? ` (the '@@ ${chunk.context}' line occurs at lines ${listLines(located.contextLines)})`
-        : '';
+      located.contextLines.length > 1 ? ` (${headers} lines ${listLines(located.contextLines)})` : '';
     return (
       `${where} is ambiguous: its lines match at lines ${listLines(located.candidates)}${contexts}. ` +
       "Add context lines (or an '@@ <line>' header naming a unique line above the change) so it " +
@@ -108,12 +103,18 @@ function explainFailure(
     );
   }
   if (located.reason === 'context-not-found') {
-    const nearMiss = describeNearMiss(file.toArray(), [chunk.context ?? ''], {
+    const context = chunk.contexts[located.context];
+    const nearMiss = describeNearMiss(file.toArray(), [context], {
       from: located.searchedFrom,
       fileLabel: path,
     });
+    const previous = chunk.contexts[located.context - 1];
+    const below =
+      previous === undefined
+        ? after(located.searchedFrom)
+        : ` below the '@@ ${previous}' line (line ${located.searchedFrom})`;
     return (
-      `${where} does not apply: the '@@ ${chunk.context}' line was not found${after(located.searchedFrom)}.\n` +
+      `${where} does not apply: the '@@ ${context}' line was not found${below}.\n` +
       `${nearMiss}\nNo file was changed.`
     );
   }

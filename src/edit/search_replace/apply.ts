@@ -1,3 +1,4 @@
+import { trailingBreak } from '../line_endings.js';
 import { hasLineBreak } from './lines.js';
 import { anchorsOf, matchBlock } from './match.js';
 import { parseDiff } from './parse.js';
@@ -116,7 +117,7 @@ export function replaceInFile(original: string, diff: string): ReplaceResult {
       if (breakAfter) parts.push(eol);
     } else if (!breakAfter) {
       // The deleted lines end the file, which has no final newline: drop the break before them.
-      dropTrailingBreak(parts);
+      dropTrailingBreak(parts, ix.crBreaks);
     }
     cursor = ix.lineStart[p.end + 1];
     const newStart = p.start + 1 + delta;
@@ -133,12 +134,11 @@ export function replaceInFile(original: string, diff: string): ReplaceResult {
   return { ok: true, content: parts.join(''), blocks: reports };
 }
 
-function dropTrailingBreak(parts: string[]): void {
+function dropTrailingBreak(parts: string[], crBreaks: boolean): void {
   for (let k = parts.length - 1; k >= 0; k--) {
     const s = parts[k];
     if (s.length === 0) continue;
-    if (s.endsWith('\r\n')) parts[k] = s.slice(0, -2);
-    else if (s.endsWith('\n')) parts[k] = s.slice(0, -1);
+    parts[k] = s.slice(0, s.length - trailingBreak(s, crBreaks).length);
     return;
   }
 }

@@ -1,3 +1,5 @@
+import { type Eol, lineContentEnd } from '../line_endings.js';
+
 /**
  * Line model of the file being edited. Lines are kept as offsets into the original text, so a
  * call builds no per-line strings: line i's normalised form (its content without leading spaces
@@ -10,21 +12,14 @@ export interface FileIndex {
   readonly count: number;
   /** Offset where line i starts (after a BOM for line 0); `lineStart[count]` is `text.length`. */
   readonly lineStart: Int32Array;
-  /** The file's line ending, taken from its first line break (LF when it has none). */
-  readonly eol: '\n' | '\r\n';
+  /** The file's line ending: the one most of its line breaks use (see line_endings.ts). */
+  readonly eol: Eol;
+  /** Whether a lone CR ends a line (a CR file) or is part of it. */
+  readonly crBreaks: boolean;
 }
 
 const SPACE = 32;
 const TAB = 9;
-const CR = 13;
-const LF = 10;
-
-/** Offset just past the content of the line from `start` to `next`, before its `\r\n` or `\n`. */
-export function endOfLine(text: string, start: number, next: number): number {
-  if (next === start || text.charCodeAt(next - 1) !== LF) return next;
-  const nl = next - 1;
-  return nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
-}
 
 /** Offset of the first character at or after `start` that is not a space or a tab. */
 export function skipIndent(text: string, start: number): number {
@@ -36,9 +31,9 @@ export function skipIndent(text: string, start: number): number {
   }
 }
 
-/** Offset just past line i's content, before its `\r\n` or `\n` (if any). */
+/** Offset just past line i's content, before its line break (if any). */
 export function contentEnd(ix: FileIndex, i: number): number {
-  return endOfLine(ix.text, ix.lineStart[i], ix.lineStart[i + 1]);
+  return lineContentEnd(ix.text, ix.lineStart[i], ix.lineStart[i + 1], ix.crBreaks);
 }
 
 /** Offset of line i's first character that is not a space or a tab (its content end if blank). */
@@ -48,8 +43,7 @@ export function indentEnd(ix: FileIndex, i: number): number {
 
 /** Whether line i has a line break after it (only the last line of a file may lack one). */
 export function hasLineBreak(ix: FileIndex, i: number): boolean {
-  const next = ix.lineStart[i + 1];
-  return next > ix.lineStart[i] && ix.text.charCodeAt(next - 1) === LF;
+  return contentEnd(ix, i) < ix.lineStart[i + 1];
 }
 
 /** The full content of line i (indentation included, line break excluded). */

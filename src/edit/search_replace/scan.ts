@@ -1,6 +1,6 @@
-import { endOfLine, type FileIndex, skipIndent } from './lines.js';
+import { countCrs, eolOf, isCrFile, LineWalker, lineContentEnd } from '../line_endings.js';
+import { type FileIndex, skipIndent } from './lines.js';
 
-const CR = 13;
 const BOM = 0xfeff;
 
 /** Characters per chunk of the combined pass: small enough for the chunk to stay in cache. */
@@ -51,7 +51,14 @@ function lineIn(starts: Int32Array, p: number, lo: number, hi: number): number {
  * alternation of all anchors finds the leftmost candidate; a hit counts only at the start of a
  * line's content, and the scan then resumes at the next line, so each line is reported at most once.
  */
-function sweep(text: string, starts: Int32Array, lo: number, hi: number, set: AnchorSet): void {
+function sweep(
+  text: string,
+  starts: Int32Array,
+  lo: number,
+  hi: number,
+  set: AnchorSet,
+  crBreaks: boolean,
+): void {
   if (lo >= hi || set.found.size === 0) return;
   const c0 = starts[lo];
   const part = text.slice(c0, starts[hi]);
@@ -64,7 +71,7 @@ function sweep(text: string, starts: Int32Array, lo: number, hi: number, set: An
     const p = m.index + c0;
     line = lineIn(starts, p, line, hi - 1);
     if (p === skipIndent(text, starts[line])) {
-      const end = endOfLine(text, starts[line], starts[line + 1]);
+      const end = lineContentEnd(text, starts[line], starts[line + 1], crBreaks);
       for (const a of set.byFirstChar.get(text.charCodeAt(p))!) {
         if (p + a.length <= end && text.startsWith(a, p)) set.found.get(a)!.push(line);
       }
@@ -88,6 +95,11 @@ export function scanFile(
   chunkSize = CHUNK,
 ): { ix: FileIndex; hits: Map<string, number[]> } {
   const set = anchorSet(anchors);
+  // The file's ending (line_endings.ts): its CRs are counted first, its LFs while splitting.
+  const crs = countCrs(text);
+  const crBreaks = isCrFile(text, crs);
+  let lfBreaks = 0;
+  const walker = new LineWalker(text, true);
   const len = text.length;
   let starts = new Int32Array(Math.max(16, (len >> 5) + 16));
   let count = 0;
@@ -102,17 +114,20 @@ export function scanFile(
         starts = bigger;
       }
       starts[count++] = pos;
-      const nl = text.indexOf('\n', pos);
-      pos = nl === -1 ? len : nl + 1;
+      if (crBreaks) {
+        pos = walker.nextLineStart(pos);
+      } else {
+        const nl = text.indexOf('\n', pos);
+        if (nl !== -1) lfBreaks++;
+        pos = nl === -1 ? len : nl + 1;
+      }
     }
     starts[count] = pos;
-    sweep(text, starts, lo, count, set);
+    sweep(text, starts, lo, count, set, crBreaks);
   }
   starts[count] = len;
-  const first = count > 0 ? starts[0] : 0;
-  const firstBreak = text.indexOf('\n', first);
-  const eol = firstBreak > first && text.charCodeAt(firstBreak - 1) === CR ? '\r\n' : '\n';
-  const ix: FileIndex = { text, count, lineStart: starts.subarray(0, count + 1), eol };
+  const eol = eolOf(crs, lfBreaks, crBreaks);
+  const ix: FileIndex = { text, count, lineStart: starts.subarray(0, count + 1), eol, crBreaks };
   return { ix, hits: set.found };
 }
 
@@ -127,6 +142,6 @@ export function indexFile(text: string): FileIndex {
  */
 export function locateAnchors(ix: FileIndex, anchors: Iterable<string>): Map<string, number[]> {
   const set = anchorSet(anchors);
-  sweep(ix.text, ix.lineStart, 0, ix.count, set);
+  sweep(ix.text, ix.lineStart, 0, ix.count, set, ix.crBreaks);
   return set.found;
 }

@@ -33,7 +33,7 @@ const DESCRIPTION = `Add, delete, move and update files with one patch, applied 
 +added line
 *** End of File   (optional: the chunk ends at the end of the file)
 *** End Patch
-Give about 3 lines of context around each change. Changes are placed in order; a change whose lines match several places is refused unless the changes after it pin one. Untouched lines keep their endings, and a file without a final newline keeps none.`;
+Give about 3 lines of context around each change. Several @@ lines in a row narrow the place in order (@@ class Shape, then @@ def area, each found below the one before). Changes are placed in order; a change whose lines match several places is refused unless the changes after it pin one. Untouched lines keep their endings, and a file without a final newline keeps none.`;
 
 interface Loaded {
   states: Map<string, FileState>;

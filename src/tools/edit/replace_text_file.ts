@@ -2,6 +2,8 @@ import type { FileHandle } from 'node:fs/promises';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
 import { checkEncodable, encodeText, isProbablyBinary } from '../../edit/codec.js';
 import type { FileChange } from '../../edit/file_transaction.js';
+import { applyViewEdits, lfView } from '../../edit/lf_view.js';
+import { crEndsLines, type Eol } from '../../edit/line_endings.js';
 import { openRegularFile } from '../../edit/regular_file.js';
 import { fileSink, type StreamReplacer, streamReplace } from '../../edit/stream_replace.js';
 import type { TimedRegex } from '../../edit/timed_regex.js';
@@ -62,10 +64,9 @@ async function planWhole(
     text = parts.join(spec.replace);
     count = parts.length - 1;
   } else {
-    const result = await regex.replaceAll([loaded.text], spec.replace);
-    if (!result.ok) return { ok: false, error: `${shown}: ${result.error}.` };
-    text = result.texts[0];
-    count = result.counts[0];
+    const replaced = await regexReplace(loaded.text, loaded.format.eol, regex, spec.replace);
+    if (!replaced.ok) return { ok: false, error: `${shown}: ${replaced.error}.` };
+    ({ text, count } = replaced);
   }
   if (count === 0 || text === loaded.text) return NO_CHANGE;
   const encodable = checkEncodable(text, loaded.format);
@@ -73,6 +74,25 @@ async function planWhole(
   const change: FileChange = { ...base, bytes: encodeText(text, loaded.format), expect: loaded.hash };
   const diff = spec.preview ? await compactDiff(shown, loaded.text, text) : undefined;
   return { ok: true, change, count, diff };
+}
+
+/**
+ * A regex over a whole file sees its lines as the file's rule has them (line_endings.ts): every
+ * break as LF, so `^`, `$` and `\s` never split a CRLF and a CR file has lines too; each match
+ * is then replaced in the original, its line breaks written as the text it replaces had them.
+ */
+async function regexReplace(
+  original: string,
+  eol: Eol,
+  regex: TimedRegex,
+  replace: string,
+): Promise<{ ok: true; text: string; count: number } | { ok: false; error: string }> {
+  const crBreaks = crEndsLines(eol);
+  const view = lfView(original, crBreaks);
+  const found = await regex.matches(view.text, replace);
+  if (!found.ok) return found;
+  const edits = found.starts.map((start, k) => ({ start, end: found.ends[k], text: found.replacements[k] }));
+  return { ok: true, text: applyViewEdits(original, view, edits, crBreaks, eol), count: edits.length };
 }
 
 async function planStreamed(

@@ -84,8 +84,3 @@ export async function saveTextFile(
 export function expectedContent(loaded: LoadedText): ExpectedContent {
   return loaded.ok ? loaded.hash : loaded.missing ? null : undefined;
 }
-
-/** Text given with LF written in a CRLF file's own line endings. */
-export function withEol(text: string, eol: '\n' | '\r\n'): string {
-  return eol === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text;
-}

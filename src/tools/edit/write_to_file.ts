@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { countLines, crEndsLines, withEnding } from '../../edit/line_endings.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { previewFileChange } from './change_preview.js';
 import { compactDiff } from './compact_diff.js';
-import { expectedContent, loadEditTarget, NEW_FILE_FORMAT, saveTextFile, withEol } from './text_file.js';
+import { expectedContent, loadEditTarget, NEW_FILE_FORMAT, saveTextFile } from './text_file.js';
 
 const inputSchema = lazySchema(() =>
   z.strictObject({
@@ -34,10 +35,10 @@ export const writeToFile = buildTool({
     if (!existing.ok && !existing.missing)
       return { isError: true, text: `${existing.error} Nothing was written.` };
     const format = existing.ok ? existing.format : NEW_FILE_FORMAT;
-    const content = withEol(input.content, format.eol);
+    const content = withEnding(input.content, format.eol);
     const saved = await saveTextFile(path, shown, content, format, ctx, expectedContent(existing));
     if (!saved.ok) return { isError: true, text: saved.error };
-    const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+    const lines = countLines(content, crEndsLines(format.eol));
     if (!existing.ok) return { text: `Created ${shown} (${lines} lines).`, data: { created: true, lines } };
     const diff = await compactDiff(shown, existing.text, content);
     return {

@@ -63,6 +63,32 @@ const isPath = (text: string) =>
   !/\s/.test(text) && !/^[a-z]+:\/\//i.test(text) && (text.includes('/') || EXTENSION.test(text));
 const cleanPath = (text: string) => text.replace(/^\.\//, '').replace(/[:,;)]+$/, '');
 
+/** Prose that says to run what follows: "Run `x`", "execute the command `x`", "then `y`" after one. */
+const RUN_BEFORE =
+  /\b(?:run|runs|running|re-?run|execute|executes|invoke)\s+(?:the\s+)?(?:command\s+)?:?\s*$/i;
+const JOINED = /^\s*(?:,|,?\s*(?:and|or)(?:\s+then)?|,?\s*then)\s*$/i;
+
+/**
+ * The backtick spans of a line, each a command when it starts with a known program (`npm test`)
+ * or `$ `, or when the prose before it says to run it (`Run \`shellcheck x.sh\``, also a script
+ * named by its path, and any span joined to such a one by "and", "or", "then" or a comma).
+ */
+function codeSpans(line: string): Array<{ text: string; command: boolean }> {
+  const spans: Array<{ text: string; command: boolean }> = [];
+  let previousEnd = 0;
+  let previousCommand = false;
+  for (const match of line.matchAll(/`([^`]+)`/g)) {
+    const text = match[1].trim();
+    const before = line.slice(previousEnd, match.index);
+    const told: boolean = RUN_BEFORE.test(before) || (previousCommand && JOINED.test(before));
+    const command: boolean = told || isCommand(text) || text.startsWith('$ ');
+    spans.push({ text, command });
+    previousEnd = match.index + match[0].length;
+    previousCommand = command;
+  }
+  return spans;
+}
+
 /** Where steps start: numbered items, else top-level bullets, else headings. */
 function stepPattern(lines: string[]): RegExp {
   if (lines.some((l) => /^ {0,3}\d+[.)]\s+\S/.test(l))) return /^ {0,3}\d+[.)]\s+(.*)$/;
@@ -86,10 +112,9 @@ function references(text: string[]): Pick<PlanStep, 'paths' | 'commands' | 'want
       if (command && isCommand(command)) commands.add(command);
       continue;
     }
-    const spans = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1].trim());
-    for (const span of spans) {
-      if (isCommand(span)) commands.add(span.replace(/^\$\s+/, ''));
-      else if (isPath(span)) paths.add(cleanPath(span));
+    for (const span of codeSpans(line)) {
+      if (span.command) commands.add(span.text.replace(/^\$\s+/, ''));
+      else if (isPath(span.text)) paths.add(cleanPath(span.text));
     }
     const prose = line.replace(/`[^`]*`/g, ' ');
     for (const word of prose.split(/\s+/)) {

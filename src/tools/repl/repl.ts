@@ -27,8 +27,8 @@ export const repl = buildTool({
     "reach the workspace through lathe's own tools, with the same permission checks as your own calls, and " +
     "return promises of the tool's text: read(path, {offset, limit}) → read_file, write(path, content) → " +
     'write_to_file, edit(path, oldString, newString, {replaceAll}) → edit_file, sh(command, {timeout}) → ' +
-    'execute_command; a refused or failed call rejects with its message. Use top-level await with them; code ' +
-    'that awaits runs as an async function body, so `return` its result and keep values on globalThis. There is ' +
+    'execute_command; a refused or failed call rejects with its message. Use top-level await with them: the ' +
+    'last expression is still the result and top-level declarations still stay for later calls. There is ' +
     'no require, process or network. A run is stopped past its timeout; one out of memory, or still waiting ' +
     'past its timeout, restarts the REPL (its state is lost).',
   availability: { profiles: ['standard'], feature: 'internal' },

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { ReplAccess, ReplRun } from '../../tool/context/session_tools.js';
 import { lazyBuiltin } from '../../util/lazy_builtin.js';
+import { awaitBody } from './await_body.js';
 import { REPL_WORKER_SOURCE } from './worker_source.js';
 
 /** Time a run past its timeout gets to report a synchronous stop itself (its state then kept). */
@@ -29,7 +30,9 @@ export class ReplHost implements ReplAccess {
   constructor(private readonly limits: () => { memoryMb: number }) {}
 
   run(code: string, options: RunOptions): Promise<ReplRun> {
-    const next = this.queue.then(() => this.runNow(code, options));
+    // Code that awaits is rewritten to return its last value (parsed here, where tree-sitter is).
+    const body = /\bawait\b/.test(code) ? awaitBody(code).catch(() => undefined) : undefined;
+    const next = this.queue.then(async () => this.runNow(code, await body, options));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -66,7 +69,7 @@ export class ReplHost implements ReplAccess {
     return worker;
   }
 
-  private runNow(code: string, options: RunOptions): Promise<ReplRun> {
+  private runNow(code: string, body: string | undefined, options: RunOptions): Promise<ReplRun> {
     if (options.signal.aborted)
       return Promise.resolve({ output: '', error: 'Interrupted before the code ran.' });
     this.worker ??= this.start();
@@ -162,7 +165,7 @@ export class ReplHost implements ReplAccess {
       worker.on('exit', onExit);
       options.signal.addEventListener('abort', onAbort, { once: true });
       worker.ref();
-      worker.postMessage({ type: 'run', id, code, timeoutMs: options.timeoutMs });
+      worker.postMessage({ type: 'run', id, code, body, timeoutMs: options.timeoutMs });
     });
   }
 }

@@ -112,21 +112,24 @@ const SETUP = '(' + function (callBridge, printBridge, timerBridge, clearBridge,
 } + ')';
 const settle = vm.runInContext(SETUP, context)(callBridge, printBridge, timerBridge, clearBridge, finishBridge);
 
-/** The code as a script (its last expression is its value), else, when it awaits, as an async function. */
-function compile(code) {
+/**
+ * The code as a script (its last expression is its value), else, when it awaits, as the body of
+ * an async function: the host's rewrite of it (awaitBody) when there is one, else as written.
+ */
+function compile(code, body) {
   try {
     return new vm.Script(code, { filename: 'repl' });
   } catch (error) {
     if (!(error && error.name === 'SyntaxError' && /\bawait\b/.test(code))) throw error;
-    try {
-      return new vm.Script('(async () => (\n' + code + '\n))()', { filename: 'repl', lineOffset: -1 });
-    } catch {
+    const wrapped = typeof body === 'string'
+      ? ['(async () => {' + body + '\n})()']
+      : ['(async () => (\n' + code + '\n))()', '(async () => {\n' + code + '\n})()'];
+    for (const source of wrapped) {
       try {
-        return new vm.Script('(async () => {\n' + code + '\n})()', { filename: 'repl', lineOffset: -1 });
-      } catch {
-        throw error;
-      }
+        return new vm.Script(source, { filename: 'repl', lineOffset: -1 });
+      } catch {}
     }
+    throw error;
   }
 }
 
@@ -142,7 +145,7 @@ parentPort.on('message', (message) => {
   parentPort.postMessage({ type: 'started', id: message.id });
   let value;
   try {
-    const script = compile(message.code);
+    const script = compile(message.code, message.body);
     value = script.runInContext(context, { timeout: message.timeoutMs, displayErrors: false });
   } catch (error) {
     if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {

@@ -70,6 +70,37 @@ describe('verifySteps', () => {
     expect(steps[0].evidence).toEqual(['`npm test`: ran (2 runs, the last:) exit 0']);
   });
 
+  it('takes a span the step says to run as a command, whatever the program: not run is not done', () => {
+    const plan = [
+      '1. Run `shellcheck scripts/build.sh`.',
+      '2. Execute `./scripts/check` and then `lathe doctor`.',
+      '3. Set `retries: 3` in `settings.ts`.',
+    ].join('\n');
+    expect(planSteps(plan).map((s) => [s.commands, s.paths])).toEqual([
+      [['shellcheck scripts/build.sh'], []],
+      [['./scripts/check', 'lathe doctor'], []],
+      [[], ['settings.ts']],
+    ]);
+    const steps = verifySteps(planSteps(plan), work);
+    expect(steps.map((s) => s.status)).toEqual(['not done', 'not done', 'not done']);
+    expect(steps[0].evidence).toEqual(['`shellcheck scripts/build.sh`: not run']);
+    const ran = workAfterPlan(
+      [
+        {
+          type: 'call',
+          at: '',
+          tool: 'execute_command',
+          ok: true,
+          command: 'shellcheck scripts/build.sh',
+          exitCode: 0,
+        },
+      ],
+      workspace,
+      [],
+    );
+    expect(verifySteps(planSteps(plan), ran)[0].status).toBe('done');
+  });
+
   it('marks a step changed when only part of it happened', () => {
     const [step] = verifySteps(planSteps('1. Edit `src/upload.ts` and `src/retry.ts`'), work);
     expect(step.status).toBe('changed');
