@@ -259,6 +259,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       place: at,
       yolo: options.yolo,
       approve: options.approve,
+      workspaceTrusted: trust.trusted,
       canonicalName: tools.canonicalName,
       extraRoots: options.addDirs,
       pathRuleTools: pathRuleTools(tools.builtins),
