@@ -281,6 +281,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessionDir,
     yolo: options.yolo,
     approve: options.approve,
+    trust: options.trust,
     onFileSeen: (path) => rules.touch(path, place.workspace),
     languageServers,
   });

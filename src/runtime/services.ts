@@ -40,6 +40,8 @@ export interface ServicesOptions {
   /** The run's approval flags, which the tasks it spawns inherit. */
   yolo?: boolean;
   approve?: readonly string[] | 'all';
+  /** The run's `--trust`, which the tasks it spawns inherit too. */
+  trust?: boolean;
   /** Hears of every file the model reads or writes (the session's conditional rules). */
   onFileSeen?: (path: string) => void;
   /** The language servers, when the runtime made them first (its pool needs to know of them). */
@@ -110,6 +112,7 @@ export class RuntimeServices {
       latheBin: options.latheBin,
       yolo: options.yolo,
       approve: options.approve,
+      trust: options.trust,
     });
     this.sandbox = new Sandbox(
       {
