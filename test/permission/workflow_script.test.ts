@@ -58,4 +58,12 @@ describe('running a workflow script of .agents/workflows', () => {
     const d = await decide(e, 'node .agents/setup.mjs', script, workspace);
     expect(d).toMatchObject({ behavior: 'ask', sticky: 'protected' });
   });
+
+  it('leaves writing to .agents/workflows/ protected in a trusted workspace, even with --yolo', () => {
+    const { e, script } = setUp(true);
+    expect(e.decidePath('write_to_file', 'edit', script)).toMatchObject({
+      behavior: 'ask',
+      sticky: 'protected',
+    });
+  });
 });
