@@ -20,6 +20,7 @@ import type {
   RuleAction,
   RuleLists,
 } from './types.js';
+import { workflowScriptWord } from './workflow_script.js';
 
 export interface PermissionEngineOptions {
   settings: ResolvedSettings;
@@ -35,6 +36,11 @@ export interface PermissionEngineOptions {
   canonicalName?: (name: string) => string;
   /** More folders treated like the workspace for reading and editing (`--add-dir`). */
   extraRoots?: readonly string[];
+  /**
+   * Whether the workspace is trusted: only then is running one of its workflow scripts
+   * (`.agents/workflows/`) no change to its protected `.agents/` folder.
+   */
+  workspaceTrusted?: boolean;
   /** Which tools' path rules guard reading and writing for every tool (from the tools' declarations). */
   pathRuleTools: PathRuleTools;
   /**
@@ -156,9 +162,10 @@ export class RulePermissionEngine implements PermissionEngine {
 
     // Protected paths and Plan mode ask whatever rules, approvals or --yolo say.
     if (!readOnly) {
+      const script = this.workflowScript(subject, named);
       const written = [
         ...targets,
-        ...named.filter((n) => n.path.access === 'write').flatMap((n) => n.targets),
+        ...named.filter((n) => n.path.access === 'write' && n !== script).flatMap((n) => n.targets),
       ];
       const guarded = protectedAsk(this.pathGuard(), written, category);
       if (guarded) return guarded;
@@ -231,6 +238,16 @@ export class RulePermissionEngine implements PermissionEngine {
         return names?.filter((name) => name !== t.real).map((name) => this.target(name));
       },
     };
+  }
+
+  /** The word of a run_workflow command that names its script, when running it is no change. */
+  private workflowScript(subject: PermissionSubject, named: NamedTarget[]): NamedTarget | undefined {
+    if (subject.kind !== 'execute' || subject.workflowScript === undefined) return undefined;
+    return workflowScriptWord(named, {
+      real: realPathOf(subject.workflowScript),
+      workspaceReal: this.workspaceReal,
+      trusted: this.options.workspaceTrusted === true,
+    });
   }
 
   /** The facts of a parsed shell command in this place (undefined for other subjects). */

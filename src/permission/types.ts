@@ -26,6 +26,11 @@ export interface PermissionSubject {
   unparsed?: string;
   /** The folder a shell command runs in, when not the working folder. */
   cwd?: string;
+  /**
+   * The workflow script a command runs (absolute): naming it is running it, not changing
+   * `.agents/`, when it is one of a trusted workspace's (see permission/workflow_script.ts).
+   */
+  workflowScript?: string;
   /** The plan file: writable in Plan mode. */
   planFile?: boolean;
 }

@@ -40,6 +40,8 @@ export interface ServicesOptions {
   /** The run's approval flags, which the tasks it spawns inherit. */
   yolo?: boolean;
   approve?: readonly string[] | 'all';
+  /** The run's `--trust`, which the tasks it spawns inherit too. */
+  trust?: boolean;
   /** Hears of every file the model reads or writes (the session's conditional rules). */
   onFileSeen?: (path: string) => void;
   /** The calls are typed in the user's own shell (see `RuntimeOptions.callsFromUserShell`). */
@@ -112,6 +114,7 @@ export class RuntimeServices {
       latheBin: options.latheBin,
       yolo: options.yolo,
       approve: options.approve,
+      trust: options.trust,
     });
     this.sandbox = new Sandbox(
       {

@@ -10,6 +10,8 @@ export interface TaskSpawnerOptions {
   /** The starting run's own approvals, which its tasks inherit (`--yolo`, `--approve`). */
   yolo?: boolean;
   approve?: readonly string[] | 'all';
+  /** The run trusts its workspace by `--trust`: so do its tasks. */
+  trust?: boolean;
 }
 
 /** The flag that makes a `lathe -p` run a spawned task in a session of the given id (not in --help). */
@@ -18,7 +20,7 @@ export const SPAWNED_TASK_FLAG = '--spawned-task';
 /**
  * Starts spawn_task's runs: `lathe -p` in its own process group and its own session (agent kind
  * `task`, so it cannot spawn tasks itself), on the starting agent's model and with its approval
- * flags; asks with no one to answer them are denials, as in any headless run.
+ * flags and its `--trust`; asks with no one to answer them are denials, as in any headless run.
  */
 export class HeadlessTaskSpawner implements TaskSpawner {
   readonly preApproved: boolean;
@@ -30,12 +32,13 @@ export class HeadlessTaskSpawner implements TaskSpawner {
 
   start(request: SpawnRequest): SpawnedRun {
     const sessionId = newSessionId();
-    const { yolo, approve } = this.options;
+    const { yolo, approve, trust } = this.options;
     const approvals = approve === 'all' ? ['all'] : (approve ?? []);
     const args = [
       `${SPAWNED_TASK_FLAG}=${sessionId}`,
       ...(request.model ? ['--model', request.model] : []),
       ...(yolo ? ['--yolo'] : []),
+      ...(trust ? ['--trust'] : []),
       ...approvals.flatMap((category) => ['--approve', category]),
     ];
     const run = startHeadlessRun({

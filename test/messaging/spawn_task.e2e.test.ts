@@ -4,7 +4,7 @@ import { sessionsDir } from '../../src/config/paths.js';
 import { findSession } from '../../src/session/catalog.js';
 import type { RecordedRequest, ScriptedTurn } from '../support/fake_model_server.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
-import { tempDir } from '../support/runtime_fixtures.js';
+import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 afterEach(closeFakeServers);
 
@@ -74,4 +74,25 @@ describe('spawn_task', () => {
     const session = findSession(run.home, dir, sessionId!);
     expect(session && existsSync(session.path)).toBe(true);
   }, 60_000);
+
+  it.each([
+    ['--trust', true],
+    ['no --trust', false],
+  ])(
+    "inherits the run's trust of its folder (%s): the task sees the folder's skills only then",
+    async (_, trusted) => {
+      const dir = writeTree({
+        '.agents/skills/review/SKILL.md':
+          '---\nname: review\ndescription: SKILL-OF-THE-FOLDER-31\n---\nReview.\n',
+      });
+      const flags = ['--yolo', '--feature', 'tasks', ...(trusted ? ['--trust'] : [])];
+      const run = await runHeadless(dir, Array(6).fill(bothSides), flags);
+      expect(run.code, run.stderr).toBe(0);
+      const task = run.server.requests.filter(isTaskRequest);
+      expect(task).toHaveLength(1);
+      expect(run.requests[0].systemText?.includes('SKILL-OF-THE-FOLDER-31')).toBe(trusted);
+      expect(task[0].systemText?.includes('SKILL-OF-THE-FOLDER-31')).toBe(trusted);
+    },
+    60_000,
+  );
 });

@@ -12,6 +12,7 @@ export interface CommandEngineOptions {
   approve?: string[];
   mode?: 'plan' | 'act';
   workspace?: string;
+  workspaceTrusted?: boolean;
 }
 
 /** A permission engine over a temp workspace (or the one given), with settings layered as given. */
@@ -26,6 +27,7 @@ export function commandEngine(layers: SettingsLayer[] = [], extra: CommandEngine
     yolo: extra.yolo,
     approve: extra.approve as never,
     mode: extra.mode,
+    workspaceTrusted: extra.workspaceTrusted,
     pathRuleTools: pathRuleTools(builtinTools()),
   });
   return { e, workspace };

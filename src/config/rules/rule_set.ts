@@ -91,12 +91,24 @@ export class RuleSet implements SessionRules {
     const key = globs.join('\n');
     let matcher = this.matchers.get(key);
     if (!matcher) {
-      // A glob without a slash (`*.py`) matches a file's name in any folder, as in .gitignore.
-      matcher = picomatch(globs, { dot: true, basename: true });
+      matcher = compileGlobs(globs);
       this.matchers.set(key, matcher);
     }
     return matcher;
   }
+}
+
+/**
+ * One matcher for a rule's globs. A glob without a slash (`*.py`) matches a file's name in any
+ * folder, as in .gitignore; one with a slash (`src/special/**`) the path from the workspace.
+ * Kept apart: picomatch's `basename` would match every glob against the name alone.
+ */
+function compileGlobs(globs: string[]): (file: string) => boolean {
+  const byName = globs.filter((glob) => !glob.includes('/'));
+  const byPath = globs.filter((glob) => glob.includes('/'));
+  const name = byName.length > 0 ? picomatch(byName, { dot: true, basename: true }) : undefined;
+  const path = byPath.length > 0 ? picomatch(byPath, { dot: true }) : undefined;
+  return (file) => (name?.(file) ?? false) || (path?.(file) ?? false);
 }
 
 /** Whether a `rules.disabled` entry names the rule: its name, its file name, or that without `.md`. */

@@ -70,8 +70,12 @@ export function runWorkflowTool(scripts: readonly WorkflowScript[], workspace: s
     destroysExisting: true,
     parseFacts: (input) => commandCallFacts(commandOf(input)),
     permissionSubject: (input, _ctx, facts) => {
-      const command = commandOf(input);
-      return command ? { ...commandSubject(facts, command), readOnlyCommand: false } : { kind: 'none' };
+      const script = find(input.name);
+      if (!script) return { kind: 'none' };
+      const command = workflowCommandLine(script, input.args ?? [], workspace);
+      // It runs in the workspace, where the script's relative path holds.
+      const subject = commandSubject(facts, command, workspace);
+      return { ...subject, readOnlyCommand: false, workflowScript: script.path };
     },
     validateInput(input) {
       if (find(input.name)) return undefined;

@@ -1,4 +1,4 @@
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -63,13 +63,29 @@ describe('run_workflow', () => {
     expect(names(without)).not.toContain('run_workflow');
   });
 
-  it('asks as a command naming .agents/ does, even with --yolo: with no one to ask, the script never runs', async () => {
+  it("runs a trusted workspace's .mjs script under --yolo: running it is no change to .agents/", async () => {
     const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
     const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['a'] });
+    expect(result.permissionDenial).toBeUndefined();
+    expect(result.text).toBe('hello from the workflow: a\n\nExit code 0.');
+    expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(true);
+  });
+
+  it('an argument naming .agents/ still asks even with --yolo: with no one to ask, the script never runs', async () => {
+    const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
+    const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['.agents/settings.json'] });
     expect(result.permissionDenial?.reason).toContain(
-      ".agents/workflows/hello.mjs is the project's .agents/ settings",
+      ".agents/settings.json is the project's .agents/ settings (protected: always asks)",
     );
     expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(false);
+  });
+
+  it('a script linked to a file elsewhere in .agents/ asks as a command naming it does', async () => {
+    const dir = fixtureWorkspace();
+    writeFileSync(join(dir, '.agents/setup.mjs'), "console.log('elsewhere');\n");
+    symlinkSync('../setup.mjs', join(dir, '.agents/workflows/linked.mjs'));
+    const result = await runtimeIn(dir, { yolo: true }).runTool('run_workflow', { name: 'linked' });
+    expect(result.permissionDenial?.reason).toContain("is the project's .agents/ settings");
   });
 
   it('runs a .mjs script with node in the sandbox once approved, each argument one word', async () => {

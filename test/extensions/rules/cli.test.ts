@@ -113,4 +113,28 @@ describe('rules in lathe -p', () => {
     );
     expect(r.stderr).toContain('.agents/rules/broken.md: "paths" must be a glob or a list of globs');
   });
+
+  it('a rule for a folder joins the very next request after a read or an edit there, once', async () => {
+    const dir = writeTree({
+      '.agents/rules/special.md': '---\npaths: ["src/special/**"]\n---\nSPECIAL-RULE',
+      '.agents/rules/generated.md': '---\npaths: src/gen/**/*.ts\n---\nGENERATED-RULE',
+      'src/special/x.ts': 'export const x = 1;\n',
+      'src/special/y.ts': 'export const y = 2;\n',
+    });
+    const read = (path: string) => ({ toolCalls: [{ name: 'read_file', input: { path } }] });
+    const write = { toolCalls: [{ name: 'write_to_file', input: { path: 'src/gen/a.ts', content: 'x\n' } }] };
+    const r = await runHeadless(
+      dir,
+      [read('src/special/x.ts'), read('src/special/y.ts'), write, { text: 'done' }],
+      ['--yolo'],
+    );
+    expect(r.code).toBe(0);
+    const bodies = r.requests.map((q) => JSON.stringify(q.body));
+    const count = (body: string, text: string) => body.split(text).length - 1;
+    expect(bodies.map((b) => count(b, 'SPECIAL-RULE'))).toEqual([0, 1, 1, 1]);
+    expect(bodies.map((b) => count(b, 'GENERATED-RULE'))).toEqual([0, 0, 0, 1]);
+    expect(r.requests[1].systemText).toContain(
+      'Rule from .agents/rules/special.md (for files matching src/special/**) (follow it):\nSPECIAL-RULE',
+    );
+  });
 });

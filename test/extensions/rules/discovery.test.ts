@@ -159,6 +159,17 @@ describe('the session’s rules', () => {
     expect(activeNames(rules)).toEqual(['.agents/rules/css.md']);
   });
 
+  it('matches a glob with a slash against the path from the workspace, beside globs without one', () => {
+    const dir = writeTree({
+      '.agents/rules/special.md': '---\npaths: ["*.css", "src/special/**"]\n---\nSpecial.',
+    });
+    const rules = new RuleSet({ workspace: dir, documentsRoot: tempDir() });
+    rules.touch('lib/special/x.ts', dir);
+    expect(activeNames(rules)).toEqual([]);
+    rules.touch(join(dir, 'src/special/deep/x.ts'), dir);
+    expect(rules.statuses()[0].state).toEqual({ kind: 'matched', file: 'src/special/deep/x.ts' });
+  });
+
   it('ignores files outside the folder it works in', () => {
     const { dir, rules } = setUp();
     rules.touch(join(dir, '..', 'elsewhere', 'x.py'), dir);
