@@ -43,23 +43,6 @@ const zod3KindsOnly = {
 };
 
 /**
- * The AI SDK's provider utilities name the global `Headers` for every request (to add to the
- * user-agent), and naming it loads undici, Node's whole HTTP client: about 40 ms before the first
- * model request, which goes out on Node's own client (src/provider/http_fetch.ts). In that module
- * `Headers` is lathe's PlainHeaders, which behaves the same for what it does there.
- */
-const headersWithoutUndici = {
-  name: 'headers-without-undici',
-  setup(esbuild) {
-    const plainHeaders = JSON.stringify(join(process.cwd(), 'src/provider/plain_headers.ts'));
-    esbuild.onLoad({ filter: /\/@ai-sdk\/provider-utils\/dist\/index\.mjs$/ }, ({ path }) => ({
-      contents: `import { PlainHeaders as Headers } from ${plainHeaders};\n${readFileSync(path, 'utf8')}`,
-      resolveDir: dirname(path),
-    }));
-  },
-};
-
-/**
  * The UI's text libraries make ICU's grapheme segmenter (about 25 ms, the first in a process) and
  * string-width's RGI emoji expression (about 35 ms) as they load, before the first frame. In the
  * bundle, every import of string-width (whichever version) gets lathe's measure, which follows
@@ -140,6 +123,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly, zod3KindsOnly, headersWithoutUndici, uiTextWithoutIcuAtLoad, reactProductionOnly],
+  plugins: [zodEnglishOnly, zod3KindsOnly, uiTextWithoutIcuAtLoad, reactProductionOnly],
   logLevel: 'warning',
 });
