@@ -43,32 +43,6 @@ const zod3KindsOnly = {
 };
 
 /**
- * The UI's text libraries make ICU's grapheme segmenter (about 25 ms, the first in a process) and
- * string-width's RGI emoji expression (about 35 ms) as they load, before the first frame. In the
- * bundle, every import of string-width (whichever version) gets lathe's measure, which follows
- * the same rules (src/tui/render/string_width.ts), and the tokenizers Ink draws with get a
- * segmenter that asks ICU only for text with joining code points (src/tui/render/graphemes.ts).
- */
-const uiTextWithoutIcuAtLoad = {
-  name: 'ui-text-without-icu-at-load',
-  setup(esbuild) {
-    const own = (path) => join(process.cwd(), path);
-    esbuild.onResolve({ filter: /^string-width$/ }, () => ({ path: own('src/tui/render/string_width.ts') }));
-    const graphemes = JSON.stringify(own('src/tui/render/graphemes.ts'));
-    esbuild.onLoad(
-      { filter: /\/(slice-ansi\/tokenize-ansi|@alcalzone\/ansi-tokenize\/build\/tokenize)\.js$/ },
-      ({ path }) => {
-        const source = readFileSync(path, 'utf8');
-        if (!source.includes('new Intl.Segmenter('))
-          throw new Error(`${path} makes no Intl.Segmenter any more: see uiTextWithoutIcuAtLoad in scripts/bundle.mjs`);
-        const replaced = source.replaceAll('new Intl.Segmenter(', 'new GraphemeSegmenter(');
-        return { contents: `import { GraphemeSegmenter } from ${graphemes};\n${replaced}`, resolveDir: dirname(path) };
-      },
-    );
-  },
-};
-
-/**
  * React, its reconciler and its scheduler choose their development or production build by
  * NODE_ENV when they load; bundled, both would be parsed at every start of the UI (about 260 KB
  * of development code, never run there). The bundle holds the production builds alone, all of
@@ -123,6 +97,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly, zod3KindsOnly, uiTextWithoutIcuAtLoad, reactProductionOnly],
+  plugins: [zodEnglishOnly, zod3KindsOnly, reactProductionOnly],
   logLevel: 'warning',
 });
