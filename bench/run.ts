@@ -7,6 +7,7 @@ import { benchCaching } from './caching.js';
 import { benchCheckpoints } from './checkpoints.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchHardLinks } from './hard_links.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
 import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
@@ -44,6 +45,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],
+  ['permissions: deny rules and protected paths through hard links, 50,000 files', benchHardLinks],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
   ['language servers: typescript-language-server on 500 files (the last row is MB, not ms)', benchLsp],
   [

@@ -70,12 +70,15 @@ async function versionProbe(command: string, args: string[], timeoutMs: number):
   return { runs: false, problem: `${basename(command)} ${args.join(' ')} failed: ${why}` };
 }
 
+/** mkdtemp adds a random suffix: a fresh folder only this user can enter. */
+const PROBE_FOLDER_PREFIX = 'lathe-lsp-probe-';
+
 /** Starts the server in an empty folder, completes the handshake and ends it. */
 async function handshakeProbe(
   spec: ServerSpec & { command: string },
   timeoutMs: number,
 ): Promise<ProbeResult> {
-  const root = mkdtempSync(join(tmpdir(), 'lathe-lsp-probe-'));
+  const root = mkdtempSync(join(tmpdir(), PROBE_FOLDER_PREFIX));
   try {
     const connection = await ServerConnection.start({
       spec,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathInside } from '../util/inside_folder.js';
 
 /** The nearest folder above `file` holding a root marker; else the workspace (or the file's folder outside it). */
 export function projectRoot(file: string, markers: readonly string[], workspace: string): string {
@@ -21,11 +22,10 @@ export function markedRoot(file: string, markers: readonly string[], workspace: 
 }
 
 export function isInsideFolder(file: string, folder: string): boolean {
-  const rel = relative(folder, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return pathInside(file, folder) !== undefined;
 }
 
 /** A path as results show it: relative to the workspace when inside it. */
 export function shownName(file: string, workspace: string): string {
-  return isInsideFolder(file, workspace) ? relative(workspace, file) : file;
+  return pathInside(file, workspace) ?? file;
 }
