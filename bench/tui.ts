@@ -13,7 +13,7 @@ const MESSAGES = 2_000;
 const TOKENS = 10_000;
 const TOKENS_PER_FRAME = 5;
 const KEYSTROKES = 200;
-const STARTUP_RUNS = 11;
+const STARTUP_RUNS = Number(process.env.LATHE_BENCH_RUNS) || 11;
 const BIN = fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 

@@ -43,49 +43,6 @@ const zod3KindsOnly = {
 };
 
 /**
- * The AI SDK's provider utilities name the global `Headers` for every request (to add to the
- * user-agent), and naming it loads undici, Node's whole HTTP client: about 40 ms before the first
- * model request, which goes out on Node's own client (src/provider/http_fetch.ts). In that module
- * `Headers` is lathe's PlainHeaders, which behaves the same for what it does there.
- */
-const headersWithoutUndici = {
-  name: 'headers-without-undici',
-  setup(esbuild) {
-    const plainHeaders = JSON.stringify(join(process.cwd(), 'src/provider/plain_headers.ts'));
-    esbuild.onLoad({ filter: /\/@ai-sdk\/provider-utils\/dist\/index\.mjs$/ }, ({ path }) => ({
-      contents: `import { PlainHeaders as Headers } from ${plainHeaders};\n${readFileSync(path, 'utf8')}`,
-      resolveDir: dirname(path),
-    }));
-  },
-};
-
-/**
- * The UI's text libraries make ICU's grapheme segmenter (about 25 ms, the first in a process) and
- * string-width's RGI emoji expression (about 35 ms) as they load, before the first frame. In the
- * bundle, every import of string-width (whichever version) gets lathe's measure, which follows
- * the same rules (src/tui/render/string_width.ts), and the tokenizers Ink draws with get a
- * segmenter that asks ICU only for text with joining code points (src/tui/render/graphemes.ts).
- */
-const uiTextWithoutIcuAtLoad = {
-  name: 'ui-text-without-icu-at-load',
-  setup(esbuild) {
-    const own = (path) => join(process.cwd(), path);
-    esbuild.onResolve({ filter: /^string-width$/ }, () => ({ path: own('src/tui/render/string_width.ts') }));
-    const graphemes = JSON.stringify(own('src/tui/render/graphemes.ts'));
-    esbuild.onLoad(
-      { filter: /\/(slice-ansi\/tokenize-ansi|@alcalzone\/ansi-tokenize\/build\/tokenize)\.js$/ },
-      ({ path }) => {
-        const source = readFileSync(path, 'utf8');
-        if (!source.includes('new Intl.Segmenter('))
-          throw new Error(`${path} makes no Intl.Segmenter any more: see uiTextWithoutIcuAtLoad in scripts/bundle.mjs`);
-        const replaced = source.replaceAll('new Intl.Segmenter(', 'new GraphemeSegmenter(');
-        return { contents: `import { GraphemeSegmenter } from ${graphemes};\n${replaced}`, resolveDir: dirname(path) };
-      },
-    );
-  },
-};
-
-/**
  * React, its reconciler and its scheduler choose their development or production build by
  * NODE_ENV when they load; bundled, both would be parsed at every start of the UI (about 260 KB
  * of development code, never run there). The bundle holds the production builds alone, all of
@@ -140,6 +97,6 @@ await build({
   ],
   // Bundled CommonJS packages (commander) call require(); ESM output has none of its own.
   banner: { js: "import { createRequire as __latheRequire } from 'node:module'; const require = __latheRequire(import.meta.url);" },
-  plugins: [zodEnglishOnly, zod3KindsOnly, headersWithoutUndici, uiTextWithoutIcuAtLoad, reactProductionOnly],
+  plugins: [zodEnglishOnly, zod3KindsOnly, reactProductionOnly],
   logLevel: 'warning',
 });

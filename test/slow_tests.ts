@@ -61,7 +61,7 @@ export const SLOW_TESTS = [
   'test/mcp/runtime.test.ts',
   'test/agent/providers_and_sessions.test.ts',
   'test/tui/terminal.e2e.test.ts',
-  'test/tui/string_width_planes.test.ts',
+  'test/tui/graphemes_planes.test.ts',
   'test/mcp/startup.test.ts',
   'test/cli/doctor.test.ts',
   'test/cli/proxy.test.ts',

@@ -1,9 +1,8 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { DEFAULT_MODEL_TIMEOUTS, type ModelTimeouts } from '../config/timeouts.js';
 import type { Effort } from '../config/types.js';
-import { httpFetch } from './http_fetch.js';
+import { keysStayOnOrigin } from './key_redirects.js';
 import { ModelConfigError, type ModelSpec, type ProviderName } from './model_spec.js';
-import { proxyConfigured } from './proxy.js';
 import { fetchWithTimeouts } from './timed_fetch.js';
 
 /** Where each provider's key is looked for, in order (the first is the one to name). */
@@ -63,15 +62,22 @@ function checkUrl(url: string | undefined): string | undefined {
 }
 
 /**
+ * The fetch every model request goes out on: Node's own (undici, loaded at the first request; a
+ * proxy, when set, is its global dispatcher), with the timeouts a streaming answer needs and
+ * provider keys kept on their origin across redirects.
+ */
+export function modelFetch(timeouts: ModelTimeouts): typeof fetch {
+  return fetchWithTimeouts(timeouts, keysStayOnOrigin(globalThis.fetch));
+}
+
+/**
  * The AI SDK model for a spec, with keys and endpoints from the options or the usual
  * environment variables. Provider packages are loaded only when used.
  */
 export async function createModel(spec: ModelSpec, options: ProviderOptions = {}): Promise<LanguageModelV3> {
   const env = options.env ?? process.env;
   const baseURL = checkUrl(options.baseUrl);
-  // A proxy is undici's to carry (routeThroughEnvironmentProxy); without one, Node's own client is lighter.
-  const base = proxyConfigured() ? globalThis.fetch : (httpFetch as typeof fetch);
-  const fetch = fetchWithTimeouts(options.timeouts ?? DEFAULT_MODEL_TIMEOUTS, base);
+  const fetch = modelFetch(options.timeouts ?? DEFAULT_MODEL_TIMEOUTS);
   switch (spec.provider) {
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');

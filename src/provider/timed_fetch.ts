@@ -1,5 +1,4 @@
 import type { ModelTimeouts } from '../config/timeouts.js';
-import { NodeResponse } from './http_response.js';
 
 /**
  * A model endpoint that accepted the request but sent nothing (`first-byte`: no response
@@ -96,16 +95,10 @@ export function fetchWithTimeouts(timeouts: ModelTimeouts, base: typeof fetch): 
         await reader.cancel(reason);
       },
     });
-    return withBody(response, body);
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
-}
-
-/** The response with another body; one of Node's own client stays one (the global Response loads undici). */
-function withBody(response: Response, body: ReadableStream<Uint8Array>): Response {
-  if (response instanceof NodeResponse) return response.withBody(body) as unknown as Response;
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
 }

@@ -5,7 +5,6 @@ const require = createRequire(import.meta.url);
 /** The built-ins lathe loads at their first use, by name. */
 interface LazyBuiltins {
   'node:http': typeof import('node:http');
-  'node:https': typeof import('node:https');
   'node:readline': typeof import('node:readline');
   'node:worker_threads': typeof import('node:worker_threads');
   'node:zlib': typeof import('node:zlib');

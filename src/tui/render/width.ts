@@ -1,8 +1,9 @@
-import { GraphemeSegmenter, joinsCodePoints } from './graphemes.js';
-import stringWidth, { isPrintableAscii } from './string_width.js';
+import stringWidth from 'string-width';
+import { graphemeClusters } from './graphemes.js';
 import type { Line, Span, Style } from './style.js';
 
-const graphemes = new GraphemeSegmenter();
+/** Printable ASCII only: one column a character, measured without segmenting. */
+const isPrintableAscii = (text: string): boolean => /^[\x20-\x7e]*$/.test(text);
 /** Widths of the grapheme clusters seen so far: measuring one is costly, and text repeats them. */
 const clusterWidths = new Map<string, number>();
 const MAX_REMEMBERED = 4096;
@@ -22,12 +23,6 @@ function clusterWidth(cluster: string): number {
   return width;
 }
 
-/** The text's grapheme clusters: what a terminal draws as one character each. */
-function clustersOf(text: string): Iterable<string> {
-  if (!joinsCodePoints(text)) return text;
-  return Array.from(graphemes.segment(text), (part) => part.segment);
-}
-
 /** Columns a code point takes in a terminal: 0 for combining marks, 2 for wide (CJK, emoji). */
 export function charWidth(cp: number): number {
   return clusterWidth(String.fromCodePoint(cp));
@@ -37,13 +32,13 @@ export function charWidth(cp: number): number {
 export function textWidth(text: string): number {
   if (isPrintableAscii(text)) return text.length;
   let width = 0;
-  for (const cluster of clustersOf(text)) width += clusterWidth(cluster);
+  for (const cluster of graphemeClusters(text)) width += clusterWidth(cluster);
   return width;
 }
 
 /** The text's grapheme clusters with their widths. */
 function* charactersOf(text: string): Generator<{ text: string; width: number }> {
-  for (const cluster of clustersOf(text)) yield { text: cluster, width: clusterWidth(cluster) };
+  for (const cluster of graphemeClusters(text)) yield { text: cluster, width: clusterWidth(cluster) };
 }
 
 export function lineWidth(line: Line): number {
