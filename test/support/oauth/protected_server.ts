@@ -82,19 +82,7 @@ export async function startProtectedServer(misbehave: Misbehaviour = {}): Promis
   const provider = new MemoryOAuthProvider();
   const authorizeQueries: URLSearchParams[] = [];
   app.set('trust proxy', false);
-  app.get('/.well-known/oauth-authorization-server', (_req: Req, res: Res, next: Next) => {
-    if (misbehave.hangMetadata) return; // never answers
-    if (!misbehave.wrongIssuer) return next();
-    res.json({ ...metadataOf(base), issuer: 'https://elsewhere.example' });
-  });
-  app.post('/token', (_req: Req, res: Res, next: Next) => {
-    if (!misbehave.htmlTokens) return next();
-    res.type('html').send('<!doctype html><html><body><h1>Sign in</h1></body></html>');
-  });
-  app.post('/register', (_req: Req, res: Res, next: Next) => {
-    if (!misbehave.noRegistration) return next();
-    res.status(404).end();
-  });
+  misbehaviourRoutes(app, base, misbehave);
   app.get('/authorize', (req: Req, _res: Res, next: Next) => {
     authorizeQueries.push(new URL(req.originalUrl, base).searchParams);
     next();
@@ -151,6 +139,27 @@ export async function startProtectedServer(misbehave: Misbehaviour = {}): Promis
         listener.close(() => resolve());
       }),
   };
+}
+
+/** Routes ahead of the SDK's that answer as a broken authorization server would, when asked to. */
+function misbehaviourRoutes(
+  app: ReturnType<typeof createMcpExpressApp>,
+  base: string,
+  misbehave: Misbehaviour,
+) {
+  app.get('/.well-known/oauth-authorization-server', (_req: Req, res: Res, next: Next) => {
+    if (misbehave.hangMetadata) return; // never answers
+    if (!misbehave.wrongIssuer) return next();
+    res.json({ ...metadataOf(base), issuer: 'https://elsewhere.example' });
+  });
+  app.post('/token', (_req: Req, res: Res, next: Next) => {
+    if (!misbehave.htmlTokens) return next();
+    res.type('html').send('<!doctype html><html><body><h1>Sign in</h1></body></html>');
+  });
+  app.post('/register', (_req: Req, res: Res, next: Next) => {
+    if (!misbehave.noRegistration) return next();
+    res.status(404).end();
+  });
 }
 
 /** The metadata the SDK's router would serve, for the misbehaving variants. */
