@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
 import { checkArguments, positiveWholeNumber } from './check_arguments.js';
+import type { McpSubcommand } from './commands/mcp.js';
 import { errorLine, UsageError } from './errors.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -233,9 +234,9 @@ export async function runCli(
 
   const mcp = program
     .command('mcp')
-    .description('MCP: serve lathe’s tools, or list, add, remove and test servers');
+    .description('MCP: serve lathe’s tools, or list, add, remove, test and log in to servers');
   const mcpAction =
-    (sub: 'serve' | 'list' | 'add' | 'remove' | 'test') =>
+    (sub: McpSubcommand) =>
     async (name: string | undefined, command: string[] | undefined, opts: Record<string, unknown>) => {
       const { mcpCommand } = await import('./commands/mcp.js');
       exitCode = await mcpCommand(
@@ -287,6 +288,20 @@ export async function runCli(
     .option('--trust', TRUST_HELP)
     .option('--json')
     .action((name, opts) => mcpAction('test')(name, undefined, opts));
+  mcp
+    .command('login <name>')
+    .description('log in to an HTTP server with OAuth (opens the browser; --no-browser prints the link)')
+    .option('--no-browser', 'print the link and read the pasted redirect address from stdin')
+    .option('--timeout <seconds>', 'how long the whole login may take (default 300)')
+    .option('--cwd <dir>')
+    .option('--trust', TRUST_HELP)
+    .action((name, opts) => mcpAction('login')(name, undefined, opts));
+  mcp
+    .command('logout <name>')
+    .description('forget the stored OAuth login of a server')
+    .option('--cwd <dir>')
+    .option('--trust', TRUST_HELP)
+    .action((name, opts) => mcpAction('logout')(name, undefined, opts));
 
   program
     .command('lsp')

@@ -19,6 +19,11 @@ export function workspaceSettingsPath(workspace: string): string {
   return join(workspace, '.agents', 'settings.json');
 }
 
+/** The OAuth logins to MCP servers, one file per server URL: the user's own, never a workspace's. */
+export function mcpAuthFolder(root: string): string {
+  return join(root, 'mcp-auth');
+}
+
 /** The folders the user trusts (and declined to), kept with the user's settings, never in a workspace. */
 export function trustedFoldersPath(root: string): string {
   return join(root, 'settings', 'trusted_folders.json');

@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { globalMcpSettingsPath, projectMcpJsonPath } from '../config/paths.js';
+import { globalMcpSettingsPath, mcpAuthFolder, projectMcpJsonPath } from '../config/paths.js';
 import { readSettingsObject, SettingsError } from '../config/settings_file.js';
+import { type McpOAuthSettings, parseOAuthSettings } from './auth/settings.js';
 import { expandVariables } from './expand.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp' | 'inProcess';
@@ -26,6 +27,13 @@ export interface McpServerConfig {
   headers: Record<string, string>;
   /** The server itself, for `inProcess` (a program's, given to the SDK's `query()`). */
   server?: InProcessMcpServer;
+  /**
+   * OAuth for an HTTP server (its entry's `oauth`, `{}` when it has none); absent for stdio, for
+   * `"oauth": false` and for an entry that sends its own `Authorization` header.
+   */
+  oauth?: McpOAuthSettings;
+  /** Where its OAuth logins are kept (the documents-root's `mcp-auth/`); no OAuth without it. */
+  authFolder?: string;
   /** Tools of this server that run without asking. */
   autoApprove: string[];
   disabled: boolean;
@@ -156,6 +164,9 @@ export function parseServer(
     } catch {
       return `${where}: "url" ${JSON.stringify(config.url)} is not a URL`;
     }
+    const oauth = parseOAuthSettings(entry.oauth, config.headers, expand);
+    if (typeof oauth === 'string') return `${where}: ${oauth}`;
+    if (oauth) config.oauth = oauth;
   }
   if (missing.size > 0 && !config.disabled) {
     return `${where} uses unset environment variable${missing.size > 1 ? 's' : ''} ${[...missing].join(', ')}; set ${missing.size > 1 ? 'them' : 'it'} or give a default with \${NAME:-default}`;
@@ -202,6 +213,8 @@ export function loadMcpConfig(options: {
         if (trusted) warnings.push(parsed);
         into.delete(name);
       } else {
+        // Logins are the user's: kept in the documents-root, never in the workspace.
+        if (parsed.oauth) parsed.authFolder = mcpAuthFolder(options.documentsRoot);
         into.set(name, parsed);
       }
     }

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolOutput } from '../tool/types.js';
+import { isNeedsLogin } from './auth/errors.js';
 import type { McpServerConfig } from './config.js';
 import { classifyFailure, describeFailure } from './failures.js';
 import { mapCallResult, mapResourceContents } from './results.js';
@@ -124,7 +125,9 @@ export class McpConnection {
       this.state = 'failed';
       this.error = reason;
       this.events.onReport?.(
-        `MCP server "${this.config.name}" failed to connect: ${reason} (retried on next use)`,
+        isNeedsLogin(error)
+          ? `MCP server "${this.config.name}" ${reason}`
+          : `MCP server "${this.config.name}" failed to connect: ${reason} (retried on next use)`,
       );
       this.events.onChange();
     }

@@ -1,5 +1,6 @@
 import type { McpAccess, McpServerSummary, McpToolSummary } from '../tool/context/mcp.js';
 import type { Tool, ToolOutput } from '../tool/types.js';
+import { authState, authStateText } from './auth/state.js';
 import type { McpServerConfig } from './config.js';
 import { type ConnectionOptions, McpConnection, type RemoteTool } from './connection.js';
 import { externalTool, isReadOnlyTool } from './external_tool.js';
@@ -153,8 +154,16 @@ export class McpHub implements McpAccess {
             ? 'failed'
             : c.state,
       ...(c.error ? { error: c.error } : {}),
+      ...this.authOf(c),
       tools: this.index.filter((t) => t.summary.server === c.config.name).map((t) => t.summary),
     }));
+  }
+
+  /** The login state of a server that uses OAuth, once it has a login or asked for one. */
+  private authOf(connection: McpConnection): { auth?: string } {
+    if (!connection.config.oauth) return {};
+    const state = authState(connection.config);
+    return state.kind === 'none' ? {} : { auth: authStateText(state) };
   }
 
   private serverNamed(name: string): McpConnection {

@@ -1,4 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { HttpAuth } from './auth/session.js';
 import type { McpServerConfig } from './config.js';
 
 /** How long a stdio server gets to exit on its own once its input is closed. */
@@ -49,20 +50,27 @@ export async function openTransport(config: McpServerConfig): Promise<OpenedTran
     });
     return { transport, stderrTail: () => tail.trim(), pid: () => transport.pid };
   }
+  // An HTTP server may ask for an OAuth login: the session's provider reads the stored one.
+  const auth =
+    config.oauth && config.authFolder ? (await import('./auth/session.js')).sessionAuth(config) : undefined;
+  return { transport: await openHttpTransport(config, auth), stderrTail: () => '', pid: () => null };
+}
+
+/** A transport that can finish an OAuth authorization (both HTTP transports can). */
+export type HttpTransport = Transport & { finishAuth(code: string): Promise<void> };
+
+/** The SSE or streamable-HTTP transport of a server's config, authorized by `auth` when given. */
+export async function openHttpTransport(config: McpServerConfig, auth?: HttpAuth): Promise<HttpTransport> {
   const url = new URL(config.url!);
-  const requestInit = { headers: config.headers };
+  const options = { requestInit: { headers: config.headers }, ...auth };
   if (config.transport === 'sse') {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    return { transport: new SSEClientTransport(url, { requestInit }), stderrTail: () => '', pid: () => null };
+    return new SSEClientTransport(url, options);
   }
   const { StreamableHTTPClientTransport } = await import(
     '@modelcontextprotocol/sdk/client/streamableHttp.js'
   );
-  return {
-    transport: new StreamableHTTPClientTransport(url, { requestInit }),
-    stderrTail: () => '',
-    pid: () => null,
-  };
+  return new StreamableHTTPClientTransport(url, options);
 }
 
 /**

@@ -29,7 +29,7 @@ describe('lathe mcp add / list / test / remove', () => {
     });
 
     const listed = await latheAsync(['mcp', 'list'], { cwd, env: env(home) });
-    expect(listed.stdout).toMatch(/^server\s+transport\s+status\s+tools\s+source$/m);
+    expect(listed.stdout).toMatch(/^server\s+transport\s+status\s+tools\s+auth\s+source$/m);
     expect(listed.stdout).toMatch(/^bad\s+stdio\s+connected \(\d+ ms\)\s+10\s+/m);
 
     const tested = await latheAsync(['mcp', 'test', 'bad'], { cwd, env: env(home) });

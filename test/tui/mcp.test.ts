@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MISBEHAVING_SERVER } from '../support/mcp_servers/peers.js';
+import { startProtectedServer } from '../support/oauth/protected_server.js';
 import { type AppUnderTest, renderApp } from './support/app_harness.js';
 
 let app: AppUnderTest | undefined;
@@ -39,6 +40,24 @@ describe('MCP servers in the UI', () => {
     expect(shown).toMatch(/silent\s+connecting/);
     expect(shown).toMatch(/down\s+failed: the server closed the connection; it said: misbehaving: missing/);
     expect(shown).toMatch(/off\s+disabled/);
+  });
+
+  it('/mcp shows the auth state of a server behind OAuth and the command that logs in', async () => {
+    const server = await startProtectedServer();
+    try {
+      app = await renderApp([], { mcpServers: { prot: { type: 'http', url: server.url } } });
+      const a = app;
+      await until(() => a.session.runtime.mcp?.servers()[0]?.state === 'failed');
+      await app.submit('/mcp');
+      const shown = await app.waitFor('MCP servers (1)');
+      expect(shown).toMatch(
+        /prot\s+failed: needs a login: run `lathe mcp login prot`\s+\(auth: needs login\)/,
+      );
+      // The UI never opens a browser by itself.
+      expect(server.authorizeQueries).toHaveLength(0);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('/mcp says when no server runs', async () => {

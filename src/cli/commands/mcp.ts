@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFolderTrusted } from '../../config/trust.js';
-import { loadMcpConfig, parseServer } from '../../mcp/config.js';
+import { loadMcpConfig, type McpServerConfig, parseServer } from '../../mcp/config.js';
 import { mcpFileFor, removeServerEntry, writeServerEntry } from '../../mcp/config_file.js';
 import { runtimePlaces } from '../../runtime/create_runtime.js';
 import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
@@ -16,6 +16,8 @@ export interface McpOptions extends CommonOptions {
   timeout?: string;
   autoApprove?: string[];
   workspace?: boolean;
+  /** `mcp login`: print the link and read the pasted redirect instead of opening a browser. */
+  browser?: boolean;
 }
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -93,13 +95,21 @@ async function list(opts: McpOptions): Promise<number> {
     return 0;
   }
   const { probeServer } = await import('../../mcp/probe.js');
-  const probes = await Promise.all(config.servers.map((s) => probeServer(s, { workspace })));
+  const { authState, authStateText } = await import('../../mcp/auth/state.js');
+  // The auth state is read after the probe: a probe is what finds a server that needs a login.
+  const probes = await Promise.all(
+    config.servers.map(async (s) => ({
+      ...(await probeServer(s, { workspace })),
+      auth: authStateText(authState(s)),
+    })),
+  );
   const untrusted = config.untrusted.map((s) => ({
     name: s.name,
     transport: s.transport,
     state: 'not started',
     reason: 'folder not trusted',
     tools: [],
+    auth: '-',
     source: s.source,
   }));
   if (opts.json) {
@@ -112,11 +122,12 @@ async function list(opts: McpOptions): Promise<number> {
       p.transport,
       p.state === 'connected' ? `connected (${Math.round(p.connectMs ?? 0)} ms)` : p.state,
       p.state === 'connected' ? String(p.tools.length) : '-',
+      p.auth,
       p.source,
     ]),
-    ...untrusted.map((u) => [u.name, u.transport, NOT_TRUSTED, '-', u.source]),
+    ...untrusted.map((u) => [u.name, u.transport, NOT_TRUSTED, '-', '-', u.source]),
   ];
-  const header = ['server', 'transport', 'status', 'tools', 'source'];
+  const header = ['server', 'transport', 'status', 'tools', 'auth', 'source'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
@@ -212,9 +223,13 @@ async function remove(name: string | undefined, opts: McpOptions): Promise<numbe
   }
 }
 
-/** `lathe mcp test NAME`: connect, list the tools, time a round trip. */
-async function test(name: string | undefined, opts: McpOptions): Promise<number> {
-  if (!name) return fail('mcp test needs a server name');
+/** The configured server a command names, or the exit code of saying why there is none. */
+function namedServer(
+  name: string | undefined,
+  verb: string,
+  opts: McpOptions,
+): { server: McpServerConfig; workspace: string } | number {
+  if (!name) return fail(`mcp ${verb} needs a server name`);
   const { config, workspace } = places(opts);
   const server = config.servers.find((s) => s.name === name);
   if (!server && config.untrusted.some((s) => s.name === name)) {
@@ -226,6 +241,14 @@ async function test(name: string | undefined, opts: McpOptions): Promise<number>
       `no MCP server "${name}"${known.length ? ` (configured: ${known.join(', ')})` : ' is configured'}`,
     );
   }
+  return { server, workspace };
+}
+
+/** `lathe mcp test NAME`: connect, list the tools, time a round trip. */
+async function test(name: string | undefined, opts: McpOptions): Promise<number> {
+  const found = namedServer(name, 'test', opts);
+  if (typeof found === 'number') return found;
+  const { server, workspace } = found;
   const { probeServer } = await import('../../mcp/probe.js');
   const probe = await probeServer({ ...server, disabled: false }, { roundTrips: true, workspace });
   if (opts.json) {
@@ -244,8 +267,24 @@ async function test(name: string | undefined, opts: McpOptions): Promise<number>
   return 0;
 }
 
+async function loginOrOut(sub: 'login' | 'logout', name: string | undefined, opts: McpOptions) {
+  const found = namedServer(name, sub, opts);
+  if (typeof found === 'number') return found;
+  const { loginCommand, logoutCommand } = await import('./mcp_login.js');
+  if (sub === 'logout') return logoutCommand(found.server, { out, fail });
+  return loginCommand(found.server, {
+    noBrowser: opts.browser === false,
+    timeout: opts.timeout,
+    version: latheVersion(),
+    out,
+    fail,
+  });
+}
+
+export type McpSubcommand = 'serve' | 'list' | 'add' | 'remove' | 'test' | 'login' | 'logout';
+
 export async function mcpCommand(
-  sub: 'serve' | 'list' | 'add' | 'remove' | 'test',
+  sub: McpSubcommand,
   args: { name?: string; command?: string[] },
   opts: McpOptions,
 ): Promise<number> {
@@ -260,5 +299,8 @@ export async function mcpCommand(
       return remove(args.name, opts);
     case 'test':
       return test(args.name, opts);
+    case 'login':
+    case 'logout':
+      return loginOrOut(sub, args.name, opts);
   }
 }

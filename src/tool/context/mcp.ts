@@ -18,6 +18,8 @@ export interface McpServerSummary {
   name: string;
   state: 'connecting' | 'connected' | 'failed' | 'disabled';
   error?: string;
+  /** Its OAuth login, for a server that has one or asks for one: `needs login`, `logged in, expires in 58 min`. */
+  auth?: string;
   tools: McpToolSummary[];
 }
 

@@ -19,6 +19,8 @@ function stateText(server: McpServerSummary): string {
   }
 }
 
+const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'gray' : 'yellow');
+
 /** `/mcp`: each server's state and, when connected, its tools by their names in the pool. */
 export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { title: string; lines: Line[] } {
   if (!servers || servers.length === 0) {
@@ -33,6 +35,9 @@ export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { ti
     lines.push([
       { text: `  ${server.name.padEnd(width)}  ` },
       { text: stateText(server), style: { color: STATE_COLOR[server.state] } },
+      ...(server.auth
+        ? [{ text: `  (auth: ${server.auth})`, style: { color: authColor(server.auth) } }]
+        : []),
     ]);
     if (server.tools.length > 0) {
       const names = server.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name));
