@@ -35,6 +35,7 @@ function messageText(input: Input): string {
 
 export const sendMessage = buildTool({
   name: 'send_message',
+  deferred: true,
   inputSchema,
   description:
     'Send a message to another agent: a child agent you started (by name or id), a team (it lands in every ' +

@@ -27,6 +27,7 @@ const firstLine = (text: string) => {
 
 export const spawnTask = buildTool({
   name: 'spawn_task',
+  deferred: true,
   inputSchema,
   description:
     'Start an independent task: a separate lathe run in its own session, on the same model, working on its own ' +

@@ -18,6 +18,7 @@ export function subagentBatchTool(types: readonly AgentTypeSummary[]): Tool {
   type Input = z.infer<typeof inputSchema>;
   return buildTool<Input>({
     name: 'use_subagents',
+    deferred: true,
     inputSchema,
     description:
       'Run several independent tasks as child agents in parallel (each task as use_subagent takes it); ' +

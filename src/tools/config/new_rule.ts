@@ -30,6 +30,7 @@ const ruleText = (content: string) => (content.endsWith('\n') ? content : `${con
 
 export const newRule = buildTool({
   name: 'new_rule',
+  deferred: true,
   inputSchema,
   description:
     'Create or replace a rule file for this project at .agents/rules/<name>.md: standing instructions every ' +

@@ -28,6 +28,7 @@ function slug(title: string): string {
 
 export const generateReport = buildTool({
   name: 'generate_report',
+  deferred: true,
   inputSchema,
   description:
     'Give the user a structured report to review (an investigation, an audit, a comparison): a title, a ' +

@@ -59,6 +59,7 @@ export const exitPlanMode = buildTool({
 
 export const enterPlanMode = buildTool({
   name: 'enter_plan_mode',
+  deferred: true,
   inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'Switch to Plan mode to explore and design before changing anything: only read-only tools run freely ' +
