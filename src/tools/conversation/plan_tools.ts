@@ -62,7 +62,7 @@ export const enterPlanMode = buildTool({
   deferred: true,
   inputSchema: lazySchema(() => z.strictObject({})),
   description:
-    'Switch to Plan mode to explore and design before changing anything: only read-only tools run freely ' +
+    'Switch to Plan mode to explore and design before changing anything. Only read-only tools run freely ' +
     'until a plan is approved (exit_plan_mode).',
   availability: { profiles: ['standard'], modes: ['act'], notFor: ['subagent'] },
   kind: 'conversation',
