@@ -96,5 +96,9 @@ describe('deferred built-in tools', () => {
     const lite = runtime({ profile: 'lite' });
     expect(names(lite.definedTools)).toEqual(names(lite.pool));
     expect(names(lite.pool)).toContain('kill_command');
+    // A coordinator keeps only the tools it delegates with, every one given in full.
+    const lead = runtime({ features: ['coordinator'] });
+    expect(names(lead.pool)).toContain('send_message');
+    expect(names(lead.definedTools)).toEqual(names(lead.pool));
   });
 });
