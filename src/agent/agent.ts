@@ -337,9 +337,10 @@ export class Agent {
   /** The tool definitions for the provider: schemas only; lathe's executor runs the calls. */
   private toolDefinitions(): ToolDefinitionForModel[] | undefined {
     if (!this.options.capabilities.nativeTools) return undefined;
-    const pool = this.options.runtime.pool;
+    const { runtime } = this.options;
+    const pool = runtime.definedTools ?? runtime.pool;
     if (this.cachedTools?.pool === pool) return this.cachedTools.tools;
-    const profile = this.options.runtime.conditions.profile;
+    const profile = runtime.conditions.profile;
     const tools = pool.map((tool) => definitionForModel(tool, profile));
     this.cachedTools = { pool, tools };
     return tools;
@@ -356,7 +357,8 @@ export class Agent {
     const rules = runtime.rules?.active() ?? [];
     const rulesText = rules.map((r) => `${r.name} ${r.paths?.join(',') ?? ''}\n${r.text}`).join('\n');
     const brief = runtime.brief?.on === true;
-    const key = `${mode}:${brief}:${runtime.pool.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
+    const defined = runtime.definedTools ?? runtime.pool;
+    const key = `${mode}:${brief}:${defined.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
     if (this.cachedSystem?.key === key) return this.cachedSystem.text;
     const text = systemPrompt({
       profile,
@@ -373,7 +375,7 @@ export class Agent {
       skills: runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
       textTools: capabilities.nativeTools
         ? undefined
-        : describeToolsInText(runtime.pool.map((t) => definitionForModel(t, profile))),
+        : describeToolsInText(defined.map((t) => definitionForModel(t, profile))),
     });
     this.cachedSystem = { key, text };
     return text;

@@ -31,6 +31,8 @@ export interface AgentRuntime {
   readonly rules?: SessionRules;
   /** The tools offered now, in pool order; it follows the mode. */
   readonly pool: readonly Tool[];
+  /** The tools whose definitions the model is given (the pool less deferred tools not loaded yet); default the pool. */
+  readonly definedTools?: readonly Tool[];
   /** The session's settings the agent reads: `context.compactAt`. Absent: the defaults. */
   readonly settings?: { readonly context: ContextSettings };
   /** The session's skills (the system prompt lists those the model may load). */

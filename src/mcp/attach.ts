@@ -12,6 +12,8 @@ export interface McpHost {
   /** Workspace servers start only in a folder the user trusts. */
   readonly trust: { readonly trusted: boolean };
   readonly pool: readonly Tool[];
+  /** Feature `tool_search` defers the servers' tools. */
+  readonly conditions: { readonly features: ReadonlySet<string> };
   readonly permissions: { addRules(rules: RuleLists, source: string): string[] };
   readonly settings: { readonly mcp: { readonly startupTimeoutMs: number } };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
@@ -68,10 +70,12 @@ export async function attachMcp(
     onReport: options.report,
     onChange: () => host.setExternalTools(hub.tools(), { access: hub, deferred: hub.deferredNames() }),
   });
-  // Deferral needs tool_search (feature on, standard profile, not denied) to load tools back. The
-  // pool offers tool_search only while some tool is deferred, so ask it with one held back.
+  // Deferral is asked for by feature `tool_search` and needs tool_search (standard profile, not
+  // denied) to load tools back. The pool offers tool_search only while some tool is deferred, so
+  // ask it with one held back.
   host.setExternalTools([], { access: hub, deferred: ['(any)'] });
-  const canDefer = host.pool.some((t) => t.name === 'tool_search');
+  const canDefer =
+    host.conditions.features.has('tool_search') && host.pool.some((t) => t.name === 'tool_search');
   host.setExternalTools([], { access: hub });
   hub.setDeferral(canDefer);
   void hub.connectAll();

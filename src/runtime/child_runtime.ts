@@ -78,6 +78,9 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
     get pool() {
       return tools.pool;
     },
+    get definedTools() {
+      return tools.definedTools;
+    },
     skills: parts.skills,
     // A child has no plan-mode tools; the permission engine's mode stays the parent's.
     setMode: (mode) => tools.setMode(mode),
@@ -90,6 +93,7 @@ export function createChildRuntime(tree: TreeParts, options: ChildRuntimeOptions
           conditions: tools.conditions,
           readFiles,
           mcp: tools.mcp,
+          deferredTools: tools.deferredTools,
           sender,
           askUser,
           hooks: callHooks,

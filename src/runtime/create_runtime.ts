@@ -114,6 +114,8 @@ export interface Runtime {
   readonly conditions: PoolConditions;
   /** The tools offered under the current conditions, in pool order. */
   readonly pool: Tool[];
+  /** The tools whose definitions the model is given: the pool less the deferred tools not loaded yet. */
+  readonly definedTools: Tool[];
   /** The skills found at the start (Agent Skills folders), with their warnings already in `warnings`. */
   readonly skills: SkillCatalog;
   /** Runs one tool through the whole pipeline: validation, permissions, executor, budgeting. */
@@ -325,6 +327,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         conditions: tools.conditions,
         readFiles: services.readFiles,
         mcp: tools.mcp,
+        deferredTools: tools.deferredTools,
         askUser: options.askUser,
         hooks: callHooks,
       },
@@ -369,6 +372,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     get pool() {
       return tools.pool;
+    },
+    get definedTools() {
+      return tools.definedTools;
     },
     get mcp() {
       return tools.mcp;

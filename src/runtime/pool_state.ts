@@ -1,10 +1,12 @@
 import type { AgentKind, Mode, Profile } from '../config/types.js';
 import { defaultConditions, FULL_CAPABILITIES } from '../tool/conditions.js';
+import type { DeferredToolAccess } from '../tool/context/deferred_tools.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import { heldBackTools, searchableBuiltin } from '../tool/deferred.js';
 import { assemblePool, coordinatorProblem, findTool } from '../tool/pool.js';
 import type { PoolConditions, ProviderCapabilities, Tool } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
-import { withDeferredToolNames } from '../tools/mcp/tool_search.js';
+import { toolSearch, withDeferredToolNames } from '../tools/mcp/tool_search.js';
 
 export interface PoolStateOptions {
   /** The built-in tools; default every one (a child runtime shares its parent's). */
@@ -44,9 +46,17 @@ export class PoolState {
   private externalTools: Tool[];
   private access: McpAccess | undefined;
   private deferred: readonly string[] = [];
+  /** Deferred built-ins tool_search (or a call by name) has loaded: their definitions are given. */
+  private readonly loaded = new Set<string>();
   private capabilityOverrides: Partial<ProviderCapabilities>;
   private mode: Mode = 'act';
-  private current!: { conditions: PoolConditions; pool: Tool[]; coordinatorProblem?: string };
+  private current!: {
+    conditions: PoolConditions;
+    pool: Tool[];
+    heldBack: ReadonlySet<string>;
+    defined: Tool[];
+    coordinatorProblem?: string;
+  };
 
   /** Assembles nothing yet: `setMode` makes the first pool, once the permission engine exists. */
   constructor(private readonly options: PoolStateOptions) {
@@ -63,6 +73,29 @@ export class PoolState {
   get pool(): Tool[] {
     return this.current.pool;
   }
+
+  /** The tools whose definitions the model is given: the pool less the deferred built-ins not loaded. */
+  get definedTools(): Tool[] {
+    return this.current.defined;
+  }
+
+  /** The deferred built-ins as tool_search and the call pipeline reach them. */
+  readonly deferredTools: DeferredToolAccess = {
+    builtins: () => {
+      const { pool, heldBack } = this.current;
+      if (!pool.some((tool) => tool.name === toolSearch.name)) return [];
+      return pool
+        .filter((tool) => tool.source === 'builtin' && tool.deferred)
+        .map((tool) => searchableBuiltin(tool, heldBack.has(tool.name)));
+    },
+    isHeldBack: (name) => this.current.heldBack.has(name),
+    load: (names) => {
+      const loading = names.filter((name) => this.current.heldBack.has(name));
+      for (const name of loading) this.loaded.add(name);
+      if (loading.length > 0) this.assemble();
+      return loading;
+    },
+  };
 
   /** Why coordinator mode, asked for, does not apply to this pool (the lead kept its tools). */
   get coordinatorProblem(): string | undefined {
@@ -144,11 +177,17 @@ export class PoolState {
       conditions,
       isDenied: (name: string) => options.isDenied(name),
     };
-    const pool = withDeferredToolNames(assemblePool(poolOptions), this.deferred);
+    const assembled = assemblePool(poolOptions);
+    // A child's type keeps only some tools.
+    const kept = options.keep ? assembled.filter(options.keep) : assembled;
+    const heldBack = heldBackTools(kept, toolSearch.name, this.loaded);
+    const pool = withDeferredToolNames(kept, this.deferred, heldBack);
+    const held = new Set(heldBack.map((tool) => tool.name));
     this.current = {
       conditions,
-      // A child's type keeps only some tools.
-      pool: options.keep ? pool.filter(options.keep) : pool,
+      pool,
+      heldBack: held,
+      defined: pool.filter((tool) => !held.has(tool.name)),
       coordinatorProblem: coordinatorProblem(poolOptions),
     };
   }

@@ -5,6 +5,7 @@ import { callLabel } from '../tool/call_label.js';
 import type { AgentInteraction } from '../tool/context/agent.js';
 import type { SubagentAccess } from '../tool/context/agents.js';
 import type { ConversationAccess } from '../tool/context/conversation.js';
+import type { DeferredToolAccess } from '../tool/context/deferred_tools.js';
 import type { EditorAccess } from '../tool/context/editor.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { ModelAccess } from '../tool/context/web.js';
@@ -61,6 +62,8 @@ export interface OwnParts {
   conditions: PoolConditions;
   readFiles: ReadTracker;
   mcp: McpAccess | undefined;
+  /** The runtime's deferred built-ins (tool_search loads them). */
+  deferredTools?: DeferredToolAccess;
   /** How this runtime's messages are signed (a child's name and id); the router's own (`lead`) when absent. */
   sender?: string;
 }
@@ -97,6 +100,7 @@ export function toolContext(
     tasks: services.background.tasks,
     schedules: services.background.schedules,
     mcp: own.mcp,
+    ...(own.deferredTools ? { deferredTools: own.deferredTools } : {}),
     messages:
       own.sender === undefined ? services.messaging.router : services.messaging.router.signedAs(own.sender),
     teams: services.messaging.teams,

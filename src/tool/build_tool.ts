@@ -74,6 +74,7 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     ...rest,
     aliases: definition.aliases ?? [],
     needsAgent: definition.needsAgent ?? false,
+    deferred: definition.deferred ?? false,
     resultView: definition.resultView ?? (definition.touchedPaths ? 'diff' : 'head'),
     refusedInStrictPlan: definition.refusedInStrictPlan ?? false,
     maxResultChars: definition.maxResultChars ?? DEFAULT_RESULT_CHARS,

@@ -19,12 +19,28 @@ const schemaCache = new WeakMap<Tool, JsonSchema>();
  */
 const buildSchemas = buildFile<Record<string, JsonSchema>>('tool-schemas.json');
 
+/**
+ * A schema without the bounds zod gives every integer (±2^53-1): they say nothing a model needs and
+ * cost tokens in every request.
+ */
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonSchema = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (key === 'maximum' && item === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && item === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(item);
+  }
+  return out;
+}
+
 /** The JSON Schema of a tool's input, derived from its zod schema. */
 export function deriveJsonSchema(tool: Tool): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(tool.inputSchema as z.ZodType, {
     io: 'input',
   }) as JsonSchema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 }
 
 /** The JSON Schema of a tool's input: the build's for a built-in tool's lazy schema, else derived once. */

@@ -153,6 +153,16 @@ export function parseInput(
   return { ok: false, message: `Invalid arguments for ${tool.name}:\n${problems.join('\n')}` };
 }
 
+/**
+ * A deferred tool called by name before tool_search loaded it runs when its input is valid; when
+ * it is not, its definition is loaded now, so the model's next request carries its schema.
+ */
+function loadedOnFailure(tool: Tool, ctx: ToolContext): string {
+  if (!ctx.deferredTools?.isHeldBack(tool.name)) return '';
+  ctx.deferredTools.load([tool.name]);
+  return `\n${tool.name} is a deferred tool whose definition you did not have: it is loaded now, call it again with arguments that match its input schema.`;
+}
+
 /** A call through the parse step: its input and the facts the contract methods answer from. */
 export type ParsedCall = { ok: true; input: unknown; facts: CallFacts } | { ok: false; message: string };
 
@@ -273,7 +283,7 @@ export async function runToolCall(
   try {
     // 2. Parse: the input against the schema, and the facts the contract methods answer from.
     const parsed = found?.parsed ?? (await parseCall(tool, call.input));
-    if (!parsed.ok) return error(parsed.message);
+    if (!parsed.ok) return error(`${parsed.message}${loadedOnFailure(tool, ctx)}`);
     const { input, facts } = parsed;
 
     // 3. The tool's own checks (again on a hook's updated input, which is checked like the model's).

@@ -6,6 +6,7 @@ import type { SubagentAccess } from './context/agents.js';
 import type { BackgroundCommand } from './context/background_commands.js';
 import type { BrowserHost } from './context/browser.js';
 import type { ConversationAccess } from './context/conversation.js';
+import type { DeferredToolAccess } from './context/deferred_tools.js';
 import type { EditorAccess } from './context/editor.js';
 import type { LanguageServerAccess } from './context/language_servers.js';
 import type { McpAccess } from './context/mcp.js';
@@ -150,6 +151,8 @@ export interface ToolContext {
   maxOutputBytes?: number;
   /** Tasks of the task_* tools, by id. */
   tasks?: Map<string, BackgroundTask>;
+  /** The built-in tools held back from the model's tool list until tool_search loads them. */
+  deferredTools?: DeferredToolAccess;
   /** The schedule services (cron_*, remote_trigger), made on the first call. */
   schedules?: () => ScheduleAccess;
   /** Reports progress of a long call (shown by clients). */
@@ -250,6 +253,11 @@ export interface ToolDefinition<I = unknown> {
   kind: ToolKind;
   /** Talks to the user through a running agent (a question, a plan): not offered by `lathe mcp serve`. */
   needsAgent?: boolean;
+  /**
+   * Rarely used: while tool_search is offered, the model is given only its name and the first
+   * sentence of its description (in tool_search's), and its definition once tool_search loads it.
+   */
+  deferred?: boolean;
   /** Strict Plan Mode refuses its calls that Plan mode does not allow (`planModeAllowed`) outright, without asking. */
   refusedInStrictPlan?: boolean;
   /** Result budget in characters; over it, the result is saved to a file and previewed. */

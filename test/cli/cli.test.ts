@@ -38,7 +38,9 @@ describe('lathe tools', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^read_file\s+✓\s+·\s+✓\s+\|\s+✓\s+✓\s+·\s+·\s+\d+\s+standard,lite,simple/m);
     expect(r.stdout).toMatch(/^write_to_file\s+·\s+·\s+·\s+\|\s+·\s+·\s+✓\s+✓\s+\d+/m);
-    expect(r.stdout).toMatch(/tools, \d+ tokens of definitions \(profile standard, mode act\)/);
+    expect(r.stdout).toMatch(
+      /tools \(\d+ deferred\), \d+ tokens of definitions given to the model \(profile standard, mode act\)/,
+    );
   });
 
   it('prints JSON rows with the documented fields', () => {
@@ -58,9 +60,14 @@ describe('lathe tools', () => {
         refusedInStrictPlan: false,
       },
       profiles: ['standard', 'lite', 'simple'],
+      deferred: false,
       tokens: expect.any(Number),
     });
     expect(read.tokens).toBeGreaterThan(50);
+    // A deferred tool counts only its line in tool_search's definition.
+    const notebook = rows.find((row: { name: string }) => row.name === 'notebook_edit');
+    expect(notebook).toMatchObject({ deferred: true });
+    expect(notebook.tokens).toBeLessThan(60);
   });
 
   it('follows --profile', () => {

@@ -169,26 +169,35 @@ describe('tool_search (feature tool_search)', () => {
     const { runtime } = await session({ features: ['tool_search'] });
     expect(names(runtime.pool).some((n) => n.startsWith('bad__'))).toBe(false);
     const search = runtime.pool.find((t) => t.name === 'tool_search')!;
-    expect(search.description).toMatch(/Deferred tools: .*bad__echo/);
+    expect(search.description).toMatch(/\nMCP tools: .*bad__echo/);
   });
 
-  it('is offered only while there are MCP tools to defer', async () => {
+  it('lists MCP tools only while some are deferred', async () => {
+    const mcpLine = (pool: readonly { name: string; description: string }[]) =>
+      pool.find((t) => t.name === 'tool_search')?.description.includes('\nMCP tools: ');
     const noServer = createRuntime({
       cwd: tempDir(),
       documentsRoot: tempDir(),
       env: { NODE_ENV: 'test' },
       features: ['tool_search'],
     });
-    expect(names(noServer.pool)).not.toContain('tool_search');
+    expect(mcpLine(noServer.pool)).toBe(false);
     // A configured server that failed has no tools: nothing to search.
     const { runtime: failed } = await session(
       { features: ['tool_search'] },
       { args: [MISBEHAVING_SERVER, '--exit-at-start'] },
     );
     expect(names(failed.pool)).toContain('use_mcp_tool');
-    expect(names(failed.pool)).not.toContain('tool_search');
+    expect(mcpLine(failed.pool)).toBe(false);
     const { runtime: up } = await session({ features: ['tool_search'] });
-    expect(names(up.pool)).toContain('tool_search');
+    expect(mcpLine(up.pool)).toBe(true);
+  });
+
+  it('leaves MCP tools in the pool without the feature, while it still defers rare built-ins', async () => {
+    const { runtime } = await session({});
+    expect(names(runtime.pool)).toContain('bad__echo');
+    expect(names(runtime.definedTools)).toContain('bad__echo');
+    expect(names(runtime.pool)).toContain('tool_search');
   });
 
   it('loads tools by select:name for the rest of the session', async () => {

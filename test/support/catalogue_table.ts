@@ -9,6 +9,8 @@ export interface CatalogueRow {
   status: string;
   profiles: string[];
   feature?: string;
+  /** The profiles cell names it `deferred` after its `;` (docs/tools.md, "Deferred tools"). */
+  deferred: boolean;
   readOnly: Cell;
   destructive: Cell;
   concurrencySafe: Cell;
@@ -30,14 +32,15 @@ function cell(text: string, where: string): Cell {
 }
 
 /** The profiles cell: `std, lite + \`feature\`; what else it needs`. */
-function profilesOf(text: string): { profiles: string[]; feature?: string } {
-  const [offered] = text.split(';');
+function profilesOf(text: string): { profiles: string[]; feature?: string; deferred: boolean } {
+  const [offered, needs = ''] = text.split(';');
+  const deferred = needs.split(',').some((item) => item.trim() === 'deferred');
   const [words, feature] = offered.split('+').map((part) => part.trim());
   const profiles = words
     .split(',')
     .map((word) => PROFILE_WORDS[word.trim()])
     .filter((profile): profile is string => profile !== undefined);
-  return { profiles, ...(feature ? { feature: feature.replace(/`/g, '') } : {}) };
+  return { profiles, deferred, ...(feature ? { feature: feature.replace(/`/g, '') } : {}) };
 }
 
 /** The catalogue table of docs/tools.md, one row per tool, in the order written. */

@@ -57,4 +57,13 @@ describe("the build's JSON Schemas", () => {
     ).toEqual(['use_subagent', 'use_subagents']);
     for (const tool of lazy) expect(fromBuild[tool.name], tool.name).toEqual(deriveJsonSchema(tool));
   });
+
+  it('leaves out the bounds zod gives every integer, which tell a model nothing', () => {
+    const schemas = builtinTools().map((tool) => JSON.stringify(deriveJsonSchema(tool)));
+    expect(schemas.filter((text) => text.includes(String(Number.MAX_SAFE_INTEGER)))).toEqual([]);
+    const offset = JSON.parse(schemas[builtinTools().findIndex((t) => t.name === 'search_files')]).properties
+      .offset;
+    expect(offset).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(offset.maximum).toBeUndefined();
+  });
 });

@@ -27,6 +27,7 @@ describe('docs/tools.md', () => {
       const row = byName.get(name)!;
       expect(row.profiles, 'profiles').toEqual([...tool.availability.profiles]);
       expect(row.feature, 'feature').toBe(tool.availability.feature);
+      expect(row.deferred, 'deferred').toBe(tool.deferred);
       const flags = staticFacts(tool);
       expect({
         readOnly: row.readOnly,

@@ -1,3 +1,4 @@
+import { deferredLine } from '../../tool/deferred.js';
 import { definitionForModel } from '../../tool/definition.js';
 import { latheFacts, type StaticFact, staticFacts } from '../../tool/static_facts.js';
 import { countTokens } from '../../tool/token_count.js';
@@ -21,6 +22,8 @@ interface ToolRow {
     refusedInStrictPlan: boolean;
   };
   profiles: string[];
+  /** Its definition is held back until tool_search loads it: only its line in tool_search's counts. */
+  deferred: boolean;
   tokens: number;
 }
 
@@ -28,7 +31,7 @@ interface ToolRow {
 const known = (fact: StaticFact): Shown => (fact === 'unknown' ? false : fact);
 
 /** Static facts of a tool for listings; a fact that depends on the input is "dynamic". */
-function row(tool: Tool, tokens: number): ToolRow {
+function row(tool: Tool, tokens: number, deferred: boolean): ToolRow {
   const facts = staticFacts(tool);
   const own = latheFacts(tool);
   return {
@@ -44,6 +47,7 @@ function row(tool: Tool, tokens: number): ToolRow {
       refusedInStrictPlan: own.refusedInStrictPlan,
     },
     profiles: [...tool.availability.profiles],
+    deferred,
     tokens,
   };
 }
@@ -63,9 +67,12 @@ export async function toolsCommand(opts: CommonOptions): Promise<number> {
   // The pool includes the tools of the configured MCP servers that could be reached.
   const mcp = await connectMcpServers(runtime);
   const profile = runtime.conditions.profile;
+  const defined = new Set(runtime.definedTools.map((tool) => tool.name));
   const rows: ToolRow[] = [];
   for (const tool of runtime.pool) {
-    rows.push(row(tool, await countTokens(JSON.stringify(definitionForModel(tool, profile)))));
+    const given = defined.has(tool.name);
+    const text = given ? JSON.stringify(definitionForModel(tool, profile)) : deferredLine(tool);
+    rows.push(row(tool, await countTokens(text), !given));
   }
   await mcp?.close();
   if (opts.json) {
@@ -79,16 +86,20 @@ export async function toolsCommand(opts: CommonOptions): Promise<number> {
       .map((f) => f.padEnd(3))
       .join(' ');
     const aliases = r.aliases.length ? `  (alias ${r.aliases.join(', ')})` : '';
+    const deferred = r.deferred ? '  (deferred)' : '';
     lines.push(
-      `${r.name.padEnd(width)}  ${flags} | ${ownMarks(r)} ${String(r.tokens).padStart(6)}  ${r.profiles.join(',')}${aliases}`,
+      `${r.name.padEnd(width)}  ${flags} | ${ownMarks(r)} ${String(r.tokens).padStart(6)}  ${r.profiles.join(',')}${aliases}${deferred}`,
     );
   }
-  const total = rows.reduce((sum, r) => sum + r.tokens, 0);
+  // What the model is given: a deferred tool's line is part of tool_search's definition.
+  const total = rows.reduce((sum, r) => sum + (r.deferred ? 0 : r.tokens), 0);
+  const deferred = rows.filter((r) => r.deferred).length;
   lines.push(
     '',
     'RO D CS: readOnly, destructive, concurrencySafe. lathe: PM Plan mode allows it, PB joins parallel batches,',
-    'DX destroys what exists, SP refused by Strict Plan Mode (docs/tools.md).',
-    `${rows.length} tools, ${total} tokens of definitions (profile ${profile}, mode ${runtime.conditions.mode})`,
+    'DX destroys what exists, SP refused by Strict Plan Mode (docs/tools.md). A deferred tool shows its line in',
+    "tool_search's definition, where the total counts it; tool_search loads the whole definition.",
+    `${rows.length} tools (${deferred} deferred), ${total} tokens of definitions given to the model (profile ${profile}, mode ${runtime.conditions.mode})`,
   );
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

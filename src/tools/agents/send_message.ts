@@ -35,12 +35,13 @@ function messageText(input: Input): string {
 
 export const sendMessage = buildTool({
   name: 'send_message',
+  deferred: true,
   inputSchema,
   description:
-    'Send a message to another agent: a child agent you started (by name or id), a team (it lands in every ' +
-    "member's mailbox; team/member for one), or another lathe of this user (a peer, see list_peers). An unknown " +
-    'or ambiguous recipient is an error listing who can be reached; nothing is sent then. A stop_request asks ' +
-    'the recipient to wrap up and stop.',
+    'Send a message to another agent: a child you started, a team, or a peer. A child is named by name or id; ' +
+    "a team's message lands in every member's mailbox (team/member for one); a peer is another lathe of this " +
+    'user (see list_peers). An unknown or ambiguous recipient is an error listing who can be reached; nothing ' +
+    'is sent then. A stop_request asks the recipient to wrap up and stop.',
   availability: { profiles: ['standard'] },
   kind: 'other',
   userFacingName: () => 'Message',

@@ -27,10 +27,11 @@ const firstLine = (text: string) => {
 
 export const spawnTask = buildTool({
   name: 'spawn_task',
+  deferred: true,
   inputSchema,
   description:
-    'Start an independent task: a separate lathe run in its own session, on the same model, working on its own ' +
-    'from the prompt alone (it does not see this conversation). The user approves each one. It returns a task id ' +
+    'Start an independent task: a separate lathe run in its own session. It works from the prompt alone, on ' +
+    'the same model, and does not see this conversation. The user approves each one. It returns a task id ' +
     "at once; read the task's output with task_output, stop it with task_stop. Use it for work that can go on " +
     'beside yours; for help with your own task, prefer a subagent.',
   availability: { profiles: ['standard'], notFor: ['subagent', 'task'] },

@@ -18,9 +18,10 @@ export function subagentBatchTool(types: readonly AgentTypeSummary[]): Tool {
   type Input = z.infer<typeof inputSchema>;
   return buildTool<Input>({
     name: 'use_subagents',
+    deferred: true,
     inputSchema,
     description:
-      'Run several independent tasks as child agents in parallel (each task as use_subagent takes it); ' +
+      'Run several independent tasks as child agents in parallel. Each task is as use_subagent takes it; ' +
       'the results come back in the order given.',
     availability: AGENT_TOOLS_AVAILABILITY,
     kind: 'agent',

@@ -12,6 +12,7 @@ const CHANNEL_NAMES: Record<NotificationDelivery['channel'], string> = {
 
 export const pushNotification = buildTool({
   name: 'push_notification',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({
       title: z.string().min(1).max(100).describe('A few words: what happened'),

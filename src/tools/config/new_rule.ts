@@ -30,10 +30,11 @@ const ruleText = (content: string) => (content.endsWith('\n') ? content : `${con
 
 export const newRule = buildTool({
   name: 'new_rule',
+  deferred: true,
   inputSchema,
   description:
-    'Create or replace a rule file for this project at .agents/rules/<name>.md: standing instructions every ' +
-    'later session follows (conventions, commands, things to avoid). Write it from what the user asked and what ' +
+    'Create or replace a project rule that every later session follows. It is a file .agents/rules/<name>.md ' +
+    'of standing instructions (conventions, commands, things to avoid). Write it from what the user asked and what ' +
     'this conversation showed; keep it short and specific. The user approves the file before it is written.',
   // Lite offers only the tools seed 000 marks Lite; this one is not among them.
   availability: { profiles: ['standard'], notFor: ['subagent'] },

@@ -28,10 +28,11 @@ function slug(title: string): string {
 
 export const generateReport = buildTool({
   name: 'generate_report',
+  deferred: true,
   inputSchema,
   description:
-    'Give the user a structured report to review (an investigation, an audit, a comparison): a title, a ' +
-    'summary and sections. It is saved with the session.',
+    'Give the user a structured report to review: a title, a summary and sections. Use it for an ' +
+    'investigation, an audit, a comparison; it is saved with the session.',
   liteDescription: 'Give the user a structured report.',
   // A subagent talks to its parent only through its final answer.
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },

@@ -59,9 +59,10 @@ export const exitPlanMode = buildTool({
 
 export const enterPlanMode = buildTool({
   name: 'enter_plan_mode',
+  deferred: true,
   inputSchema: lazySchema(() => z.strictObject({})),
   description:
-    'Switch to Plan mode to explore and design before changing anything: only read-only tools run freely ' +
+    'Switch to Plan mode to explore and design before changing anything. Only read-only tools run freely ' +
     'until a plan is approved (exit_plan_mode).',
   availability: { profiles: ['standard'], modes: ['act'], notFor: ['subagent'] },
   kind: 'conversation',

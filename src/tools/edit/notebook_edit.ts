@@ -71,6 +71,7 @@ function newCell(type: 'code' | 'markdown' | 'raw', source: string, withId: bool
 
 export const notebookEdit = buildTool({
   name: 'notebook_edit',
+  deferred: true,
   inputSchema,
   description:
     'Edit a Jupyter notebook cell: replace its source, insert a new cell after the given one, or delete it. ' +

@@ -210,6 +210,7 @@ export const executeCommand = buildTool({
 
 export const killCommand = buildTool({
   name: 'kill_command',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({ id: z.string().min(1).describe('The id execute_command returned') }),
   ),

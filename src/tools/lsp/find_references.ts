@@ -78,6 +78,7 @@ async function textSearchFallback(input: Input, ctx: ToolContext, why: string): 
 
 export const findReferences = buildTool({
   name: 'find_references',
+  deferred: true,
   inputSchema,
   description:
     `Every reference to a symbol across the workspace, from the language server of the file's language. ${ADDRESS_HELP} ` +

@@ -51,10 +51,12 @@ type Input = z.infer<typeof inputSchema>;
 
 export const lsp = buildTool({
   name: 'lsp',
+  deferred: true,
   inputSchema,
   description:
-    "Code intelligence from the language server of the file's language: definition, type_definition, implementation, " +
-    'hover (type and docs), incoming_calls, outgoing_calls (these take a place in a file), document_symbols {path}, ' +
+    "Code intelligence from the language server of the file's language: definitions, hover, symbols, calls, diagnostics. " +
+    'Operations: definition, type_definition, implementation, hover (type and docs), incoming_calls, outgoing_calls ' +
+    '(these take a place in a file), document_symbols {path}, ' +
     `workspace_symbols {query}, diagnostics {path?}. ${ADDRESS_HELP} Paths in answers are relative to the workspace; ` +
     'answers list at most 50 places.',
   liteDescription: 'Language server: definition, hover, symbols, calls, diagnostics.',

@@ -131,6 +131,7 @@ async function decideForRename(input: Input, ctx: ToolContext): Promise<Permissi
 
 export const rename = buildTool({
   name: 'rename',
+  deferred: true,
   inputSchema,
   description:
     `Rename a symbol everywhere it is used, through the language server of the file's language. ${ADDRESS_HELP} ` +

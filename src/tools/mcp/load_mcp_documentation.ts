@@ -6,6 +6,7 @@ import { MCP_GUIDE } from './mcp_guide.js';
 
 export const loadMcpDocumentation = buildTool({
   name: 'load_mcp_documentation',
+  deferred: true,
   inputSchema: lazySchema(() => z.strictObject({})),
   description:
     'Load the guide to writing an MCP server (with a complete working example) and adding it to lathe. ' +

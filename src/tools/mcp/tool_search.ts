@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
-import type { McpToolSummary } from '../../tool/context/mcp.js';
+import type { SearchableTool } from '../../tool/context/deferred_tools.js';
 import { touchesNothing } from '../../tool/declared_subject.js';
+import { deferredLine } from '../../tool/deferred.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { Tool } from '../../tool/types.js';
-import { withMcp } from './shared.js';
 
 const DEFAULT_RESULTS = 5;
 
@@ -33,7 +33,7 @@ const words = (text: string) =>
     .filter(Boolean);
 
 /** Name hits weigh more than description hits; a whole name part more than a piece of one. */
-function score(tool: McpToolSummary, terms: string[], required: string[]): number {
+function score(tool: SearchableTool, terms: string[], required: string[]): number {
   const nameParts = new Set(words(tool.name));
   const name = tool.name.toLowerCase();
   const description = tool.description.toLowerCase();
@@ -49,7 +49,7 @@ function score(tool: McpToolSummary, terms: string[], required: string[]): numbe
 }
 
 /** Finds tools for a query: `select:a,b` by exact name, otherwise by keyword score. */
-export function searchTools(tools: readonly McpToolSummary[], query: string, max: number): McpToolSummary[] {
+export function searchTools<T extends SearchableTool>(tools: readonly T[], query: string, max: number): T[] {
   const trimmed = query.trim();
   if (trimmed.toLowerCase().startsWith('select:')) {
     const names = trimmed
@@ -61,7 +61,7 @@ export function searchTools(tools: readonly McpToolSummary[], query: string, max
       .map(
         (n) => tools.find((t) => t.name === n) ?? tools.find((t) => t.name.toLowerCase() === n.toLowerCase()),
       )
-      .filter((t): t is McpToolSummary => t !== undefined);
+      .filter((t): t is T => t !== undefined);
   }
   const tokens = trimmed.split(/\s+/);
   const required = tokens.filter((t) => t.startsWith('+')).flatMap((t) => words(t.slice(1)));
@@ -78,52 +78,63 @@ export const toolSearch = buildTool({
   name: 'tool_search',
   inputSchema,
   description:
-    'Find deferred tools (tools of MCP servers whose definitions are not loaded yet) by keyword, or load ' +
-    'named ones with "select:name1,name2". Found tools are loaded for the rest of the session: call ' +
-    'them directly from your next message. Their names are listed below when there are any.',
-  availability: { profiles: ['standard'], feature: 'tool_search', requires: ['mcp'] },
+    'Load deferred tools, listed below by name, so they can be called: by keyword, or by name with ' +
+    '"select:name1,name2". What it finds is loaded for the rest of the session: call it from your next message.',
+  // Offered while some tool is deferred (`withDeferredToolNames`).
+  availability: { profiles: ['standard'] },
   kind: 'search',
   // Touches only the pool's own tool list: nothing the permission engine judges.
   permissionSubject: touchesNothing,
-  example: { input: { query: 'issues' } },
+  example: { input: { query: 'notebook' } },
   userFacingName: () => 'Tool search',
   // lathe's own fact: loading tools into the pool changes only lathe's own state, so Plan mode lets it run.
   planModeAllowed: true,
-  call: (input, ctx) =>
-    withMcp(ctx, async (mcp) => {
-      const all = mcp.servers().flatMap((s) => s.tools);
-      const found = searchTools(all, input.query, input.max_results ?? DEFAULT_RESULTS);
-      if (found.length === 0) {
-        const names = all.filter((t) => t.deferred).map((t) => t.name);
-        return {
-          text: `No tool matches "${input.query}".${names.length > 0 ? ` Deferred tools: ${names.join(', ')}.` : ''}`,
-        };
-      }
-      const loaded = new Set(mcp.loadTools(found.map((t) => t.name)));
-      const sections = found.map((t) =>
-        [
-          `## ${t.name}${loaded.has(t.name) ? ' (loaded)' : ''}`,
-          t.description.trim() || '(no description)',
-          `Input schema: ${JSON.stringify(t.inputSchema)}`,
-        ].join('\n'),
-      );
-      const note =
-        loaded.size > 0
-          ? `Loaded ${loaded.size} tool${loaded.size > 1 ? 's' : ''}: call ${loaded.size > 1 ? 'them' : 'it'} by name from your next message.`
-          : 'These tools were already loaded.';
-      return { text: `${sections.join('\n\n')}\n\n${note}`, data: { tools: found.map((t) => t.name) } };
-    }),
+  call: async (input, ctx) => {
+    const all: SearchableTool[] = [
+      ...(ctx.deferredTools?.builtins() ?? []),
+      ...(ctx.mcp?.servers().flatMap((s) => s.tools) ?? []),
+    ];
+    const found = searchTools(all, input.query, input.max_results ?? DEFAULT_RESULTS);
+    if (found.length === 0) {
+      const names = all.filter((t) => t.deferred).map((t) => t.name);
+      return {
+        text: `No tool matches "${input.query}".${names.length > 0 ? ` Deferred tools: ${names.join(', ')}.` : ''}`,
+      };
+    }
+    const asked = found.map((t) => t.name);
+    const loaded = new Set([...(ctx.deferredTools?.load(asked) ?? []), ...(ctx.mcp?.loadTools(asked) ?? [])]);
+    const sections = found.map((t) =>
+      [
+        `## ${t.name}${loaded.has(t.name) ? ' (loaded)' : ''}`,
+        t.description.trim() || '(no description)',
+        `Input schema: ${JSON.stringify(t.inputSchema)}`,
+      ].join('\n'),
+    );
+    const note =
+      loaded.size > 0
+        ? `Loaded ${loaded.size} tool${loaded.size > 1 ? 's' : ''}: call ${loaded.size > 1 ? 'them' : 'it'} by name from your next message.`
+        : 'These tools were already loaded.';
+    return { text: `${sections.join('\n\n')}\n\n${note}`, data: { tools: asked } };
+  },
 });
 
 /**
- * tool_search's definition names the deferred tools, so the model knows what it can load; with
- * nothing deferred there is nothing to search, and it is left out of the pool.
+ * tool_search's definition lists what it can load: each held-back built-in with its first
+ * sentence, then the deferred MCP tools by name. With nothing deferred there is nothing to load,
+ * and it is left out of the pool.
  */
-export function withDeferredToolNames(pool: Tool[], deferred: readonly string[]): Tool[] {
-  if (deferred.length === 0) return pool.filter((tool) => tool.name !== toolSearch.name);
+export function withDeferredToolNames(
+  pool: Tool[],
+  mcpDeferred: readonly string[],
+  builtins: readonly Tool[],
+): Tool[] {
+  if (mcpDeferred.length === 0 && builtins.length === 0)
+    return pool.filter((tool) => tool.name !== toolSearch.name);
+  const lines = builtins.map(deferredLine);
+  if (mcpDeferred.length > 0) lines.push(`MCP tools: ${mcpDeferred.join(', ')}`);
   return pool.map((tool) =>
     tool.name === toolSearch.name
-      ? { ...tool, description: `${tool.description}\n\nDeferred tools: ${deferred.join(', ')}` }
+      ? { ...tool, description: `${tool.description}\n\nDeferred tools:\n${lines.join('\n')}` }
       : tool,
   );
 }

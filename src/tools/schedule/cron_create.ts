@@ -22,9 +22,10 @@ const inputSchema = lazySchema(() =>
 
 export const cronCreate = buildTool({
   name: 'cron_create',
+  deferred: true,
   inputSchema,
   description:
-    'Schedule a prompt with a cron expression, e.g. "0 9 * * 1-5" (weekdays at 9:00) or "*/30 * * * *" (every ' +
+    'Schedule a prompt with a cron expression ("0 9 * * 1-5": weekdays at 9:00; "*/30 * * * *": every ' +
     '30 minutes). While lathe runs in this workspace, each due run sends the prompt into the session, or starts ' +
     'a headless run when no one is there. Runs missed while lathe was not running are reported once, not ' +
     'replayed. Schedules are kept across sessions; list them with cron_list, remove them with cron_delete.',

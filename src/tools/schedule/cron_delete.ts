@@ -6,6 +6,7 @@ import { scheduleServices, withNotices } from './schedule_context.js';
 
 export const cronDelete = buildTool({
   name: 'cron_delete',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({
       id: z.string().min(1).describe('The id cron_create returned (see cron_list)'),

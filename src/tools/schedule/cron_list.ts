@@ -17,6 +17,7 @@ function jobLine(job: ScheduledPrompt, workspace: string): string {
 
 export const cronList = buildTool({
   name: 'cron_list',
+  deferred: true,
   inputSchema: lazySchema(() => z.strictObject({})),
   description: 'List the scheduled prompts: schedule, prompt, next and last run, runs missed.',
   availability: { profiles: ['standard'], feature: 'triggers' },

@@ -21,6 +21,7 @@ function triggerLine(t: RemoteTriggerInfo): string {
 
 export const remoteTrigger = buildTool({
   name: 'remote_trigger',
+  deferred: true,
   inputSchema,
   description:
     'Manage triggers that start lathe runs from outside (a CI job, a webhook relay, a script): create gives a ' +

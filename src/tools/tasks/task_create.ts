@@ -30,6 +30,7 @@ const inputSchema = lazySchema(() =>
 
 export const taskCreate = buildTool({
   name: 'task_create',
+  deferred: true,
   inputSchema,
   description:
     'Create a background task. With a command, it starts at once as a real process (builds, test suites, ' +

@@ -8,6 +8,7 @@ import { endOf, lookupTask, TASKS_AVAILABILITY, taskData } from './task_table.js
 
 export const taskGet = buildTool({
   name: 'task_get',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
   ),

@@ -7,6 +7,7 @@ import { ANY_TASK_STATUS, listTeamTasks, statusProblem, TEAM_PARAMETER } from '.
 
 export const taskList = buildTool({
   name: 'task_list',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({
       status: z

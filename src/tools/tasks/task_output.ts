@@ -62,6 +62,7 @@ async function wholeOutput(path: string, complete: boolean): Promise<{ text: str
 
 export const taskOutput = buildTool({
   name: 'task_output',
+  deferred: true,
   inputSchema,
   description:
     "Read a task's output: by default what is new since your last read, or all of it with all: true. " +

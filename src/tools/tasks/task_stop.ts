@@ -5,6 +5,7 @@ import { endOf, lookupTask, TASK_CONTROL_AVAILABILITY, taskData } from './task_t
 
 export const taskStop = buildTool({
   name: 'task_stop',
+  deferred: true,
   inputSchema: lazySchema(() =>
     z.strictObject({ id: z.string().min(1).describe('The id task_create returned') }),
   ),

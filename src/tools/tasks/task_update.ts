@@ -26,6 +26,7 @@ const inputSchema = lazySchema(() =>
 
 export const taskUpdate = buildTool({
   name: 'task_update',
+  deferred: true,
   inputSchema,
   description:
     "Change a task's subject or description, or the status of a task without a command (pending → running → " +

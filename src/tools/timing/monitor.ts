@@ -84,6 +84,7 @@ async function follow(
 
 export const monitor = buildTool({
   name: 'monitor',
+  deferred: true,
   inputSchema,
   description:
     "Follow a command's output, or the new lines of a log file, as they come: each line is shown to the user " +

@@ -102,6 +102,7 @@ function describeFailure(error: unknown, code: BrowserCode): string {
 
 export const browserAction = buildTool({
   name: 'browser_action',
+  deferred: true,
   inputSchema,
   description:
     'Drive a headless Chromium: open pages, click, type, read them. One browser per session, launched on the first action. ' +

@@ -13,6 +13,7 @@ function hostOf(url: string): string {
 
 export const webFetch = buildTool({
   name: 'web_fetch',
+  deferred: true,
   inputSchema,
   description:
     'Fetch a web page (http or https) and read it as Markdown: the main content of HTML pages, JSON pretty-printed, ' +

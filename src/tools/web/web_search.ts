@@ -62,6 +62,7 @@ function listing(results: SearchResult[]): string {
 
 export const webSearch = buildTool({
   name: 'web_search',
+  deferred: true,
   inputSchema,
   description:
     'Search the web: titles, links, dates and snippets from the search backend the user configured. Use it for ' +

@@ -20,6 +20,7 @@ const inputSchema = lazySchema(() =>
 
 export const enterWorktree = buildTool({
   name: 'enter_worktree',
+  deferred: true,
   inputSchema,
   description:
     'Move this session into a new git worktree of the repository: its own folder and branch lathe/<name>, ' +

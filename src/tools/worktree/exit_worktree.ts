@@ -15,6 +15,7 @@ const inputSchema = lazySchema(() =>
 
 export const exitWorktree = buildTool({
   name: 'exit_worktree',
+  deferred: true,
   inputSchema,
   description:
     'Leave the worktree entered with enter_worktree and go back to the main checkout. Changes are committed on ' +
