@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
-import { checkArguments, positiveWholeNumber } from './check_arguments.js';
+import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
 import { errorLine, UsageError } from './errors.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -482,7 +482,21 @@ export async function runCli(
         .choices(['text', 'json', 'stream-json'])
         .default('text'),
     )
-    .option('--max-turns <n>', 'stop after this many model requests', positiveWholeNumber('--max-turns'))
+    .option(
+      '--max-turns <n>',
+      'stop after this many model requests (default: no limit; a model repeating one call is stopped)',
+      positiveWholeNumber('--max-turns'),
+    )
+    .option(
+      '--max-tokens <n>',
+      'stop before the input + output tokens reach this (children included)',
+      positiveWholeNumber('--max-tokens'),
+    )
+    .option(
+      '--max-cost <dollars>',
+      'stop before the cost at the model’s known prices reaches this (children included)',
+      positiveDollars('--max-cost'),
+    )
     .option(
       '--approve <category>',
       'answer asks of this approval category with yes (repeatable; "all")',
