@@ -360,6 +360,7 @@ export async function runCli(
     .option('--max-tokens <n>', 'budget: input + output tokens')
     .option('--max-seconds <n>', 'budget: wall time of the run')
     .option('--max-cost <dollars>', 'budget: dollars at the model’s known prices')
+    .option('--rerun', 'run the jobs again although they completed or their branch exists')
     .option('--setup <command>', 'a command run once in the fresh worktree (repeatable)', collect, [])
     .option('--include <glob>', 'untracked files of the local repository copied in (repeatable)', collect, [])
     .option('--batch <name>', 'the batch the jobs belong to (default: the job file’s name)')
