@@ -3,6 +3,7 @@
 // first request is. The fake model server runs in this process; it answers at once, or after
 // the scripted chunk delays that stand in for model time.
 import childProcess from 'node:child_process';
+import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { cpus, loadavg } from 'node:os';
@@ -41,17 +42,19 @@ function countSpawns(): { count: () => number; stop: () => void } {
   };
 }
 
-/** When lathe last handed a model request to the network (fetch), for the timings below. */
+/**
+ * When lathe last handed a model request to the network: model requests go through Node's own
+ * HTTP client (src/provider/http_fetch.ts), not the global fetch, so its start is watched on the
+ * client's diagnostics channel.
+ */
 let lastFetch = { at: 0, cpuMs: 0 };
 const cpuMs = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
-const realFetch = globalThis.fetch;
-globalThis.fetch = ((...args: Parameters<typeof fetch>) => {
+subscribe('http.client.request.start', () => {
   lastFetch = { at: performance.now(), cpuMs: cpuMs() };
-  return realFetch(...args);
-}) as typeof fetch;
+});
 
 /** The workspace of the runs: one small file the children read. */
 const workspace = tempDir('lathe-bench-agents-');
@@ -96,6 +99,8 @@ async function timedCall(tool: string, input: unknown, child: Reply) {
     spawns.stop();
     await parent.close();
   }
+  // A request seen before the call started is no child's: a figure from it would be negative.
+  if (childSent.at < started) throw new Error(`no child request left lathe after the ${tool} call started`);
   return {
     startMs: childSent.at - started,
     startCpuMs: childSent.cpuMs - startedCpu,

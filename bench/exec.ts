@@ -31,13 +31,16 @@ async function timeMedian(fn: () => Promise<unknown>): Promise<number> {
   return median(times);
 }
 
-/** Peak RSS (MB) of a fresh process that runs one 1 GB-printing command through execute_command. */
+/**
+ * Peak RSS (MB) of a fresh process that runs one 1 GB-printing command through execute_command,
+ * with `commands.maxOutputBytes` raised past the output (the 64 MB default would stop it).
+ */
 function peakRssPrinting1GB(): number {
   const home = mkdtempSync(join(tmpdir(), 'lathe-bench-exec-home-'));
   const index = fileURLToPath(new URL('../dist/index.js', import.meta.url));
   const script = `
     const { createRuntime } = await import(${JSON.stringify(index)});
-    const rt = createRuntime({ cwd: ${JSON.stringify(tmpdir())}, documentsRoot: ${JSON.stringify(home)}, yolo: true });
+    const rt = createRuntime({ cwd: ${JSON.stringify(tmpdir())}, documentsRoot: ${JSON.stringify(home)}, yolo: true, settings: { commands: { maxOutputBytes: 2000000000 } } });
     const r = await rt.runTool('execute_command', { command: "head -c 1000000000 /dev/zero | tr '\\\\0' x" });
     if (r.isError) throw new Error(r.text);
     console.log(process.resourceUsage().maxRSS);`;

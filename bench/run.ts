@@ -10,7 +10,9 @@ import { benchExec } from './exec.js';
 import { benchHardLinks } from './hard_links.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
+import { benchJobSteps } from './job_steps.js';
 import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
+import { benchLongRun } from './long_run.js';
 import { benchLsp } from './lsp.js';
 import { benchLspReferences } from './lsp_references.js';
 import { benchLspWork } from './lsp_work.js';
@@ -41,6 +43,7 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],
+  ['a 500-round task: memory and per-round cost as the context is compacted', benchLongRun],
   ['extensions: a no-op hook per tool call', benchHooks],
   ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
@@ -77,10 +80,30 @@ const benches: Array<[string, () => Promise<Rows>]> = [
     'jobs: work jobs of the fake model by lathe jobs run (LATHE_BENCH_JOBS, LATHE_BENCH_CONCURRENCY)',
     benchJobsThroughput,
   ],
+  [
+    "jobs: the executor's share per step (LATHE_BENCH_STEP_JOBS, LATHE_BENCH_STEP_CONCURRENCY)",
+    benchJobSteps,
+  ],
 ];
 
 const only = process.argv.slice(2);
+const failed: string[] = [];
+const began = performance.now();
 for (const [title, run] of benches) {
   if (only.length > 0 && !only.some((word) => title.includes(word))) continue;
-  printTable(title, await run());
+  // A benchmark that fails is reported, and the others still run.
+  try {
+    printTable(title, await run());
+  } catch (error) {
+    failed.push(title);
+    console.log(
+      `\n## ${title}\n\nFAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
 }
+const minutes = ((performance.now() - began) / 60_000).toFixed(1);
+console.log(
+  `\n${failed.length === 0 ? 'every benchmark ran to its end' : `${failed.length} failed: ${failed.join('; ')}`} (${minutes} min)`,
+);
+// A failed benchmark may leave its servers open: the run ends here all the same.
+process.exit(failed.length > 0 ? 1 : 0);

@@ -39,6 +39,9 @@ export const SLOW_TESTS = [
   // Each job clones, makes a worktree and runs the built command: a minute or more per file.
   'test/jobs/local_queue.test.ts',
   'test/jobs/local_runs.test.ts',
+  'test/jobs/job_git_drivers.test.ts',
+  'test/jobs/job_rerun.test.ts',
+  'test/jobs/redis_outage.test.ts',
   // End-to-end runs of the built command (lathe -p, lathe tool, the interactive UI) for the
   // checkpoint, context, REPL, assistant, GitHub and plan tools; their parts are tested in
   // process in the main suite.

@@ -275,6 +275,9 @@ function stopReason(result: SdkResultMessage): StopReason {
       return 'cancelled';
     case 'max_turns':
       return 'max_turn_requests';
+    case 'max_tokens':
+    case 'max_cost':
+      return 'max_tokens';
     default:
       return 'end_turn';
   }

@@ -22,6 +22,7 @@ import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { modelAccess } from './model_access.js';
 import { describeModelFailure } from './model_errors.js';
 import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
+import { limitText, type RunLimit, RunLimits } from './run_limits.js';
 import { modelFromEnvironment } from './subagents/child_model.js';
 import { SubagentManager } from './subagents/manager.js';
 import { TreeBudget } from './subagents/tree_budget.js';
@@ -30,7 +31,6 @@ import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
 export type { AgentOptions, UserSide } from './agent_options.js';
 
-const DEFAULT_MAX_TURNS = 100;
 const MAX_REMINDERS = 2;
 const WORKING_REMINDER =
   'You announced a step with working_respond but made no tool call. Make the tool call you announced now, ' +
@@ -38,11 +38,13 @@ const WORKING_REMINDER =
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 interface StreamedTurn {
@@ -51,6 +53,8 @@ interface StreamedTurn {
   reasoning: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
   results: Array<{ call: ToolCall; result: ToolResult }>;
   usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
+  /** The spend limit this response's usage reached: its calls were not run. */
+  limit?: RunLimit;
 }
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
@@ -60,6 +64,7 @@ export class Agent {
   /** Dollars spent, request by request; undefined when the model's prices are not known. */
   private costUsd?: number;
   private readonly guard = new LoopGuard();
+  private readonly limits: RunLimits;
   private previousMode: Mode;
   private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
   /** How full the context is (the compaction check and ctx_inspect read it). */
@@ -91,6 +96,7 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
+    this.limits = new RunLimits(options.maxTurns, options.budget, options.capabilities.pricing);
     this.environment = options.environment;
     this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
     this.subagents = this.startManager();
@@ -217,12 +223,36 @@ export class Agent {
     return outcome;
   }
 
-  private outcome(kind: AgentOutcome['kind'], text: string, turns: number): AgentOutcome {
-    return { kind, text, usage: { ...this.usage }, costUsd: this.costUsd, turns };
+  private outcome(kind: AgentOutcome['kind'], text: string, turns: number, limit?: RunLimit): AgentOutcome {
+    return {
+      kind,
+      text,
+      usage: { ...this.usage },
+      costUsd: this.costUsd,
+      turns,
+      ...(limit ? { limit } : {}),
+    };
+  }
+
+  /** The outcome of a run a limit ended. */
+  private limitOutcome(limit: RunLimit, turns: number, text = limitText(limit)): AgentOutcome {
+    const kind = limit.name === 'turns' ? 'max_turns' : limit.name === 'cost' ? 'max_cost' : 'max_tokens';
+    return this.outcome(kind, text, turns, limit);
+  }
+
+  /** Before request `turn`: the limit that forbids it, as the run's outcome. */
+  private async forbidden(turn: number): Promise<AgentOutcome | undefined> {
+    const turns = this.limits.turnsPassed(turn);
+    if (turns) return this.limitOutcome(turns, turn - 1);
+    if (!this.limits.holdsCalls) return undefined;
+    const next = await this.ledger.nextRequest(this.messages);
+    const refused = this.limits.unaffordable(this.usage, this.costUsd, next);
+    if (!refused) return undefined;
+    const text = limitText(refused.limit, { request: turn, estimate: refused.estimate });
+    return this.limitOutcome(refused.limit, turn - 1, text);
   }
 
   private async run(signal?: AbortSignal): Promise<AgentOutcome> {
-    const maxTurns = this.options.maxTurns ?? DEFAULT_MAX_TURNS;
     let reminders = 0;
     let lastWasWorkingOnly = false;
     let continuations = 0;
@@ -239,7 +269,7 @@ export class Agent {
       this.emit({ type: 'notice', message: `a Stop hook sent the agent on: ${answer.goOn.split('\n')[0]}` });
       return undefined;
     };
-    for (let turn = 1; turn <= maxTurns; turn++) {
+    for (let turn = 1; ; turn++) {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
       const mail = await this.options.inbox?.();
       if (mail) this.notify(mail);
@@ -247,6 +277,8 @@ export class Agent {
       if (arrived) this.notify(arrived);
       this.sendNotes();
       if (await this.ledger.reaches(this.messages, this.compactionThreshold())) await this.compact(signal);
+      const forbidden = await this.forbidden(turn);
+      if (forbidden) return forbidden;
       this.emit({ type: 'request_start', turn });
       const streamed = await this.streamTurn(signal);
       const native = this.options.capabilities.nativeTools;
@@ -261,6 +293,9 @@ export class Agent {
       this.push(assistantMessage(streamed, native));
       const results = resultsMessage(streamed.results, native);
       if (results) this.push(results);
+      if (streamed.limit && streamed.calls.length > 0) return this.limitOutcome(streamed.limit, turn);
+      const repeating = this.guard.ended();
+      if (repeating) return this.outcome('stopped', repeating, turn);
 
       if (this.finished) {
         const kind =
@@ -295,7 +330,6 @@ export class Agent {
       const stood = await stopping(this.outcome('final_text', streamed.text, turn));
       if (stood) return stood;
     }
-    return this.outcome('max_turns', `Stopped after ${maxTurns} model requests (--max-turns).`, maxTurns);
   }
 
   private interaction(): AgentInteraction {
@@ -421,11 +455,19 @@ export class Agent {
     const collecting = (async () => {
       for await (const item of execution.results()) turn.results.push(item);
     })();
+    // With a spend budget, calls wait for their response's usage: one that reaches it runs none.
+    const held: ToolCall[] = [];
+    const startCall = (call: ToolCall) => {
+      const refusal = turn.limit
+        ? `Not run: ${limitText(turn.limit)}`
+        : this.guard.check(call.name, call.input);
+      execution.add(call, refusal ? { isError: true, text: refusal } : undefined);
+    };
     const addCall = (call: ToolCall) => {
       turn.calls.push(call);
       this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
-      const refusal = this.guard.check(call.name, call.input);
-      execution.add(call, refusal ? { isError: true, text: refusal } : undefined);
+      if (this.limits.holdsCalls && !turn.usage) held.push(call);
+      else startCall(call);
     };
     let produced = false;
     try {
@@ -457,9 +499,15 @@ export class Agent {
           turn.reasoning.push(event);
         } else {
           turn.usage = event;
+          this.recordUsage(event);
+          turn.limit = this.limits.reached(event, this.usage, this.costUsd);
+          for (const call of held.splice(0)) startCall(call);
         }
       }
+      for (const call of held.splice(0)) startCall(call);
     } catch (error) {
+      for (const call of held.splice(0))
+        execution.add(call, { isError: true, text: 'Not run: the request ended.' });
       execution.cancelAll(signal?.aborted ? 'the user interrupted the run' : 'the model request failed');
       execution.close();
       await collecting;
@@ -479,7 +527,6 @@ export class Agent {
     await collecting;
     if (turn.text)
       this.emit({ type: 'assistant_text', text: native ? turn.text : parseTextToolCalls(turn.text).prose });
-    this.recordUsage(turn.usage);
     return turn;
   }
 

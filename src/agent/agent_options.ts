@@ -3,6 +3,7 @@ import type { ModelCapabilities } from '../provider/capabilities.js';
 import type { AgentRuntime } from './agent_runtime.js';
 import type { AgentEvent } from './events.js';
 import type { ConversationMessage } from './model_stream.js';
+import type { SpendBudget } from './run_limits.js';
 import type { ModelSource } from './subagents/child_model.js';
 import type { TreeBudget } from './subagents/tree_budget.js';
 
@@ -24,8 +25,10 @@ export interface AgentOptions {
   capabilities: ModelCapabilities;
   user: UserSide;
   onEvent?: (event: AgentEvent) => void;
-  /** Model requests per prompt before the run stops. */
+  /** Model requests per prompt before the run stops; none when not given (the loop guard still ends repetition). */
   maxTurns?: number;
+  /** Tokens and dollars the run may spend: checked as each response's usage arrives and before each request. */
+  budget?: SpendBudget;
   jsonSchema?: Record<string, unknown>;
   /** Retries of a failed request (429, 5xx, overloaded), with backoff from this base. */
   retries?: number;

@@ -1,5 +1,6 @@
 import { messageTokens, messageTokensAtMost, tokenCounter } from './context_tokens.js';
 import type { ConversationMessage } from './model_stream.js';
+import type { NextRequest } from './run_limits.js';
 
 /**
  * How full the context is: the provider's count of the last request (its input and its reply),
@@ -36,6 +37,20 @@ export class ContextLedger {
     this.sentMessages = Math.max(0, this.sentMessages + lengthChange);
     // The last request no longer matches the conversation: its count cannot calibrate.
     this.lastRequest = undefined;
+  }
+
+  /**
+   * What the next request will carry: the last request's tokens and lathe's count of the
+   * messages added since; undefined before the first request (or after a compaction).
+   */
+  async nextRequest(messages: readonly ConversationMessage[]): Promise<NextRequest | undefined> {
+    if (this.tokens === 0) return undefined;
+    const count = await tokenCounter();
+    const added = messages.slice(this.sentMessages + 1);
+    return {
+      carried: this.tokens,
+      added: added.reduce((sum, message) => sum + messageTokens(message, count), 0),
+    };
   }
 
   /**

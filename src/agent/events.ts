@@ -3,8 +3,9 @@ import type { TokenUsage } from '../provider/prices.js';
 import type { SubagentTag } from '../tool/context/agents.js';
 import type { ToolEvent } from '../tool/events.js';
 import type { ToolResult } from '../tool/types.js';
+import type { RunLimit } from './run_limits.js';
 
-export type { SubagentTag, ToolEvent };
+export type { RunLimit, SubagentTag, ToolEvent };
 
 /** Tokens spent: every input token, output, and the input read from and written to the cache. */
 export type Usage = TokenUsage;
@@ -15,6 +16,8 @@ export type AgentOutcomeKind =
   | 'final_text'
   | 'stopped'
   | 'max_turns'
+  | 'max_tokens'
+  | 'max_cost'
   | 'aborted'
   | 'error';
 
@@ -28,6 +31,8 @@ export interface AgentOutcome {
   turns: number;
   /** The object structured_output accepted (headless `--json-schema`). */
   structuredOutput?: unknown;
+  /** The limit that ended the run (`max_turns`, `max_tokens`, `max_cost`). */
+  limit?: RunLimit;
 }
 
 /** Everything a client (terminal UI, headless printer, session log, tests) may render. */

@@ -20,6 +20,16 @@ export function positiveWholeNumber(flag: string): (value: string) => number {
   };
 }
 
+/** Commander's parser for an amount of money: a positive number of dollars. */
+export function positiveDollars(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value.trim());
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${flag} wants a positive number of dollars, not "${value}"`);
+    return n;
+  };
+}
+
 function checkFolder(flag: string, dir: string): void {
   let isFolder = false;
   try {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
-import { checkArguments, positiveWholeNumber } from './check_arguments.js';
+import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
 import type { McpSubcommand } from './commands/mcp.js';
 import { errorLine, UsageError } from './errors.js';
 
@@ -376,6 +376,7 @@ export async function runCli(
     .option('--max-tokens <n>', 'budget: input + output tokens')
     .option('--max-seconds <n>', 'budget: wall time of the run')
     .option('--max-cost <dollars>', 'budget: dollars at the model’s known prices')
+    .option('--rerun', 'run the jobs again although they completed or their branch exists')
     .option('--setup <command>', 'a command run once in the fresh worktree (repeatable)', collect, [])
     .option('--include <glob>', 'untracked files of the local repository copied in (repeatable)', collect, [])
     .option('--batch <name>', 'the batch the jobs belong to (default: the job file’s name)')
@@ -498,7 +499,21 @@ export async function runCli(
         .choices(['text', 'json', 'stream-json'])
         .default('text'),
     )
-    .option('--max-turns <n>', 'stop after this many model requests', positiveWholeNumber('--max-turns'))
+    .option(
+      '--max-turns <n>',
+      'stop after this many model requests (default: no limit; a model repeating one call is stopped)',
+      positiveWholeNumber('--max-turns'),
+    )
+    .option(
+      '--max-tokens <n>',
+      'stop before the input + output tokens reach this (children included)',
+      positiveWholeNumber('--max-tokens'),
+    )
+    .option(
+      '--max-cost <dollars>',
+      'stop before the cost at the model’s known prices reaches this (children included)',
+      positiveDollars('--max-cost'),
+    )
     .option(
       '--approve <category>',
       'answer asks of this approval category with yes (repeatable; "all")',

@@ -4,11 +4,15 @@ import { type Job, type JobType, Queue, UnrecoverableError, Worker } from 'bullm
 import type { Redis } from 'ioredis';
 import { JobInfrastructureError } from './errors.js';
 import type { JobSpec } from './job_spec.js';
+import { RedisOutage } from './redis_outage.js';
+import { rerunsCompleted } from './rerun.js';
+import { startedTry, withEveryTry } from './tries.js';
 import type {
   CancelResult,
   FailureStage,
   JobOutcome,
   JobQueue,
+  JobTry,
   JobView,
   SubmitResult,
   WorkOptions,
@@ -43,6 +47,8 @@ export interface BullQueueOptions {
 }
 
 const cancelKey = (id: string) => `${PREFIX}:${QUEUE_NAME}:cancel:${id}`;
+/** A hash of try number → JobTry: what each try spent, also a try whose worker died. */
+const triesKey = (id: string) => `${PREFIX}:${QUEUE_NAME}:tries:${id}`;
 /**
  * The jobs cancelled while waiting, taken out of BullMQ: a hash of id → CancelledRecord. Outside
  * BullMQ's own keys (`lathe:lathe-jobs:…`), so no job id can name it.
@@ -63,6 +69,7 @@ interface CancelledRecord {
 export class BullQueue implements JobQueue {
   private readonly queue: Queue<JobData, JobOutcome>;
   private readonly lockMs: number;
+  private readonly outage: RedisOutage;
 
   constructor(
     private readonly redis: Redis,
@@ -70,18 +77,24 @@ export class BullQueue implements JobQueue {
   ) {
     this.queue = new Queue<JobData, JobOutcome>(QUEUE_NAME, { connection: redis, prefix: PREFIX });
     this.lockMs = options.lockMs ?? 30_000;
+    // Every connection's errors go through one reporter: a line per outage, not one per retry.
+    this.outage = new RedisOutage(`${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379}`);
+    this.queue.on('error', (error) => this.outage.error(error));
+    redis.on('error', (error: Error) => this.outage.error(error));
+    redis.on('ready', () => this.outage.ready());
   }
 
   async submit(specs: readonly JobSpec[], batch?: string): Promise<SubmitResult> {
     const result: SubmitResult = { submitted: [], skipped: [] };
     for (const spec of specs) {
       const existing = await this.get(spec.id);
-      if (existing && ['queued', 'running', 'completed'].includes(existing.status)) {
+      const kept = ['queued', 'running', 'completed'].includes(existing?.status ?? '');
+      if (existing && kept && !rerunsCompleted(spec, existing.status)) {
         result.skipped.push({ id: spec.id, status: existing.status });
         continue;
       }
       if (existing) await (await this.queue.getJob(spec.id))?.remove();
-      await this.redis.del(cancelKey(spec.id));
+      await this.redis.del(cancelKey(spec.id), triesKey(spec.id));
       await this.redis.hdel(CANCELLED_KEY, spec.id);
       const data: JobData = { spec, submittedAt: new Date().toISOString(), ...(batch ? { batch } : {}) };
       await this.queue.add('job', data, {
@@ -130,7 +143,8 @@ export class BullQueue implements JobQueue {
       spec: job.data.spec,
       ...(job.data.batch ? { batch: job.data.batch } : {}),
       status: 'queued',
-      attempts: job.attemptsMade + (state === 'active' ? 1 : 0),
+      // Every start counts, also one whose worker died (BullMQ counts those apart from failures).
+      attempts: Math.max(job.attemptsStarted ?? 0, job.attemptsMade + (state === 'active' ? 1 : 0)),
       submittedAt: job.data.submittedAt,
       ...(job.processedOn ? { startedAt: new Date(job.processedOn).toISOString() } : {}),
       ...(job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}),
@@ -215,7 +229,7 @@ export class BullQueue implements JobQueue {
         drainDelay: 1,
       },
     );
-    worker.on('error', (error) => process.stderr.write(`lathe: worker: ${error.message}\n`));
+    worker.on('error', (error) => this.outage.error(error));
     await worker.waitUntilReady();
     options.onReady?.(name);
     const stopped = new Promise<void>((resolve) => {
@@ -249,19 +263,29 @@ export class BullQueue implements JobQueue {
         () => undefined,
       );
     }, CANCEL_POLL_MS);
+    const attempt = Math.max(1, job.attemptsStarted ?? 0);
+    const current = startedTry(attempt, worker);
+    const record = (entry: JobTry) =>
+      this.redis.hset(triesKey(id), String(entry.attempt), JSON.stringify(entry));
     try {
       if ((await this.redis.exists(cancelKey(id))) === 1)
         return { status: 'cancelled', worker, finishedAt: new Date().toISOString() };
       await options.beforeJob?.();
       await job.updateProgress({ stage: 'start', worker });
-      return await options.execute({
+      await record(current);
+      const outcome = await options.execute({
         spec: job.data.spec,
         signal: cancel.signal,
         worker,
+        submittedAt: job.data.submittedAt,
         log: (line) => void job.log(line).catch(() => undefined),
         stage: (stage) => void job.updateProgress({ stage, worker }).catch(() => undefined),
+        spent: (spend) => void record(Object.assign(current, spend)).catch(() => undefined),
       });
+      return withEveryTry(outcome, await this.tries(id), attempt);
     } catch (error) {
+      current.ended = 'failed';
+      await record(current).catch(() => undefined);
       if (error instanceof JobInfrastructureError) {
         await job.log(retryLine(job.attemptsMade + 1, error)).catch(() => undefined);
         throw new Error(`${error.stage}: ${error.message}`);
@@ -270,6 +294,11 @@ export class BullQueue implements JobQueue {
     } finally {
       clearInterval(watch);
     }
+  }
+
+  /** The tries of a job recorded so far. */
+  private async tries(id: string): Promise<JobTry[]> {
+    return Object.values(await this.redis.hgetall(triesKey(id))).map((text) => JSON.parse(text) as JobTry);
   }
 
   async close(): Promise<void> {

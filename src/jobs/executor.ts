@@ -6,11 +6,11 @@ import { collectProcess } from '../util/collect_process.js';
 import { RepositoryGit } from '../worktree/git.js';
 import { copyIncluded, runSetupCommands, type SetupRunner } from '../worktree/project_files.js';
 import { JobInfrastructureError } from './errors.js';
-import { makeOutput } from './job_output.js';
+import { jobBranch, makeOutput } from './job_output.js';
 import { INCLUDE_NEEDS_LOCAL_REPO, isRemoteRepo } from './job_spec.js';
 import { addJobWorktree, type JobWorktreeRecord, recordRunGroup, removeJobWorktree } from './job_worktree.js';
 import { type LatheRunResult, runLathe } from './lathe_run.js';
-import { resolveRef, updateMirror } from './mirror.js';
+import { finishedBranch, type ResolvedRef, resolveRef, updateMirror } from './mirror.js';
 import { jobFilesDir } from './paths.js';
 import type { JobContext, JobExecutor, JobOutcome } from './types.js';
 
@@ -33,7 +33,7 @@ const SETUP_TAIL = 4_000;
 /** The end states of a `lathe -p` result's subtype. */
 function statusOf(run: LatheRunResult): JobOutcome['status'] {
   if (run.cancelled) return 'cancelled';
-  if (run.budgetExhausted || run.result?.subtype === 'max_turns') return 'budget_exhausted';
+  if (run.budgetExhausted) return 'budget_exhausted';
   return run.exitCode === 0 ? 'completed' : 'failed';
 }
 
@@ -53,9 +53,9 @@ export function jobExecutor(settings: ExecutorSettings): JobExecutor {
       context.log(line);
     };
     const startedAt = new Date().toISOString();
-    const base = { worker: context.worker, startedAt, files: filesDir };
+    const known = { worker: context.worker, startedAt, files: filesDir };
     const end = (outcome: Omit<JobOutcome, 'worker' | 'startedAt' | 'files' | 'finishedAt'>): JobOutcome => {
-      const done = { ...base, ...outcome, finishedAt: new Date().toISOString() };
+      const done = { ...known, ...outcome, finishedAt: new Date().toISOString() };
       log(`ended ${done.status}${done.failure ? `(${done.failure.stage}): ${done.failure.message}` : ''}`);
       return done;
     };
@@ -63,19 +63,21 @@ export function jobExecutor(settings: ExecutorSettings): JobExecutor {
     const { spec } = context;
 
     context.stage('mirror');
-    const mirror = await updateMirror(settings.documentsRoot, spec.repo);
-    const baseSha = await resolveRef(mirror, spec.ref);
-    if (!baseSha)
+    const mirror = await updateMirror(settings.documentsRoot, spec.repo, context.submittedAt);
+    const done = spec.rerun ? undefined : await finishedBranch(mirror, spec.id);
+    if (done) return end(alreadyDone(spec.id, mirror, done));
+    const base = await resolveRef(mirror, spec.ref);
+    if (!base)
       return end({
         status: 'failed',
         failure: { stage: 'ref', message: `${spec.repo} has no branch, tag or commit "${spec.ref}"` },
       });
-    if (context.signal.aborted) return end({ status: 'cancelled', baseSha });
+    if (context.signal.aborted) return end({ status: 'cancelled', baseSha: base.commit });
 
     context.stage('worktree');
-    const worktree = await addJobWorktree(settings.documentsRoot, mirror, spec.id, baseSha);
+    const worktree = await addJobWorktree(settings.documentsRoot, mirror, spec.id, base.commit);
     try {
-      return await runInWorktree(settings, context, worktree, baseSha, filesDir, log, end);
+      return await runInWorktree(settings, context, worktree, base, filesDir, log, end);
     } finally {
       await removeJobWorktree(worktree);
     }
@@ -84,17 +86,31 @@ export function jobExecutor(settings: ExecutorSettings): JobExecutor {
 
 type End = (outcome: Omit<JobOutcome, 'worker' | 'startedAt' | 'files' | 'finishedAt'>) => JobOutcome;
 
+/**
+ * A job whose branch is in the mirror already (made here before a restart of the queue, or
+ * pushed from another machine): done, with that branch as its output; `--rerun` runs it again.
+ */
+function alreadyDone(id: string, mirror: string, commit: string): Parameters<End>[0] {
+  const branch = jobBranch(id, false);
+  return {
+    status: 'completed',
+    text: `already done: ${branch} is in the mirror (submit with --rerun to run it again)`,
+    output: { kind: 'branch', branch, repository: mirror, commit },
+  };
+}
+
 async function runInWorktree(
   settings: ExecutorSettings,
   context: JobContext,
   worktree: JobWorktreeRecord,
-  baseSha: string,
+  base: ResolvedRef,
   filesDir: string,
   log: (line: string) => void,
   end: End,
 ): Promise<JobOutcome> {
   const { spec } = context;
   const dir = worktree.dir;
+  const baseSha = base.commit;
   let included: string[] = [];
   if (spec.include.length > 0) {
     // Refused at submit; a job queued before that check still fails closed here.
@@ -139,6 +155,7 @@ async function runInWorktree(
     filesDir,
     signal: context.signal,
     onStart: (pid) => void recordRunGroup(worktree, pid),
+    onSpend: context.spent,
   });
   const status = statusOf(run);
   const result = run.result ?? {};
@@ -153,9 +170,7 @@ async function runInWorktree(
     usage: run.usage,
     costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,
     ...(sessionId ? { sessionId } : {}),
-    ...(run.budgetExhausted || status === 'budget_exhausted'
-      ? { budgetExhausted: run.budgetExhausted ?? `turns (${spec.budget.turns})` }
-      : {}),
+    ...(run.budgetExhausted ? { budgetExhausted: run.budgetExhausted } : {}),
   };
   if (status === 'cancelled') return end({ status, ...collected });
 
@@ -165,7 +180,7 @@ async function runInWorktree(
       spec,
       dir,
       mirror: worktree.mirror,
-      baseSha,
+      base,
       included,
       partial: status !== 'completed',
       filesDir,

@@ -36,6 +36,8 @@ export interface JobSpec {
   push: boolean;
   /** BullMQ priority: 1 is the highest; none runs after every prioritised job. */
   priority?: number;
+  /** Run it again although it completed, or its output branch exists (`--rerun`); not part of its id. */
+  rerun?: boolean;
 }
 
 const KNOWN = [
@@ -51,6 +53,7 @@ const KNOWN = [
   'output',
   'push',
   'priority',
+  'rerun',
 ];
 const BUDGET_KEYS = ['turns', 'tokens', 'seconds', 'cost'];
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -70,7 +73,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /** The id of a job without one: a hash of what it is, so the same job submitted twice has one id. */
 export function jobKey(spec: Omit<JobSpec, 'id'>): string {
-  return `job-${createHash('sha256').update(stableJson(spec)).digest('hex').slice(0, 16)}`;
+  const { rerun: _rerun, ...job } = spec;
+  return `job-${createHash('sha256').update(stableJson(job)).digest('hex').slice(0, 16)}`;
 }
 
 /** JSON with every object's keys sorted: one text per value, whatever order it was written in. */
@@ -119,6 +123,7 @@ export function parseJobSpec(raw: unknown, where: string, cwd: string): JobSpec 
   if (output !== 'branch' && output !== 'patch') fail('output', 'must be "branch" or "patch"');
   if (raw.push !== undefined && typeof raw.push !== 'boolean') fail('push', 'must be true or false');
   if (raw.push === true && !isRemoteRepo(repoText)) fail('push', 'needs a remote repo (a git URL)');
+  if (raw.rerun !== undefined && typeof raw.rerun !== 'boolean') fail('rerun', 'must be true or false');
   const include = list('include');
   if (include.length > 0 && isRemoteRepo(repoText)) fail('include', INCLUDE_NEEDS_LOCAL_REPO);
   const priority = raw.priority;
@@ -139,6 +144,7 @@ export function parseJobSpec(raw: unknown, where: string, cwd: string): JobSpec 
     output: output as JobSpec['output'],
     push: raw.push === true,
     ...(priority !== undefined ? { priority: priority as number } : {}),
+    ...(raw.rerun === true ? { rerun: true } : {}),
   };
   const id = text('id', false);
   if (id !== undefined && !ID_PATTERN.test(id))

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isProcessAlive, type ProcessIdentity, processIdentity } from '../util/process_identity.js';
 import { runGit } from '../util/safe_git.js';
 import { gitFailure } from '../worktree/git.js';
@@ -45,12 +45,9 @@ export async function addJobWorktree(
   const dir = join(root, `${jobId}-${randomBytes(4).toString('hex')}`);
   const record: JobWorktreeRecord = { jobId, dir, mirror, owner: processIdentity() };
   await writeRecord(record);
+  // The checkout runs `smudge` filters: the drivers the configuration names are turned off.
   const added = await withLock(`${mirror}.lock`, () =>
-    runGit(['worktree', 'add', '--quiet', '--detach', dir, sha], {
-      cwd: mirror,
-      timeoutMs: GIT_TIMEOUT_MS,
-      filterDrivers: [],
-    }),
+    runGit(['worktree', 'add', '--quiet', '--detach', dir, sha], { cwd: mirror, timeoutMs: GIT_TIMEOUT_MS }),
   );
   if (added.status !== 0) {
     await removeJobWorktree(record);
@@ -68,10 +65,31 @@ export function recordRunGroup(record: JobWorktreeRecord, leader: number): Promi
   return writeRecord(record);
 }
 
-/** Removes the worktree, its git administration in the mirror and its record; never throws. */
+/**
+ * The worktree's administrative folder in the mirror (`<mirror>/worktrees/<name>`, git names it
+ * after the worktree's unique folder), read from its `.git` file; undefined when that file is gone
+ * or names any other folder (the run could rewrite it).
+ */
+async function adminFolder(record: JobWorktreeRecord): Promise<string | undefined> {
+  const text = await fs.readFile(join(record.dir, '.git'), 'utf8').catch(() => '');
+  const named = /^gitdir: (.+)$/m.exec(text)?.[1];
+  if (!named) return undefined;
+  const admin = await fs.realpath(named).catch(() => undefined);
+  const worktrees = await fs.realpath(join(record.mirror, 'worktrees')).catch(() => undefined);
+  const ours = admin && worktrees && dirname(admin) === worktrees && basename(admin) === basename(record.dir);
+  return ours ? admin : undefined;
+}
+
+/**
+ * Removes the worktree, its git administration in the mirror and its record; never throws. The
+ * administrative folder is removed as `git worktree prune` would; only when it cannot be told
+ * is git asked to prune.
+ */
 export async function removeJobWorktree(record: JobWorktreeRecord): Promise<void> {
+  const admin = await adminFolder(record);
   await fs.rm(record.dir, { recursive: true, force: true }).catch(() => undefined);
-  if (existsSync(record.mirror))
+  if (admin) await fs.rm(admin, { recursive: true, force: true }).catch(() => undefined);
+  else if (existsSync(record.mirror))
     await withLock(`${record.mirror}.lock`, () =>
       runGit(['worktree', 'prune'], { cwd: record.mirror, timeoutMs: GIT_TIMEOUT_MS, filterDrivers: [] }),
     ).catch(() => undefined);

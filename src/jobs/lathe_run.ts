@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { parseModelSpec } from '../provider/model_spec.js';
 import { priceFor, requestCost } from '../provider/prices.js';
 import type { JobBudget } from './job_spec.js';
-import type { JobUsage } from './types.js';
+import type { JobUsage, TrySpend } from './types.js';
 
 /** After SIGTERM, the run's process group gets this long to write its result before SIGKILL. */
 const GRACE_MS = 1_500;
@@ -25,6 +25,8 @@ export interface LatheRunRequest {
   signal: AbortSignal;
   /** Told the run's pid (its process group) once started. */
   onStart?: (pid: number) => void;
+  /** Told what the run has spent, at each of its requests. */
+  onSpend?: (spend: TrySpend) => void;
 }
 
 export interface LatheRunResult {
@@ -43,17 +45,29 @@ export interface LatheRunResult {
   stderrTail: string;
 }
 
+/** The budget a result's `limit` names, as a job shows it: `tokens (1,050 of 500)`. */
+function limitShown(limit: { name?: string; used?: number; max?: number }): string {
+  if (limit.name === 'turns') return `turns (${limit.max})`;
+  if (limit.name === 'cost') return `cost ($${(limit.used ?? 0).toFixed(4)} of $${limit.max})`;
+  return `${limit.name} (${limit.used} of ${limit.max})`;
+}
+
 /**
  * Runs `lathe -p` in the job's worktree with `--output-format stream-json`, in its own process
- * group. The turns budget is `--max-turns`; tokens, cost and seconds are watched here, from the
- * `usage` events and a timer, and end the process group when they run out. Cancelling ends it too.
+ * group. Turns, tokens and cost are the run's own limits (`--max-turns`, `--max-tokens`,
+ * `--max-cost`): it stops before a request it cannot pay for and runs no call of a response
+ * that used its budget up. Seconds are watched here by a timer that ends the process group, as
+ * cancelling does.
  */
 export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
   const args = [request.bin, '--cwd', request.dir, '--output-format', 'stream-json', '--yolo'];
   args.push('--sandbox', request.sandbox);
   if (request.model) args.push('--model', request.model);
   if (request.profile) args.push('--profile', request.profile);
-  if (request.budget.turns) args.push('--max-turns', String(request.budget.turns));
+  const { turns, tokens, cost } = request.budget;
+  if (turns) args.push('--max-turns', String(turns));
+  if (tokens) args.push('--max-tokens', String(tokens));
+  if (cost) args.push('--max-cost', String(cost));
   // `--print=…` keeps a prompt that starts with "-" from being read as an option.
   args.push(`--print=${request.prompt}`);
   const child = spawn(process.execPath, args, {
@@ -97,26 +111,24 @@ export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
     : undefined;
   if (child.pid) request.onStart?.(child.pid);
 
+  let requests = 0;
   const onEvent = (event: Record<string, unknown>) => {
     if (event.type === 'system' && event.subtype === 'init') {
       outcome.sessionId = event.session_id as string;
       outcome.model = event.model as string;
+    } else if (event.type === 'request_start') {
+      requests++;
     } else if (event.type === 'usage') {
       const usage = event.usage as Record<string, number>;
       outcome.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
-      checkSpend(usage);
+      const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
+      if (dollars !== undefined) outcome.costUsd = dollars;
+      request.onSpend?.({ usage: outcome.usage, costUsd: outcome.costUsd ?? null, turns: requests });
     } else if (event.type === 'result') {
       outcome.result = event;
+      const limit = event.limit as Parameters<typeof limitShown>[0] | undefined;
+      if (limit) outcome.budgetExhausted ??= limitShown(limit);
     }
-  };
-  const checkSpend = (usage: Record<string, number>) => {
-    const { tokens, cost } = request.budget;
-    const spent = (usage.input_tokens ?? 0) + (usage.output_tokens ?? 0);
-    if (tokens && spent >= tokens) exhaust(`tokens (${spent} of ${tokens})`);
-    const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
-    if (dollars === undefined) return;
-    outcome.costUsd = dollars;
-    if (cost && dollars >= cost) exhaust(`cost ($${dollars.toFixed(4)} of $${cost})`);
   };
 
   createInterface({ input: child.stdout }).on('line', (line) => {

@@ -9,12 +9,23 @@ import { withLock } from '../worktree/lock.js';
 import { JobInfrastructureError } from './errors.js';
 import type { JobSpec } from './job_spec.js';
 import { jobFilesDir, localQueueDir } from './paths.js';
-import type { CancelResult, JobOutcome, JobQueue, JobView, SubmitResult, WorkOptions } from './types.js';
+import { rerunsCompleted } from './rerun.js';
+import { startedTry, withEveryTry } from './tries.js';
+import type {
+  CancelResult,
+  JobOutcome,
+  JobQueue,
+  JobTry,
+  JobView,
+  SubmitResult,
+  WorkOptions,
+} from './types.js';
 
-/** A job of the local queue on disk: its view, its place in line, and the process running it. */
+/** A job of the local queue on disk: its view, its place in line, the process running it, its tries. */
 interface LocalRecord extends JobView {
   seq: number;
   runner?: ProcessIdentity;
+  tries?: JobTry[];
 }
 
 /** How often a running job's record is read for a cancellation. */
@@ -86,7 +97,7 @@ export class LocalQueue implements JobQueue {
       let seq = Math.max(0, ...(await this.all()).map((r) => r.seq));
       for (const spec of specs) {
         const existing = await this.read(spec.id);
-        if (existing && KEPT.has(existing.status)) {
+        if (existing && KEPT.has(existing.status) && !rerunsCompleted(spec, existing.status)) {
           result.skipped.push({ id: spec.id, status: existing.status });
           continue;
         }
@@ -96,6 +107,7 @@ export class LocalQueue implements JobQueue {
           ...(batch ? { batch } : {}),
           status: 'queued',
           attempts: existing?.attempts ?? 0,
+          ...(existing?.tries ? { tries: existing.tries } : {}),
           submittedAt: new Date().toISOString(),
           seq: ++seq,
         });
@@ -158,6 +170,7 @@ export class LocalQueue implements JobQueue {
       next.worker = worker;
       next.runner = processIdentity();
       next.attempts += 1;
+      next.tries = [...(next.tries ?? []), startedTry(next.attempts, worker)];
       next.startedAt = new Date().toISOString();
       await this.write(next);
       return next;
@@ -200,13 +213,26 @@ export class LocalQueue implements JobQueue {
       });
     }, CANCEL_POLL_MS);
     let outcome: JobOutcome;
+    const attempt = job.attempts;
+    // One update after the other, all written before the outcome is.
+    let spending: Promise<unknown> = Promise.resolve();
+    const spent = (spend: Partial<JobTry>) => {
+      spending = spending.then(() =>
+        this.update(job.id, (r) => {
+          const current = r.tries?.find((t) => t.attempt === attempt);
+          if (current) Object.assign(current, spend);
+        }),
+      );
+    };
     try {
       outcome = await options.execute({
         spec: job.spec,
         signal: cancel.signal,
         worker,
+        submittedAt: job.submittedAt,
         log: () => undefined,
         stage: (stage) => void this.update(job.id, (r) => (r.stage = stage)),
+        spent,
       });
     } catch (error) {
       const stage = error instanceof JobInfrastructureError ? error.stage : 'run';
@@ -214,9 +240,12 @@ export class LocalQueue implements JobQueue {
     } finally {
       clearInterval(watch);
     }
+    await spending;
     await this.update(job.id, (record) => {
+      const counted = withEveryTry(outcome, record.tries ?? [], attempt);
+      record.tries = counted.tries;
       record.status = outcome.status;
-      record.outcome = outcome;
+      record.outcome = counted;
       record.stage = undefined;
       record.runner = undefined;
       record.cancelRequested = undefined;
@@ -236,6 +265,6 @@ function watchFolder(dir: string, changed: () => void): FSWatcher | undefined {
 }
 
 function toView(record: LocalRecord): JobView {
-  const { seq: _seq, runner: _runner, stage, ...view } = record;
+  const { seq: _seq, runner: _runner, tries: _tries, stage, ...view } = record;
   return record.status === 'running' && stage ? { ...view, stage } : view;
 }

@@ -11,6 +11,25 @@ export interface JobUsage {
   outputTokens: number;
 }
 
+/** What one try of a job spent so far, as its run reports it. */
+export interface TrySpend {
+  usage: JobUsage;
+  /** Dollars at the model's known prices; null when they are not known. */
+  costUsd: number | null;
+  turns?: number;
+}
+
+/**
+ * One try of a job: the worker that took it, when, what it spent and how it ended. A try whose
+ * worker died before it ended is `lost`: its spend is what its run had reported until then.
+ */
+export interface JobTry extends TrySpend {
+  attempt: number;
+  worker: string;
+  startedAt: string;
+  ended?: JobOutcome['status'] | 'lost';
+}
+
 /** What a job's output became: a branch in the mirror (pushed or not) or a patch file. */
 export type JobOutput =
   | { kind: 'branch'; branch: string; repository: string; commit: string; pushedTo?: string }
@@ -27,9 +46,12 @@ export interface JobOutcome {
   text?: string;
   /** The `subtype` of `lathe -p`'s result, when it wrote one. */
   subtype?: string;
+  /** Model requests, usage and cost: over every try (a worker that died mid-job counts too). */
   turns?: number;
   usage?: JobUsage;
   costUsd?: number | null;
+  /** Every try of the job, this one last, each with its own spend. */
+  tries?: JobTry[];
   output?: JobOutput;
   baseSha?: string;
   sessionId?: string;
@@ -75,6 +97,10 @@ export interface JobContext {
   stage(name: string): void;
   /** The worker's name (`host:pid`). */
   worker: string;
+  /** When the job was submitted: a mirror fetched after it is fresh enough. */
+  submittedAt?: string;
+  /** Told what the run has spent so far, at each of its requests: kept with this try. */
+  spent?(spend: TrySpend): void;
 }
 
 /** Runs one job to its outcome; throws a JobInfrastructureError for a failure worth retrying. */

@@ -63,6 +63,7 @@ export function fetchWithTimeouts(timeouts: ModelTimeouts, base: typeof fetch): 
     try {
       response = await base(input, { ...init, signal: controller.signal });
     } catch (error) {
+      release();
       throw expired ?? error;
     } finally {
       disarm();

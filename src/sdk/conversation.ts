@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { environmentFor } from '../agent/environment_prefetch.js';
-import type { AgentEvent, AgentOutcome } from '../agent/events.js';
+import type { AgentEvent, AgentOutcome, Usage } from '../agent/events.js';
+import { limitText, type RunLimit, type SpendBudget } from '../agent/run_limits.js';
 import { ChildrenSpend } from '../agent/subagents/children_spend.js';
 import { trustNotice } from '../config/trust.js';
 import type { Mode } from '../config/types.js';
@@ -131,7 +132,7 @@ export async function runConversation(
     }
     if (options.maxBudgetUsd !== undefined && !setup.capabilities.pricing)
       throw new UsageError(
-        `maxBudgetUsd: the prices of ${setup.modelName} are not known, so its spending cannot be kept to a budget`,
+        `maxBudgetUsd (--max-cost): the prices of ${setup.modelName} are not known, so its spending cannot be kept to a budget`,
       );
     const refusal = options.images?.length ? imagesRefusal(setup.modelName, setup.capabilities) : undefined;
     if (refusal) throw new UsageError(refusal);
@@ -181,12 +182,12 @@ export async function runConversation(
     const session = log;
     const denials = new DenialCollector();
     const children = new ChildrenSpend();
-    const spend = new Spending(options.maxBudgetUsd, control);
+    const spend = new Spending(options.maxBudgetUsd, options.maxTokens, control);
     // The engine recorded the event in the session log already.
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'tool_call') services.probeSandbox();
-      if (event.type === 'subagent' && children.take(event)) spend.children(children.total().costUsd);
-      if (event.type === 'usage') spend.own(event.costUsd);
+      if (event.type === 'subagent' && children.take(event)) spend.children(children.total());
+      if (event.type === 'usage') spend.own(event.usage, event.costUsd);
       const record = eventRecord(event);
       if (!record) return;
       denials.take(record);
@@ -198,6 +199,7 @@ export async function runConversation(
         log: () => session,
         user: headlessUserSide({ answers: options.answers, yolo: options.yolo }),
         maxTurns: options.maxTurns,
+        budget: spend.budget(),
         systemPrompt: systemPromptFrom({
           systemPrompt: options.systemPrompt,
           appendSystemPrompt: options.appendSystemPrompt,
@@ -238,8 +240,8 @@ export async function runConversation(
       // A conversation's `/name args` runs that command, as a string prompt's does.
       const typed = expanded === undefined ? await conversationCommand(runtime, current.text) : undefined;
       const sent = await engine.send(typed?.text ?? current.text, control.startTurn(), current.images);
-      lastOutcome =
-        control.budgetStop && sent.kind === 'aborted' ? budgetOutcome(sent, control.budgetStop) : sent;
+      const limit = control.budgetStop && sent.kind === 'aborted' ? spend.limitReached() : undefined;
+      lastOutcome = limit ? budgetOutcome(sent, limit) : sent;
       last = resultRecord(
         { outcome: lastOutcome, sessionId: session.id, durationMs: performance.now() - promptStarted },
         {
@@ -274,43 +276,74 @@ function once(prompt: UserPrompt): () => Promise<UserPrompt | undefined> {
   };
 }
 
-function budgetOutcome(outcome: AgentOutcome, reason: string): AgentOutcome {
-  return { ...outcome, kind: 'stopped', text: reason };
+/** A run the budget interrupted while a child spent it: ended as a limit ends one. */
+function budgetOutcome(outcome: AgentOutcome, limit: RunLimit): AgentOutcome {
+  const kind = limit.name === 'cost' ? 'max_cost' : 'max_tokens';
+  return { ...outcome, kind, text: limitText(limit), limit };
 }
 
-/** The run's spending against `maxBudgetUsd`: its agents' own requests and its children's. */
+interface Spent {
+  tokens: number;
+  costUsd: number;
+}
+const tokensOf = (usage: Usage) => usage.inputTokens + usage.outputTokens;
+
+/**
+ * The run's spending against `maxBudgetUsd` and `maxTokens`: its agents' own requests and its
+ * children's. The agent checks the budget before each request and at each response's usage
+ * (`budget()`); a child that spends it up while its call runs interrupts the run here.
+ */
 class Spending {
-  private retired = 0;
-  private current = 0;
-  private childCost = 0;
+  private retired: Spent = { tokens: 0, costUsd: 0 };
+  private current: Spent = { tokens: 0, costUsd: 0 };
+  private child: Spent = { tokens: 0, costUsd: 0 };
 
   constructor(
-    private readonly limit: number | undefined,
+    private readonly maxCostUsd: number | undefined,
+    private readonly maxTokens: number | undefined,
     private readonly control: ConversationControl,
   ) {}
 
-  own(costUsd: number | undefined): void {
-    this.current = costUsd ?? this.current;
-    this.check();
+  /** The budget for the agents: what the others spent is counted with each agent's own. */
+  budget(): SpendBudget | undefined {
+    if (this.maxCostUsd === undefined && this.maxTokens === undefined) return undefined;
+    return {
+      maxCostUsd: this.maxCostUsd,
+      maxTokens: this.maxTokens,
+      spentElsewhere: () => ({
+        tokens: this.retired.tokens + this.child.tokens,
+        costUsd: this.retired.costUsd + this.child.costUsd,
+      }),
+    };
   }
 
-  children(costUsd: number | undefined): void {
-    this.childCost = costUsd ?? this.childCost;
-    this.check();
+  own(usage: Usage, costUsd: number | undefined): void {
+    this.current = { tokens: tokensOf(usage), costUsd: costUsd ?? this.current.costUsd };
+  }
+
+  children(spend: { usage: Usage; costUsd?: number }): void {
+    this.child = { tokens: tokensOf(spend.usage), costUsd: spend.costUsd ?? this.child.costUsd };
+    if (!this.control.budgetStop && this.limitReached())
+      this.control.stopForBudget('a child spent the budget');
   }
 
   /** A new agent (another model) counts from zero: what the last one spent is kept. */
   newAgent(): void {
-    this.retired += this.current;
-    this.current = 0;
+    this.retired = {
+      tokens: this.retired.tokens + this.current.tokens,
+      costUsd: this.retired.costUsd + this.current.costUsd,
+    };
+    this.current = { tokens: 0, costUsd: 0 };
   }
 
-  private check(): void {
-    if (this.limit === undefined || this.control.budgetStop) return;
-    const spent = this.retired + this.current + this.childCost;
-    if (spent > this.limit)
-      this.control.stopForBudget(
-        `Stopped: the run spent $${spent.toFixed(4)}, past its budget of $${this.limit} (maxBudgetUsd).`,
-      );
+  /** The budget the whole run has reached (cost first), if any. */
+  limitReached(): RunLimit | undefined {
+    const tokens = this.retired.tokens + this.current.tokens + this.child.tokens;
+    const costUsd = this.retired.costUsd + this.current.costUsd + this.child.costUsd;
+    if (this.maxCostUsd !== undefined && costUsd >= this.maxCostUsd)
+      return { name: 'cost', used: costUsd, max: this.maxCostUsd };
+    if (this.maxTokens !== undefined && tokens >= this.maxTokens)
+      return { name: 'tokens', used: tokens, max: this.maxTokens };
+    return undefined;
   }
 }

@@ -2,6 +2,7 @@ import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider'
 import { Agent, type UserSide } from '../agent/agent.js';
 import type { AgentEvent, AgentOutcome } from '../agent/events.js';
 import type { ConversationMessage } from '../agent/model_stream.js';
+import type { SpendBudget } from '../agent/run_limits.js';
 import { recordAgentEvent, recordCompaction, recordMessage } from '../agent/session_record.js';
 import type { ModelSource } from '../agent/subagents/child_model.js';
 import type { Effort } from '../config/types.js';
@@ -35,6 +36,8 @@ export interface EngineOptions {
   /** The user's instructions: `replace` stands for lathe's system prompt, `append` follows it. */
   systemPrompt?: { replace?: string; append?: string };
   maxTurns?: number;
+  /** What the conversation may spend; each agent checks it with what the others spent. */
+  budget?: SpendBudget;
   jsonSchema?: Record<string, unknown>;
   /** The environment for the system prompt, read early by the client (a runtime that stays). */
   environment?: Promise<string>;
@@ -171,6 +174,7 @@ export class ConversationEngine {
             model.providerOptions),
       user: options.user,
       maxTurns: options.maxTurns,
+      budget: options.budget,
       systemPrompt: options.systemPrompt,
       jsonSchema: options.jsonSchema,
       history: this.history,

@@ -1,4 +1,4 @@
-import type { AgentOutcomeKind } from '../agent/events.js';
+import type { AgentOutcomeKind, RunLimit } from '../agent/events.js';
 import type { ApprovalCategory, Mode, Profile } from '../config/types.js';
 import type { TodoItem } from '../tool/events.js';
 import type { DeniedCall } from './denials.js';
@@ -46,6 +46,8 @@ export interface SdkResultMessage {
   usage: SdkUsage & { children: SdkUsage & { cost_usd: number | null } };
   total_cost_usd: number | null;
   permission_denials: DeniedCall[];
+  /** The limit that ended the run (`max_turns`, `max_tokens`, `max_cost`): `name`, `used`, `max`. */
+  limit?: RunLimit;
   /** With `jsonSchema`: the accepted object, or null when the run ended without one. */
   structured_output?: unknown;
 }

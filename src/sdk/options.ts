@@ -105,9 +105,11 @@ export interface QueryOptions {
   /** Instructions that replace lathe's own system prompt (environment and AGENTS.md still follow). */
   systemPrompt?: string;
   appendSystemPrompt?: string;
-  /** Model requests per prompt before the run stops (`max_turns`). */
+  /** Model requests per prompt before the run stops (`max_turns`); default no limit. */
   maxTurns?: number;
-  /** Dollars the run may spend (its own requests and its children's); past it the run stops. */
+  /** Input + output tokens the run may spend (its own requests and its children's; `max_tokens`). */
+  maxTokens?: number;
+  /** Dollars the run may spend (its own requests and its children's; `max_cost`). */
   maxBudgetUsd?: number;
   /** Resume this session (its id or a unique part of it). */
   resume?: string;

@@ -22,6 +22,8 @@ export function exitCodeFor(outcome: Pick<AgentOutcome, 'kind'>): number {
     case 'aborted':
       return 130;
     case 'max_turns':
+    case 'max_tokens':
+    case 'max_cost':
     case 'stopped':
       return 2;
     default:
@@ -104,6 +106,8 @@ export function resultRecord(
     },
     total_cost_usd: total.costUsd ?? null,
     permission_denials: extra.permissionDenials,
+    // A limit that ended the run: which, how much of it was used, and the most allowed.
+    ...(outcome.limit ? { limit: outcome.limit } : {}),
     // With --json-schema the field is always there: the accepted object, or null without one.
     ...(extra.jsonSchema ? { structured_output: outcome.structuredOutput ?? null } : {}),
   };

@@ -48,12 +48,12 @@ export class ToolExecution {
   private closed = false;
   /** Wakes `results()` when a call is added or the execution is closed. */
   private wake: () => void = () => {};
+  /** Taken off the run's signal once every result is out: one execution a turn, one signal a run. */
+  private readonly onAbort = () => this.cancelAll('the run was interrupted');
 
   constructor(private readonly options: ExecutorOptions) {
     this.bound = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-    options.signal?.addEventListener('abort', () => this.cancelAll('the run was interrupted'), {
-      once: true,
-    });
+    options.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
   /**
@@ -121,16 +121,20 @@ export class ToolExecution {
 
   /** Results in call order, each as soon as it and every earlier one is done. */
   async *results(): AsyncGenerator<{ call: ToolCall; result: ToolResult }> {
-    for (let i = 0; ; i++) {
-      while (i >= this.entries.length) {
-        if (this.closed) return;
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-        });
+    try {
+      for (let i = 0; ; i++) {
+        while (i >= this.entries.length) {
+          if (this.closed) return;
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+        }
+        const entry = this.entries[i];
+        const result = await entry.done;
+        yield { call: entry.call, result };
       }
-      const entry = this.entries[i];
-      const result = await entry.done;
-      yield { call: entry.call, result };
+    } finally {
+      this.options.signal?.removeEventListener('abort', this.onAbort);
     }
   }
 

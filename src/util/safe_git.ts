@@ -22,8 +22,11 @@ export function safeGitArgs(args: readonly string[], filterDrivers: readonly str
   for (const name of filterDrivers)
     for (const [key, value] of FILTER_OFF) config.push(`filter.${name}.${key}=${value}`);
   const [subcommand, ...rest] = args;
-  const noExtDiff = ['diff', 'log', 'show'].includes(subcommand ?? '') ? ['--no-ext-diff'] : [];
-  return ['--no-pager', ...config.flatMap((c) => ['-c', c]), subcommand, ...noExtDiff, ...rest].filter(
+  // A diff driver's `command` (external diff) and `textconv` are programs the configuration names.
+  const noDrivers = ['diff', 'log', 'show'].includes(subcommand ?? '')
+    ? ['--no-ext-diff', '--no-textconv']
+    : [];
+  return ['--no-pager', ...config.flatMap((c) => ['-c', c]), subcommand, ...noDrivers, ...rest].filter(
     (a): a is string => a !== undefined,
   );
 }

@@ -176,7 +176,8 @@ describe('lathe jobs: bad input, budgets and repository options on the local que
     const job = await shown(world, 'tok');
     expect(job.status).toBe('budget_exhausted');
     expect(job.outcome.budgetExhausted).toBe('tokens (1050 of 500)');
-    expect(branchFiles(job.outcome.output.repository, 'lathe/job-tok-partial')).toContain('t0.txt');
+    // The response that passed the budget ran none of its calls.
+    expect(branchFiles(job.outcome.output.repository, 'lathe/job-tok-partial')).toEqual(['t0.txt']);
   });
 
   it('stops a run at its cost budget, keeps its work on the partial branch and collects its cost', async () => {
@@ -221,7 +222,9 @@ describe('lathe jobs: bad input, budgets and repository options on the local que
     expect(job.outcome.costUsd).toBeCloseTo(0.4545, 6);
     expect(job.outcome.usage).toEqual({ inputTokens: 101_000, outputTokens: 10_100 });
     expect(job.outcome.output.branch).toBe('lathe/job-dear-partial');
-    expect(branchFiles(job.outcome.output.repository, 'lathe/job-dear-partial')).toContain('c0.txt');
+    // The response that passed the budget ran none of its calls, and no request followed it.
+    expect(branchFiles(job.outcome.output.repository, 'lathe/job-dear-partial')).toEqual(['c0.txt']);
+    expect(world.server.requests.filter((r) => r.kind === 'model')).toHaveLength(2);
     const row = JSON.parse((await world.jobs(['jobs', 'list', '--json'])).stdout)[0];
     expect(row).toMatchObject({ id: 'dear', cost_usd: job.outcome.costUsd });
   });

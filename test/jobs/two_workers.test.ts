@@ -122,15 +122,19 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
     expect(new Set(names.map((n) => jobs.get(n)?.worker)).size).toBe(2);
   }, 300_000);
 
-  it('moves the job of a worker killed with SIGKILL to the other worker, and prunes the dead worktree', async () => {
+  it('moves the job of a worker killed with SIGKILL to the other worker, counts both tries and their spend', async () => {
     const LOCK_SECONDS = 3;
-    // The first run of the job is slow, so it is still running when its worker is killed.
-    let firstRuns = 0;
+    // The first try's first request is answered (its usage reported); its second never is, so
+    // the try is still running when its worker is killed. The second try runs the work through.
+    let served = 0;
     const turn: ScriptedTurn = {
       respond: (request) => {
-        const first = request.toolResults.length === 0 && firstRuns++ === 0;
+        const n = served++;
+        if (n === 1) return { hang: true };
         const reply = (workTurn() as { respond: (r: typeof request) => ScriptedTurn }).respond(request);
-        return first ? { ...(reply as object), chunkDelayMs: 5_000 } : reply;
+        const usage =
+          n === 0 ? { inputTokens: 1_000, outputTokens: 100 } : { inputTokens: 2_000, outputTokens: 200 };
+        return { ...(reply as object), usage };
       },
     };
     world = await makeWorld(['--queue', redis.url]);
@@ -156,7 +160,7 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
     ]);
     const token = uniqueToken('killed-worker');
     const first = startWorker(1, { LATHE_TEST_TOKEN: token });
-    await world.server.untilModelRequests(1);
+    await world.server.untilModelRequests(2);
     const deadWorktrees = readdirSync(join(world.home, 'jobs', 'worktrees')).filter(
       (n) => !n.endsWith('.json'),
     );
@@ -168,6 +172,15 @@ describe('BullMQ workers in separate processes, one real Redis', () => {
     const queue = new BullQueue(new Redis(redis.url, { maxRetriesPerRequest: null }));
     try {
       await eventually(async () => (await queue.get('k1'))?.status === 'completed', 60_000);
+      const done = await queue.get('k1');
+      expect(done?.attempts).toBe(2);
+      // The dead try's request is counted with the second try's two.
+      expect(done?.outcome?.usage).toEqual({ inputTokens: 5_000, outputTokens: 500 });
+      expect(done?.outcome?.tries).toMatchObject([
+        { attempt: 1, ended: 'lost', usage: { inputTokens: 1_000, outputTokens: 100 }, turns: 1 },
+        { attempt: 2, ended: 'completed', usage: { inputTokens: 4_000, outputTokens: 400 } },
+      ]);
+      expect(done?.outcome?.tries?.[0].worker).toMatch(new RegExp(`:${first.pid}$`));
     } finally {
       await queue.close();
     }

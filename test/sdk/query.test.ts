@@ -172,7 +172,7 @@ describe('query() against the fake model server', () => {
     expect(() => readFileSync(join(cwd, 'plan.txt'))).toThrow();
   });
 
-  it('stops a run that spends past maxBudgetUsd, and says so in the result', async () => {
+  it('stops a run that spends past maxBudgetUsd before its calls run, and says so in the result', async () => {
     const { options } = await sdkSetup([
       {
         toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }],
@@ -181,8 +181,14 @@ describe('query() against the fake model server', () => {
       { text: 'not reached' },
     ]);
     const result = await query({ prompt: 'read', options: { ...options, maxBudgetUsd: 0.01 } }).result;
-    expect(result).toMatchObject({ subtype: 'stopped', is_error: true });
-    expect(result.result).toMatch(/past its budget of \$0\.01 \(maxBudgetUsd\)/);
+    expect(result).toMatchObject({
+      subtype: 'max_cost',
+      is_error: true,
+      limit: { name: 'cost', used: 0.315, max: 0.01 },
+    });
+    expect(result.result).toBe('Stopped: the cost budget is spent ($0.3150 of $0.0100; --max-cost).');
+    // The response that spent the budget runs none of its calls.
+    expect(result.num_turns).toBe(1);
   });
 
   it('refuses options it cannot use with one line, before anything starts', async () => {

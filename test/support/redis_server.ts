@@ -9,9 +9,9 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server and resolves once it answers PING. */
-export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+/** Starts redis-server (on `port`, or a free one) and resolves once it answers PING. */
+export async function startRedis(port?: number): Promise<RedisServer> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],

@@ -1,4 +1,4 @@
-import { Agent } from '../../src/agent/agent.js';
+import { Agent, type AgentOptions } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { modelSourceBeside } from '../../src/agent/subagents/child_model.js';
 import type { AgentType } from '../../src/config/agent_types/index.js';
@@ -74,6 +74,8 @@ export async function startParent(options: {
   env?: NodeJS.ProcessEnv;
   onTraffic?: FakeModelServerOptions['onTraffic'];
   onEvent?: (event: AgentEvent) => void;
+  /** Limits of the user's agent: model requests and spend. */
+  limits?: Pick<AgentOptions, 'maxTurns' | 'budget'>;
 }) {
   const server = await fakeServerBySender(options.reply, { onTraffic: options.onTraffic });
   const dir = options.cwd ?? tempDir();
@@ -101,6 +103,7 @@ export async function startParent(options: {
       options.onEvent?.(event);
     },
     retries: 0,
+    ...options.limits,
     // Children on another model (explore's small one) reach the same fake server.
     subagents: {
       models: modelSourceBeside({

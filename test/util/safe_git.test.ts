@@ -53,6 +53,32 @@ describe('runGit', () => {
     }
   });
 
+  it("runs no diff driver's textconv or external diff program in a diff, a log or a show", async () => {
+    const marker = join(tempDir('lathe-marker-'), 'ran.txt');
+    const repo = armedRepository(marker);
+    const script = join(repo, 'evil.sh');
+    git(repo, 'config', 'diff.evil.textconv', `${script} textconv`);
+    git(repo, 'config', 'diff.evil.command', `${script} external`);
+    writeFileSync(join(repo, '.gitattributes'), '* diff=evil\n');
+    git(repo, 'commit', '-q', '-a', '-m', 'changed');
+    // Plain git runs them: the repository really is armed.
+    spawnSync('git', ['diff', 'HEAD~1', '--stat'], { cwd: repo });
+    spawnSync('git', ['log', '-p', '-1', '--format='], { cwd: repo });
+    expect(readFileSync(marker, 'utf8')).toMatch(/textconv/);
+    writeFileSync(marker, '');
+    for (const args of [
+      ['diff', 'HEAD~1', '--stat'],
+      ['diff', 'HEAD~1'],
+      ['log', '-p', '-1', '--format='],
+      ['show', '--format=', 'HEAD'],
+    ]) {
+      const run = await runGit(args, { cwd: repo });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('a.txt');
+    }
+    expect(readFileSync(marker, 'utf8')).toBe('');
+  });
+
   it("keeps the configuration the caller's environment gives git", async () => {
     const repo = armedRepository(join(tempDir('lathe-marker-'), 'ran.txt'));
     const env = {

@@ -87,6 +87,7 @@ export interface SubmitOptions extends JobsOptions {
   maxCost?: string;
   setup: string[];
   include: string[];
+  rerun?: boolean;
 }
 
 /** The jobs of `lathe jobs submit`: from the job file, or one from the flags. */
@@ -130,7 +131,7 @@ function specsToSubmit(file: string | undefined, opts: SubmitOptions): JobSpec[]
 
 export async function jobsSubmitCommand(file: string | undefined, opts: SubmitOptions): Promise<number> {
   return withQueue(opts, async (queue) => {
-    const specs = specsToSubmit(file, opts);
+    const specs = specsToSubmit(file, opts).map((spec) => (opts.rerun ? { ...spec, rerun: true } : spec));
     const batch = opts.batch ?? (file ? file.replace(/^.*\//, '').replace(/\.[^.]*$/, '') : undefined);
     const result = await queue.submit(specs, batch);
     if (opts.json) {

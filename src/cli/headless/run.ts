@@ -21,6 +21,8 @@ export interface HeadlessOptions extends CommonOptions, PromptFlags {
   apiKey?: string;
   outputFormat: OutputFormat;
   maxTurns?: number;
+  maxTokens?: number;
+  maxCost?: number;
   jsonSchema?: string;
   answers?: string;
   resume?: string;
@@ -71,6 +73,8 @@ function queryOptions(opts: HeadlessOptions): HeadlessQueryOptions {
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     maxTurns: opts.maxTurns,
+    maxTokens: opts.maxTokens,
+    maxBudgetUsd: opts.maxCost,
     resume: opts.resume,
     continue: opts.continue,
     images: opts.image,

@@ -196,6 +196,8 @@ export class AgentEventView {
         break;
       case 'stopped':
       case 'max_turns':
+      case 'max_tokens':
+      case 'max_cost':
         store.add({ kind: 'notice', tone: 'warn', text: outcome.text });
         break;
       default:

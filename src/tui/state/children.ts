@@ -26,6 +26,8 @@ const lastLine = (text: string) =>
 export function childStatusOf(outcome: AgentOutcome): Exclude<ChildStatus, 'running'> {
   switch (outcome.kind) {
     case 'max_turns':
+    case 'max_tokens':
+    case 'max_cost':
       return 'budget_exhausted';
     case 'aborted':
       return 'interrupted';
