@@ -110,16 +110,27 @@ export class CheckpointStore {
 
   /**
    * A checkpoint of the files at `paths` alone (absolute, or relative to the workspace), as they
-   * are now: taken before an edit that names them. Files outside the workspace are not held.
-   * Undefined when a path is a folder (a snapshot of the tree is taken for such a call).
+   * are now: taken before an edit that names them. Files outside the workspace are not held;
+   * undefined when none is inside it (nothing to take back).
    */
   saveFiles(meta: Meta, paths: readonly string[]): Promise<Checkpoint | undefined> {
+    const files = this.inside(paths);
+    if (files.length === 0) return Promise.resolve(undefined);
+    return this.locked(async () =>
+      this.commitCopies(meta, copyFiles(this.repo.gitDir, this.options.workspace, files)),
+    );
+  }
+
+  /** Whether a path is a folder now: its files are not named, so only a snapshot of the tree holds them. */
+  namesFolder(paths: readonly string[]): boolean {
+    return namesFolder(this.options.workspace, this.inside(paths));
+  }
+
+  /** The paths inside the workspace, relative with `/`, once each. */
+  private inside(paths: readonly string[]): string[] {
     const root = this.options.workspace;
-    const named = new Set(paths.map((p) => workspacePath(root, resolve(root, p), this.never)));
-    named.delete(undefined);
-    const files = [...named] as string[];
-    if (namesFolder(root, files)) return Promise.resolve(undefined);
-    return this.locked(async () => this.commitCopies(meta, copyFiles(this.repo.gitDir, root, files)));
+    const named = paths.map((p) => workspacePath(root, resolve(root, p), this.never));
+    return [...new Set(named.filter((p): p is string => p !== undefined))];
   }
 
   /** A checkpoint of no file: where a prompt began (a restore to it undoes what came after). */

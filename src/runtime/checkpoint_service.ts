@@ -83,7 +83,8 @@ export class CheckpointService {
     await this.turnTaking;
     try {
       const meta = { kind: 'call' as const, label, session: this.options.sessionId };
-      if (!files || !(await store.saveFiles(meta, files))) await store.take(meta);
+      if (files && !store.namesFolder(files)) await store.saveFiles(meta, files);
+      else await store.take(meta);
       return undefined;
     } catch (error) {
       return this.tell(workspace, error, '/undo cannot take this call back');
