@@ -4,14 +4,8 @@ import type { ApprovalCategory, Mode } from '../config/types.js';
 import { type CommandFacts, commandFacts } from './command_facts.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
 import type { Place } from './place.js';
-import {
-  commandPatternMatches,
-  hostPatternMatches,
-  parseRule,
-  pathPatternMatches,
-  pathRuleAccess,
-  toolNameMatches,
-} from './rules.js';
+import { broadAllowWarnings } from './rule_breadth.js';
+import { parseRule, pathPatternMatches, pathRuleAccess, subjectMatches, toolNameMatches } from './rules.js';
 import type { NamedPath } from './shell/arguments.js';
 import type {
   PathRuleTools,
@@ -81,6 +75,7 @@ export class RulePermissionEngine implements PermissionEngine {
       const problem = this.addParsed(text);
       if (problem) this.warnings.push(problem);
     }
+    this.warnings.push(...broadAllowWarnings(this.ruleList, options.pathRuleTools.commands ?? []));
   }
 
   private get workspaceReal(): string {
@@ -349,7 +344,7 @@ export class RulePermissionEngine implements PermissionEngine {
       if (!toolNameMatches(rule.tool, tool)) return false;
       if (rule.pattern === undefined) return true;
       if (targets.some((t) => this.pathMatches(rule, t, rule.action !== 'allow'))) return true;
-      return (subject.subjects ?? []).some((s) => this.subjectMatches(rule.pattern!, subject, s));
+      return (subject.subjects ?? []).some((_, i) => subjectMatches(rule, subject, i));
     });
   }
 
@@ -362,10 +357,10 @@ export class RulePermissionEngine implements PermissionEngine {
     if (targets.length === 0 && subjects.length === 0) return false;
     return (
       targets.every((t) => allows.some((r) => this.pathMatches(r, t, false))) &&
-      subjects.every((s, i) =>
+      subjects.every((_, i) =>
         allows.some(
           (r) =>
-            this.subjectMatches(r.pattern!, subject, s) &&
+            subjectMatches(r, subject, i) &&
             (subject.writes?.[i] ?? []).every((target) => r.pattern!.includes(target)),
         ),
       )
@@ -383,12 +378,6 @@ export class RulePermissionEngine implements PermissionEngine {
     const { workspace } = this.place;
     const lexicalRel = isInside(t.absolute, workspace) ? relative(workspace, t.absolute) || '.' : undefined;
     return pathPatternMatches(rule.pattern!, t.absolute, lexicalRel);
-  }
-
-  private subjectMatches(pattern: string, subject: PermissionSubject, value: string): boolean {
-    if (subject.kind === 'execute') return commandPatternMatches(pattern, value);
-    if (subject.kind === 'web' || subject.kind === 'browser') return hostPatternMatches(pattern, value);
-    return toolNameMatches(pattern, value);
   }
 }
 

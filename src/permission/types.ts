@@ -57,6 +57,8 @@ export type PermissionDecision =
 export interface PathRuleTools {
   reading: readonly string[];
   writing: readonly string[];
+  /** The tools that run shell commands: their allow rules are checked for being broader than they look. */
+  commands?: readonly string[];
 }
 
 /** A rule `{tool, pattern, action}`; `pattern` undefined means the whole tool. */

@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { SUBCOMMAND_PROGRAMS } from '../permission/rule_breadth.js';
 import { classifyShellCommand, writtenTargets } from '../permission/shell/index.js';
 import type { ApprovalRequest } from '../tool/run_call.js';
 import type { ToolContext } from '../tool/types.js';
@@ -71,17 +72,10 @@ async function shellRules(tool: string, command: string): Promise<RuleSuggestion
   return { rules: [...new Set(rules)], subcommands: subs.map((s) => s.text.trim()) };
 }
 
-/** Commands whose second word names what they do (`npm test`, `git push`): rules keep it. */
-const WITH_SUBCOMMANDS = new Set(
-  'npm npx pnpm yarn bun deno git gh cargo go docker podman kubectl helm make pip pip3 poetry uv uvx dotnet mvn gradle terraform brew apt apt-get systemctl rustup nix'.split(
-    ' ',
-  ),
-);
-
-/** The command and, for tools with subcommands, its subcommand word: `npm test`, `git commit`, `ls`. */
+/** The command and, for tools with subcommands (rules keep it), its subcommand word: `npm test`, `git commit`, `ls`. */
 function prefixOf(argv: string[]): string {
   const [command, second] = argv;
-  if (second && WITH_SUBCOMMANDS.has(command) && /^[a-z][\w:-]*$/i.test(second))
+  if (second && SUBCOMMAND_PROGRAMS.has(command) && /^[a-z][\w:-]*$/i.test(second))
     return `${command} ${second}`;
   return command;
 }
