@@ -77,7 +77,7 @@ export interface SettingsLayer {
   lsp?: {
     servers?: Record<string, LanguageServerSetting>;
     diagnosticsAfterEdit?: boolean;
-    diagnosticsTimeout?: { cold?: number; warm?: number };
+    diagnosticsTimeout?: { cold?: number; warm?: number; edit?: number };
   };
   /** `lathe jobs` and `lathe worker`: the queue (`local` or redis://…), jobs at once, BullMQ's lock time (seconds). */
   jobs?: { queue?: string; concurrency?: number; lockSeconds?: number };

@@ -110,6 +110,7 @@ export const UNTRUSTED_MAY_SET: Readonly<Record<string, KeyRule>> = {
   'lsp.diagnosticsAfterEdit': onlyWhen((value, now) => value === false || now.lsp.diagnosticsAfterEdit),
   'lsp.diagnosticsTimeout.cold': noHigher((now) => seconds(now.lsp.coldTimeoutMs)),
   'lsp.diagnosticsTimeout.warm': noHigher((now) => seconds(now.lsp.warmTimeoutMs)),
+  'lsp.diagnosticsTimeout.edit': noHigher((now) => seconds(now.lsp.editWaitMs)),
   'checkpoints.enabled': onlyWhen((value, now) => value === true || !now.checkpoints.enabled),
   // Fewer kept, or kept for less time, would prune the way back.
   'checkpoints.keep': noLower((now) => now.checkpoints.keep),

@@ -1,9 +1,10 @@
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { SUBCOMMAND_PROGRAMS } from '../permission/rule_breadth.js';
 import { classifyShellCommand, writtenTargets } from '../permission/shell/index.js';
 import type { ApprovalRequest } from '../tool/run_call.js';
 import type { ToolContext } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import { leavesFolder } from '../util/inside_folder.js';
 
 export interface RuleSuggestion {
   /** Rules "don't ask again" adds (`execute_command(npm test*)`); empty when no rule can stop the asking. */
@@ -52,7 +53,7 @@ export async function suggestRules(
 function folderPattern(path: string, cwd: string, workspace: string): string {
   const absolute = resolve(cwd, path);
   const rel = relative(workspace, absolute);
-  if (rel.startsWith('..') || isAbsolute(rel)) return `${dirname(absolute)}/**`;
+  if (leavesFolder(rel)) return `${dirname(absolute)}/**`;
   const folder = dirname(rel);
   return folder === '.' ? rel : `${folder}/**`;
 }

@@ -1,3 +1,4 @@
+import { declaredSubject } from './declared_subject.js';
 import type { Tool, ToolDefinition } from './types.js';
 
 /** Result budgets (characters): past these a result is saved to a file and previewed. */
@@ -22,8 +23,9 @@ export function defaultCallDetail(input: unknown, show: (path: string) => string
 
 /**
  * Makes a tool from a definition, filling what it leaves out with the safe defaults:
- * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine,
- * no files changed.
+ * enabled, not read-only, not concurrency-safe, not destructive, permissions left to the engine
+ * (the subject it judges derived from the kind and `touchedPaths` when none is declared), no
+ * files changed.
  */
 export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source'] = 'builtin'): Tool<I> {
   const {
@@ -64,7 +66,7 @@ export function buildTool<I>(definition: ToolDefinition<I>, source: Tool['source
     toAutoClassifierInput: toAutoClassifierInput ?? (() => ''),
     title: title ?? (() => definition.name),
     describeChange: describeChange ?? (async () => undefined),
-    permissionSubject: permissionSubject ?? (() => ({ kind: 'none' })),
+    permissionSubject: permissionSubject ?? declaredSubject(definition),
     validateInput: validateInput ?? (() => undefined),
     source,
   };

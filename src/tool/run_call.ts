@@ -456,6 +456,8 @@ export async function runToolCall(
       before?.additionalContext,
       after?.feedback && `A hook says about this result: ${after.feedback}`,
       after?.additionalContext,
+      // 9. What earlier calls started and is in now (an edit's pending diagnostics).
+      ctx.interaction?.pendingNotes?.take(),
     ].filter(Boolean);
     return notes.length > 0 ? { ...result, text: `${result.text}\n\n${notes.join('\n')}` } : result;
   } catch (e) {

@@ -256,7 +256,11 @@ export interface ToolDefinition<I = unknown> {
   maxResultChars?: number;
   /** A failing call cancels the other calls of its parallel batch (shell commands). */
   cancelsSiblingsOnError?: boolean;
-  /** What the permission engine looks at; default: nothing to check. */
+  /**
+   * What the permission engine looks at. Default: derived from `kind`, `touchedPaths` and the
+   * paths the input names (`declaredSubject`), failing closed; a tool of a reading, changing or
+   * running kind that touches nothing the engine judges says so (`touchesNothing`).
+   */
   permissionSubject?(input: I, ctx: ToolContext, facts: CallFacts): PermissionSubject;
   isEnabled?(ctx: PoolConditions): boolean;
   isReadOnly?(input: I, facts: CallFacts): boolean;

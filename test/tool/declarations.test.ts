@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -178,6 +178,47 @@ describe('Strict Plan Mode', () => {
     });
     expect(result).toMatchObject({ isError: false, text: expect.stringMatching(/^Preview/) });
   });
+});
+
+describe('a deny rule on what an example call touches refuses it', () => {
+  /** Every path the call touches, as rules name them: its files, the folders they lie in, the workspace. */
+  const touchedWithFolders = (tool: Tool, workspace: string): string[] => {
+    const files = changesFiles(tool)
+      ? tool.touchedPaths!(tool.example!.input, { cwd: workspace, workspace }).map((p) =>
+          relative(workspace, resolve(workspace, p)),
+        )
+      : Object.keys(tool.example!.files ?? {});
+    const paths = new Set(['.']);
+    for (const file of files) for (let p = file; p !== '.'; p = dirname(p)) paths.add(p);
+    return [...paths];
+  };
+  // The tools that read files in their example, and every tool that changes files.
+  const touching = builtinTools().filter(
+    (t) => t.example && (changesFiles(t) || (looksOnly(t) && Object.keys(t.example.files ?? {}).length > 0)),
+  );
+  it.each(touching.map((t) => [t.name, t] as const))(
+    'refuses %s, even under --yolo',
+    async (_, tool) => {
+      const workspace = writeTree(tool.example!.files ?? { '.keep': '' });
+      const ruleTool = changesFiles(tool) ? 'write_to_file' : 'read_file';
+      const runtime = createRuntime({
+        cwd: workspace,
+        documentsRoot: tempDir('lathe-home-'),
+        env: {},
+        yolo: true,
+        features: ['image_generation', 'monitor', 'assistant', 'lsp'],
+        settings: {
+          images: { model: 'openai/gpt-image-1' },
+          permissions: { deny: touchedWithFolders(tool, workspace).map((p) => `${ruleTool}(${p})`) },
+        },
+      });
+      const before = snapshot(workspace);
+      const result = await runtime.runTool(tool.name, tool.example!.input).finally(() => runtime.dispose());
+      expect(result.text).toMatch(/^Not run: .*denied by rule/);
+      expect(snapshot(workspace)).toEqual(before);
+    },
+    90_000,
+  );
 });
 
 describe('lathe mcp serve offers the tools that need no agent', () => {

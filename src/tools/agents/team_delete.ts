@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const teamDelete = buildTool({
@@ -9,6 +10,8 @@ export const teamDelete = buildTool({
     'Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.',
   availability: { profiles: ['standard'], feature: 'swarms' },
   kind: 'delete',
+  // Touches only lathe's own team records: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   title: () => 'Delete team',
   detail: (input) => input.name,
   // The team's mailboxes and task list are gone for good.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { skillDocument } from '../../config/skills/document.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import { displayPath } from '../shared/paths.js';
@@ -33,6 +34,8 @@ export const loadSkill = buildTool({
   // Offered only when a skill exists (the system prompt lists them).
   availability: { profiles: ['standard'], requires: ['skills'] },
   kind: 'read',
+  // Touches only the session's skills, listed to the model already: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { name: 'pdf-tools' } },
   title: () => 'Skill',
   detail: (input) => input.name,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/context/tasks.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize, readSlice } from './output_file.js';
@@ -67,6 +68,8 @@ export const taskOutput = buildTool({
     'wait: N first waits up to N seconds for the task to end. Long output comes in parts; call again for the rest.',
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  // Touches only the output lathe keeps of its own tasks: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { id: 'task_1' } },
   title: () => 'Task output',
   maxResultChars: SHELL_RESULT_CHARS,
