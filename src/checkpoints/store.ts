@@ -25,20 +25,15 @@ import { switchTree, type TreeChange } from './restore.js';
 import { changesAnything, overlay, planRestore, type RestorePlan } from './restore_plan.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
 import { SnapshotThread } from './snapshot_thread.js';
-import { PRESENT_REF, type SnapshotAnswer } from './tree_snapshotter.js';
+import { PRESENT_REF, type SnapshotAnswer, type SnapshotSetup } from './tree_snapshotter.js';
 import type { SkippedFile } from './walk.js';
 
-export interface CheckpointStoreOptions {
-  workspace: string;
+/** The snapshot thread's setup (`exclude`, `skipFolders`, `env`), less the shadow repository it finds. */
+export interface CheckpointStoreOptions extends Omit<SnapshotSetup, 'gitDir'> {
   documentsRoot: string;
   /** How many checkpoints to keep, and for how long (settings `checkpoints`). */
   keep: number;
   maxAgeDays: number;
-  /** Patterns in .gitignore form left out (`checkpoints.exclude`). */
-  exclude?: readonly string[];
-  /** Absolute folders never walked (lathe's home and session folder when they lie inside). */
-  skipFolders?: readonly string[];
-  env?: NodeJS.ProcessEnv;
 }
 
 /** What a restore did: the checkpoint restored, the one taken of the present just before, and the change. */

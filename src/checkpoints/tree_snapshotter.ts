@@ -19,7 +19,9 @@ import { type SkippedFile, WorkspaceWalker } from './walk.js';
 export interface SnapshotSetup {
   gitDir: string;
   workspace: string;
+  /** Patterns in .gitignore form left out (`checkpoints.exclude`). */
   exclude?: readonly string[];
+  /** Absolute folders never walked (lathe's home and session folder when they lie inside). */
   skipFolders?: readonly string[];
   env?: NodeJS.ProcessEnv;
 }
