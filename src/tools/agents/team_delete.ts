@@ -12,10 +12,10 @@ export const teamDelete = buildTool({
   kind: 'delete',
   // Touches only lathe's own team records: nothing the permission engine judges.
   permissionSubject: touchesNothing,
-  title: () => 'Delete team',
+  userFacingName: () => 'Delete team',
   detail: (input) => input.name,
-  // The team's mailboxes and task list are gone for good.
-  isDestructive: () => true,
+  // lathe's own fact: the team's mailboxes and task list are gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     if (!ctx.teams) return { isError: true, text: 'Teams are not available here (feature swarms).' };
     try {

@@ -91,7 +91,7 @@ export const findReferences = buildTool({
     input: { path: 'a.ts', anchor: 'answer', occurrence: 1 },
   },
   maxResultChars: SEARCH_RESULT_CHARS,
-  title: () => 'Find references',
+  userFacingName: () => 'Find references',
   detail: (input, show) =>
     `${input.symbol ?? input.anchor ?? `${input.line}:${input.column}`} in ${show(input.path)}`,
   isReadOnly: () => true,

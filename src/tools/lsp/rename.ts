@@ -124,7 +124,7 @@ async function decideForRename(input: Input, ctx: ToolContext): Promise<Permissi
     tool: 'rename',
     readOnly: preview,
     subject: { kind: preview ? 'read' : 'edit', paths: files },
-    strictPlanRefused: !preview,
+    strictPlanRefused: false,
   });
   return { ...decision, checkedFiles: files };
 }
@@ -143,15 +143,13 @@ export const rename = buildTool({
     files: { 'a.ts': 'export const answer = 42;\nconsole.log(answer);\n' },
     input: { path: 'a.ts', symbol: 'answer', new_name: 'result' },
   },
-  refusedInStrictPlan: true,
-  title: () => 'Rename',
+  userFacingName: () => 'Rename',
   detail: (input, show) =>
     `${input.symbol ?? input.anchor ?? `${input.line}:${input.column}`} → ${input.new_name} in ${show(input.path)}`,
   // The server decides which files change: any file of the workspace may.
   touchedPaths: (input) => (input.preview ? [] : [input.path, '**']),
-  isReadOnly: (input) => input.preview === true,
-  isConcurrencySafe: (input) => input.preview === true,
-  dynamic: { readOnly: true, concurrencySafe: true },
+  // lathe's own fact: a preview writes nothing, so Plan mode lets it run.
+  planModeAllowed: (input) => input.preview === true,
   permissionSubject: (input) => ({ kind: input.preview ? 'read' : 'edit', paths: [input.path] }),
   checkPermissions: decideForRename,
   validateInput: (input, ctx) => validateAddress(input, ctx),

@@ -20,7 +20,7 @@ export const listMcpResources = buildTool({
   kind: 'fetch',
   // Touches only what the servers offer; reading one is judged (access_mcp_resource): nothing the permission engine judges.
   permissionSubject: touchesNothing,
-  title: () => 'MCP resources',
+  userFacingName: () => 'MCP resources',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withMcp(ctx, (mcp) => mcp.listResources(input.server_name, ctx.signal)),

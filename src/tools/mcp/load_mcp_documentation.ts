@@ -15,7 +15,7 @@ export const loadMcpDocumentation = buildTool({
   // Touches only a guide lathe ships: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'MCP guide',
+  userFacingName: () => 'MCP guide',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: async () => ({ text: MCP_GUIDE }),

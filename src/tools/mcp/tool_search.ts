@@ -86,9 +86,9 @@ export const toolSearch = buildTool({
   // Touches only the pool's own tool list: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: { query: 'issues' } },
-  title: () => 'Tool search',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  userFacingName: () => 'Tool search',
+  // lathe's own fact: loading tools into the pool changes only lathe's own state, so Plan mode lets it run.
+  planModeAllowed: true,
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const all = mcp.servers().flatMap((s) => s.tools);

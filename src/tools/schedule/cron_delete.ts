@@ -16,9 +16,9 @@ export const cronDelete = buildTool({
   kind: 'delete',
   // Touches only lathe's own schedules: nothing the permission engine judges.
   permissionSubject: touchesNothing,
-  title: () => 'Unschedule',
-  // The scheduled prompt is gone for good.
-  isDestructive: () => true,
+  userFacingName: () => 'Unschedule',
+  // lathe's own fact: the scheduled prompt is gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     const found = scheduleServices(ctx);
     if ('error' in found) return found.error;

@@ -24,7 +24,7 @@ export const cronList = buildTool({
   // Touches only lathe's own schedules: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'Schedules',
+  userFacingName: () => 'Schedules',
   // Listing changes nothing (seed 001: CronList is read-only and concurrency-safe).
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

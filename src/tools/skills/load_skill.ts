@@ -37,10 +37,10 @@ export const loadSkill = buildTool({
   // Touches only the session's skills, listed to the model already: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: { name: 'pdf-tools' } },
-  title: () => 'Skill',
+  userFacingName: () => 'Skill',
   detail: (input) => input.name,
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: it reads a skill (its pre-approvals are lathe's own state, and Plan mode still asks for changes), so Plan mode lets it run.
+  planModeAllowed: true,
   validateInput: (input, ctx) => whyNot(input.name, ctx),
   async call(input, ctx) {
     const problem = whyNot(input.name, ctx);

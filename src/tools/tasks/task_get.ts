@@ -18,7 +18,7 @@ export const taskGet = buildTool({
   // Touches only lathe's task table: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: { id: 'task_1' } },
-  title: () => 'Task',
+  userFacingName: () => 'Task',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async call(input, ctx) {

@@ -23,7 +23,7 @@ export const taskList = buildTool({
   // Touches only lathe's task table: nothing the permission engine judges.
   permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'Tasks',
+  userFacingName: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   validateInput: (input) => statusProblem(input.team, input.status),

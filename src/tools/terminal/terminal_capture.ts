@@ -71,10 +71,10 @@ export const terminalCapture = buildTool({
   kind: 'read',
   // Touches only the screen of a terminal lathe runs: nothing the permission engine judges.
   permissionSubject: touchesNothing,
-  title: () => 'Capture terminal',
+  userFacingName: () => 'Capture terminal',
   detail: (input) => input.target ?? 'newest panel',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: it reads a terminal's visible text, so Plan mode lets it run.
+  planModeAllowed: true,
   example: { input: {} },
   async call(input, ctx) {
     const target = input.target;

@@ -23,8 +23,7 @@ export const loadWorkflow = buildTool({
   permissionSubject: touchesNothing,
   example: { input: { name: 'release' } },
   isReadOnly: () => true,
-  isConcurrencySafe: () => true,
-  title: () => 'Load workflow',
+  userFacingName: () => 'Load workflow',
   detail: (input) => input.name,
   async call(input, ctx) {
     const workflows = ctx.workflows?.workflows ?? [];
