@@ -5,6 +5,7 @@ import { benchAgents } from './agents.js';
 import { benchBrowser } from './browser.js';
 import { benchCaching } from './caching.js';
 import { benchCheckpoints } from './checkpoints.js';
+import { benchCheckpointsScale } from './checkpoints_scale.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
 import { benchHardLinks } from './hard_links.js';
@@ -74,6 +75,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   [
     'checkpoints: before a command on 20,000 files, one changed; restore of a 100-file change',
     benchCheckpoints,
+  ],
+  [
+    'checkpoints at scale: lathe -p on 20,000 and 100,000 generated files, checkpoints on vs off',
+    benchCheckpointsScale,
   ],
   ['jobs: queue overhead per job (local queue and BullMQ on redis-server)', benchJobsOverhead],
   [

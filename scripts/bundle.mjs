@@ -68,7 +68,8 @@ const reactProductionOnly = {
 rmSync('dist/bin', { recursive: true, force: true });
 
 await build({
-  entryPoints: { lathe: 'src/cli/main.ts' },
+  // The checkpoints' snapshot thread loads its own entry, found beside the chunk that starts it.
+  entryPoints: { lathe: 'src/cli/main.ts', snapshot_worker: 'src/checkpoints/snapshot_worker.ts' },
   outdir: 'dist/bin',
   bundle: true,
   splitting: true,

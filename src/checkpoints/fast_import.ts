@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ShadowGitError, type ShadowRepo } from './shadow_repo.js';
-import { MAX_FILE_BYTES, type SkippedFile } from './walk.js';
+import { MAX_FILE_BYTES, type SkippedFile, tooLarge } from './walk.js';
 
 /** A file's mode as git stores it: plain, executable, or a symlink. */
 export type FileMode = '100644' | '100755' | '120000';
@@ -24,11 +24,15 @@ export interface FileEntry {
   stat?: FileStats;
 }
 
-/** A file whose content differs from the base tree's; `data` is kept when it was small enough to hold. */
+/**
+ * A file whose content differs from the base tree's; `data` is kept when it was small enough to
+ * hold, `sha` names a blob the repository holds already (nothing is read then).
+ */
 export interface FileChange {
   path: string;
   mode: FileMode;
   data?: Buffer;
+  sha?: string;
 }
 
 /** One commit for `git fast-import` to write: the base tree, what changed on it, and the refs to move. */
@@ -87,6 +91,10 @@ export async function importCommit(repo: ShadowRepo, request: ImportRequest): Pr
       await write(request.base ? `\nM 040000 ${request.base} ""\n` : '\n');
       for (const path of request.removed) await write(`D ${quotePath(path)}\n`);
       for (const change of request.changes) {
+        if (change.sha) {
+          await write(`M ${change.mode} ${change.sha} ${quotePath(change.path)}\n`);
+          continue;
+        }
         let data = change.data;
         if (!data) {
           try {
@@ -98,7 +106,7 @@ export async function importCommit(repo: ShadowRepo, request: ImportRequest): Pr
           if (data.length > MAX_FILE_BYTES) {
             skipped.push({
               path: change.path,
-              reason: `over 5 MB (${(data.length / 1024 / 1024).toFixed(1)} MB)`,
+              reason: tooLarge(data.length),
             });
             continue;
           }

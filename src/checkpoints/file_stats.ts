@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../util/lazy_builtin.js';
-import type { FileStats } from './fast_import.js';
+import type { FileMode, FileStats } from './fast_import.js';
 
 /**
  * The stats of many files at once. lstat is most of what a checkpoint of an unchanged workspace
@@ -20,14 +20,20 @@ const S_IFMT = 0o170000;
 export const isRegularMode = (mode: number) => (mode & S_IFMT) === 0o100000;
 export const isLinkMode = (mode: number) => (mode & S_IFMT) === 0o120000;
 
+/** A file's mode as git stores it, from its stats: a link, executable, or plain. */
+export function modeOf(stat: { mode: number }): FileMode {
+  if (isLinkMode(stat.mode)) return '120000';
+  return stat.mode & 0o100 ? '100755' : '100644';
+}
+
 /**
- * Writes the stats of `paths` (relative to `root`) into `out` from `offset` (NaN mode for a path
- * not there now). Kept as source text: the helper thread runs the same loop, and a bundler's
- * renaming cannot reach into text. The numbers are FIELDS and the indexes above.
+ * Writes the stats of `paths[from..to)` (relative to `root`) into `out`, the first at index 0 (NaN
+ * mode for a path not there now). Kept as source text: the helper thread runs the same loop, and
+ * a bundler's renaming cannot reach into text. The numbers are FIELDS and the indexes above.
  */
-const STAT_INTO = `function statInto(lstatSync, root, paths, out, offset) {
-  for (let i = 0; i < paths.length; i++) {
-    const at = (offset + i) * 5;
+const STAT_INTO = `function statInto(lstatSync, root, paths, from, to, out) {
+  for (let i = from; i < to; i++) {
+    const at = (i - from) * 5;
     let stat;
     try {
       stat = lstatSync(root + '/' + paths[i], { throwIfNoEntry: false });
@@ -50,19 +56,26 @@ type StatInto = (
   lstat: typeof lstatSync,
   root: string,
   paths: readonly string[],
+  from: number,
+  to: number,
   out: Float64Array,
-  offset: number,
 ) => void;
 const statInto = new Function(`return ${STAT_INTO}`)() as StatInto;
 
-/** The helper thread: the same loop, on the paths it is sent. */
+/**
+ * The helper thread: the same loop, on its part of the list. The list is sent when it changed
+ * (a walk that found no folder changed gives the same list again): a large list costs more to
+ * send than to stat.
+ */
 const WORKER_SOURCE = `
 const { lstatSync } = require('node:fs');
 const { parentPort } = require('node:worker_threads');
 const statInto = ${STAT_INTO};
-parentPort.on('message', ({ root, paths }) => {
-  const out = new Float64Array(paths.length * ${FIELDS});
-  statInto(lstatSync, root, paths, out, 0);
+let list = [];
+parentPort.on('message', ({ root, paths, from, to }) => {
+  if (paths) list = paths;
+  const out = new Float64Array((to - from) * ${FIELDS});
+  statInto(lstatSync, root, list, from, to, out);
   parentPort.postMessage(out, [out.buffer]);
 });
 `;
@@ -103,6 +116,8 @@ export class FileStatter {
   private worker?: Worker;
   private ready = false;
   private failed = false;
+  /** The list the helper thread holds (sent again only when another one comes). */
+  private sent?: readonly string[];
 
   /** Whether a helper thread is up and takes half of a large list. */
   get helping(): boolean {
@@ -114,17 +129,18 @@ export class FileStatter {
     const out = new Float64Array(paths.length * FIELDS);
     const worker = paths.length >= SPLIT_FROM ? this.helper() : undefined;
     if (!worker) {
-      statInto(lstatSync, root, paths, out, 0);
+      statInto(lstatSync, root, paths, 0, paths.length, out);
       return new FileStatList(out);
     }
     const half = Math.floor(paths.length / 2);
-    const theirs = this.ask(worker, root, paths.slice(half));
-    statInto(lstatSync, root, paths.slice(0, half), out, 0);
+    const theirs = this.ask(worker, root, paths, half);
+    statInto(lstatSync, root, paths, 0, half, out);
     try {
       out.set(await theirs, half * FIELDS);
     } catch {
       this.failed = true; // the thread died: this one does it all from now on
-      statInto(lstatSync, root, paths.slice(half), out, half);
+      this.sent = undefined;
+      statInto(lstatSync, root, paths, half, paths.length, out.subarray(half * FIELDS));
     }
     return new FileStatList(out);
   }
@@ -133,6 +149,7 @@ export class FileStatter {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    this.sent = undefined;
     await worker?.terminate();
   }
 
@@ -145,6 +162,7 @@ export class FileStatter {
     if (this.worker) return this.ready ? this.worker : undefined;
     const { Worker } = lazyBuiltin('node:worker_threads');
     const worker = new Worker(WORKER_SOURCE, { eval: true });
+    this.sent = undefined;
     worker.unref();
     worker.once('online', () => {
       this.ready = true;
@@ -157,7 +175,8 @@ export class FileStatter {
     return undefined;
   }
 
-  private ask(worker: Worker, root: string, paths: string[]): Promise<Float64Array> {
+  /** The stats of `paths[from..]` from the helper thread. */
+  private ask(worker: Worker, root: string, paths: readonly string[], from: number): Promise<Float64Array> {
     // Held while a request is out: an unreferenced thread would let the process end meanwhile.
     worker.ref();
     return new Promise<Float64Array>((resolve, reject) => {
@@ -178,7 +197,9 @@ export class FileStatter {
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onError);
-      worker.postMessage({ root, paths });
+      const changed = this.sent !== paths;
+      this.sent = paths;
+      worker.postMessage({ root, from, to: paths.length, ...(changed ? { paths } : {}) });
     });
   }
 }

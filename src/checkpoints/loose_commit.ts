@@ -37,7 +37,7 @@ export function writeLooseCommit(gitDir: string, commit: LooseCommit): string {
 }
 
 /** Stores one object unless it is there already; written aside and renamed, so it is never seen half-written. */
-function writeLooseObject(gitDir: string, type: 'commit' | 'tree', body: Buffer): string {
+export function writeLooseObject(gitDir: string, type: 'blob' | 'commit' | 'tree', body: Buffer): string {
   const content = Buffer.concat([Buffer.from(`${type} ${body.length}\0`), body]);
   const id = createHash('sha1').update(content).digest('hex');
   const file = join(gitDir, 'objects', id.slice(0, 2), id.slice(2));

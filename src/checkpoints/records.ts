@@ -1,4 +1,5 @@
 import { byCodeUnits } from '../util/code_unit_order.js';
+import type { FileMode } from './fast_import.js';
 import type { SkippedFile } from './walk.js';
 
 /** Why a checkpoint was taken: before a prompt, before a call that may change files, before a restore. */
@@ -27,7 +28,21 @@ export interface CheckpointMeta {
   /** Files left out (too large, unreadable); at most `MAX_LISTED` are named. */
   skipped?: SkippedFile[];
   skippedCount?: number;
+  /**
+   * For a checkpoint of some files only: each file as it was (null: it was not there). A turn's
+   * checkpoint holds none: it marks where the prompt began.
+   */
+  files?: Record<string, FileRecord | null>;
 }
+
+/** A file as a checkpoint of some files holds it: its mode and blob. */
+export type FileRecord = [mode: FileMode, sha: string];
+
+/**
+ * What a checkpoint holds: the whole tree (every file the walk finds), or the files it names
+ * alone (saved before an edit, or none: the start of a prompt).
+ */
+export type CheckpointScope = 'tree' | 'files';
 
 /** One checkpoint of a workspace. */
 export interface Checkpoint extends CheckpointMeta {
@@ -36,6 +51,7 @@ export interface Checkpoint extends CheckpointMeta {
   commit: string;
   tree: string;
   ref: string;
+  scope: CheckpointScope;
 }
 
 /** Skipped files named in a checkpoint; the rest are counted. */
@@ -44,9 +60,17 @@ const MAX_LISTED = 20;
 /** Checkpoints are refs under here, named so that their order is their names' order. */
 export const REF_PREFIX = 'refs/lathe/checkpoints/';
 
-export function refFor(at: number, unique: string): string {
-  return `${REF_PREFIX}${String(at).padStart(15, '0')}-${unique}`;
+/** The end of the ref of a checkpoint of some files: a process tells them from trees by the ref alone. */
+const FILES_SUFFIX = '-files';
+
+export function refFor(at: number, unique: string, scope: CheckpointScope): string {
+  return `${REF_PREFIX}${String(at).padStart(15, '0')}-${unique}${scope === 'files' ? FILES_SUFFIX : ''}`;
 }
+
+export const scopeOf = (ref: string): CheckpointScope => (ref.endsWith(FILES_SUFFIX) ? 'files' : 'tree');
+
+/** Milliseconds since the epoch when the checkpoint of `ref` was taken. */
+export const refTime = (ref: string): number => Number(ref.slice(REF_PREFIX.length).split('-')[0]);
 
 /** The commit message: a readable first line, then the metadata as one JSON line. */
 export function commitMessage(meta: CheckpointMeta): string {
@@ -71,7 +95,7 @@ export function parseListing(text: string): Checkpoint[] {
     const [ref, commit, tree, body] = record.replace(/^\n/, '').split('\0');
     if (!ref || !commit || !tree) continue;
     const meta = parseMeta(body ?? '');
-    if (meta) found.push({ ...meta, id: commit.slice(0, 8), commit, tree, ref });
+    if (meta) found.push({ ...meta, id: commit.slice(0, 8), commit, tree, ref, scope: scopeOf(ref) });
   }
   return found.sort((a, b) => byCodeUnits(a.ref, b.ref));
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { byCodeUnits } from '../util/code_unit_order.js';
 import { REF_PREFIX } from './records.js';
@@ -15,13 +15,18 @@ function readIfThere(path: string): string {
   }
 }
 
+/** The checkpoint refs, oldest first, and the commit of each. */
+export interface CheckpointRefs {
+  refs: string[];
+  commits: Map<string, string>;
+}
+
 /**
  * The checkpoint refs as git keeps them on disk, read without a git process: the loose ones under
  * refs/lathe/checkpoints/ and the lines of packed-refs (a loose ref wins over a packed one of the
- * same name). Oldest first, with the newest one's commit. Undefined when anything is not as
- * expected (the caller then asks git).
+ * same name). Undefined when anything is not as expected (the caller then asks git).
  */
-export function readCheckpointRefs(gitDir: string): { refs: string[]; newestCommit?: string } | undefined {
+export function readCheckpointRefs(gitDir: string): CheckpointRefs | undefined {
   const commits = new Map<string, string>();
   try {
     for (const line of readIfThere(join(gitDir, 'packed-refs')).split('\n')) {
@@ -29,7 +34,7 @@ export function readCheckpointRefs(gitDir: string): { refs: string[]; newestComm
       if (name?.startsWith(REF_PREFIX) && OBJECT_ID.test(id)) commits.set(name, id);
     }
     const folder = join(gitDir, REF_PREFIX);
-    const loose = readdirSync(folder, { withFileTypes: true });
+    const loose = existsSync(folder) ? readdirSync(folder, { withFileTypes: true }) : [];
     for (const entry of loose) {
       if (entry.name.endsWith('.lock')) continue;
       const id = entry.isFile() ? readFileSync(join(folder, entry.name), 'utf8').trim() : '';
@@ -39,7 +44,15 @@ export function readCheckpointRefs(gitDir: string): { refs: string[]; newestComm
   } catch {
     return undefined;
   }
-  const refs = [...commits.keys()].sort(byCodeUnits);
-  const newest = refs.at(-1);
-  return { refs, newestCommit: newest && commits.get(newest) };
+  return { refs: [...commits.keys()].sort(byCodeUnits), commits };
+}
+
+/** The commit a ref outside the checkpoints (a loose one lathe writes) points at, if any. */
+export function readLooseRef(gitDir: string, ref: string): string | undefined {
+  try {
+    const id = readFileSync(join(gitDir, ref), 'utf8').trim();
+    return OBJECT_ID.test(id) ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }

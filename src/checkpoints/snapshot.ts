@@ -1,14 +1,8 @@
-import {
-  blobSha,
-  type FileChange,
-  type FileEntry,
-  type FileMode,
-  type FileStats,
-  readBlob,
-} from './fast_import.js';
+import { checkpointBytes } from './checkpoint_bytes.js';
+import { blobSha, type FileChange, type FileEntry, type FileMode, type FileStats } from './fast_import.js';
 import { type FileStatter, isLinkMode, isRegularMode } from './file_stats.js';
 import type { ShadowRepo } from './shadow_repo.js';
-import { MAX_FILE_BYTES, type SkippedFile, type WorkspaceWalker } from './walk.js';
+import type { SkippedFile, WorkspaceWalker } from './walk.js';
 
 /**
  * What a store knows of the workspace between snapshots: the files of a tree it wrote, with the
@@ -53,9 +47,12 @@ export async function scanWorkspace(
   walker: WorkspaceWalker,
   base: TreeMemory,
   statter: FileStatter,
+  /** Files the walk leaves out to hold too (ignored files a restore may change). */
+  extra: readonly string[] = [],
 ): Promise<WorkspaceScan> {
   const walked = walker.walk();
   const skipped = [...walked.skipped];
+  const added = new Set(extra.filter((path) => !walked.files.has(path)));
   // The base's files, copied at the first difference: an unchanged workspace copies nothing.
   let changed: Map<string, FileEntry> | undefined;
   const files = () => {
@@ -64,7 +61,7 @@ export async function scanWorkspace(
   };
   const left = new Set<string>();
   const changes: FileChange[] = [];
-  const paths = walked.list;
+  const paths = added.size > 0 ? [...walked.list, ...added] : walked.list;
   const stats = await statter.stat(root, paths);
   const now = Date.now();
   let held = 0;
@@ -80,20 +77,14 @@ export async function scanWorkspace(
       left.add(path);
       continue;
     }
-    if (stat.size > MAX_FILE_BYTES && isRegularMode(stat.mode)) {
-      skipped.push({ path, reason: `over 5 MB (${(stat.size / 1024 / 1024).toFixed(1)} MB)` });
-      left.add(path);
+    const bytes = checkpointBytes(abs, stat);
+    if ('reason' in bytes) {
+      skipped.push({ path, reason: bytes.reason });
+      // An unreadable file keeps the version the tree has, if any; a large one is left out.
+      if (!bytes.unreadable) left.add(path);
       continue;
     }
-    const mode = modeOf(stat);
-    let data: Buffer;
-    try {
-      data = readBlob(abs, mode);
-    } catch {
-      // An unreadable file keeps the version the tree has, if any.
-      skipped.push({ path, reason: 'not readable' });
-      continue;
-    }
+    const { mode, data } = bytes;
     read++;
     const entry: FileEntry = { mode, sha: blobSha(data), stat: trustedStats(stat, now) };
     files().set(path, entry);
@@ -104,7 +95,7 @@ export async function scanWorkspace(
   }
   const removed: string[] = [];
   for (const path of base.files.keys())
-    if (left.has(path) || !walked.files.has(path)) {
+    if (left.has(path) || !(walked.files.has(path) || added.has(path))) {
       removed.push(path);
       files().delete(path);
     }
@@ -121,11 +112,6 @@ export async function readTree(repo: ShadowRepo, tree: string): Promise<TreeMemo
     if (type === 'blob') files.set(row.slice(tab + 1), { mode: mode as FileMode, sha });
   }
   return { tree, files };
-}
-
-function modeOf(stat: FileStats): FileMode {
-  if (isLinkMode(stat.mode)) return '120000';
-  return stat.mode & 0o100 ? '100755' : '100644';
 }
 
 /** The stats to compare next time; none when too recent to tell a later write in the same tick. */

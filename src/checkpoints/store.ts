@@ -1,45 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import { join } from 'node:path';
-import { byCodeUnits } from '../util/code_unit_order.js';
+import { resolve } from 'node:path';
 import { withFileLock } from '../util/file_lock.js';
-import {
-  CHECKPOINT_IDENTITY,
-  type FileEntry,
-  type ImportRequest,
-  type ImportResult,
-  importCommit,
-} from './fast_import.js';
-import { FileStatter } from './file_stats.js';
-import { EMPTY_TREE, writeLooseCommit } from './loose_commit.js';
+import { folderBytes } from './disk_usage.js';
+import { CHECKPOINT_IDENTITY, importCommit } from './fast_import.js';
+import { copyFiles, type FileCopies, namesFolder, workspacePath } from './file_copies.js';
+import { Housekeeping } from './housekeeping.js';
+import { writeLooseCommit } from './loose_commit.js';
+import { writeLooseTree } from './loose_tree.js';
 import {
   type Checkpoint,
   type CheckpointMeta,
+  type CheckpointScope,
   commitMessage,
+  type FileRecord,
   LIST_FORMAT,
   parseListing,
   REF_PREFIX,
   refFor,
+  scopeOf,
 } from './records.js';
-import { readCheckpointRefs } from './refs_on_disk.js';
+import { deletions, RefBook } from './ref_book.js';
 import { switchTree, type TreeChange } from './restore.js';
+import { changesAnything, overlay, planRestore, type RestorePlan } from './restore_plan.js';
 import { ShadowGitError, ShadowRepo, shadowGitDir } from './shadow_repo.js';
-import { isClean, readTree, scanWorkspace, type TreeMemory, type WorkspaceScan } from './snapshot.js';
-import { addCachedStats, readSavedFiles, type SavedFiles, savedTree, saveFiles } from './stat_cache.js';
-import { WorkspaceWalker } from './walk.js';
+import { SnapshotThread } from './snapshot_thread.js';
+import { PRESENT_REF, type SnapshotAnswer, type SnapshotSetup } from './tree_snapshotter.js';
+import type { SkippedFile } from './walk.js';
 
-export interface CheckpointStoreOptions {
-  workspace: string;
+/** The snapshot thread's setup (`exclude`, `skipFolders`, `env`), less the shadow repository it finds. */
+export interface CheckpointStoreOptions extends Omit<SnapshotSetup, 'gitDir'> {
   documentsRoot: string;
   /** How many checkpoints to keep, and for how long (settings `checkpoints`). */
   keep: number;
   maxAgeDays: number;
-  /** Patterns in .gitignore form left out (`checkpoints.exclude`). */
-  exclude?: readonly string[];
-  /** Absolute folders never walked (lathe's home and session folder when they lie inside). */
-  skipFolders?: readonly string[];
-  env?: NodeJS.ProcessEnv;
 }
 
 /** What a restore did: the checkpoint restored, the one taken of the present just before, and the change. */
@@ -51,66 +45,94 @@ export interface RestoreResult {
 
 export class CheckpointError extends Error {}
 
-/** The refs' stamp of a repository that holds no checkpoint ref, loose or packed. */
-const NO_REFS = '-|-';
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Where the tree of the present goes when no checkpoint is made of it (`/undo` compares with it). */
-const PRESENT_REF = 'refs/lathe/present';
-/** Each checkpoint is a small pack: past this many, they are merged in the background. */
-const MAX_PACKS = 40;
-/** Files read in one scan past which their stats are saved for the next process. */
-const STATS_WORTH_SAVING = 200;
-/** Files a workspace may hold for them all to be saved after every checkpoint (a quick write). */
-const SAVED_IN_FULL = 5_000;
+type Meta = Omit<CheckpointMeta, 'at' | 'skipped' | 'skippedCount' | 'files'>;
+/** The present as a restore compares it with the target: its tree, and its checkpoint once taken. */
+type Present = { tree: string; skipped: SkippedFile[]; outside: string[]; checkpoint?: Checkpoint };
+
+/** Where the tree a restore makes is written before the files are changed. */
+const TARGET_REF = 'refs/lathe/target';
 
 /**
- * The checkpoints of one workspace, in its shadow repository. Every snapshot, restore and prune
- * holds the repository's lock, so lathe processes sharing a workspace take turns; a lock or git
- * lock left by a killed process is taken over.
+ * The checkpoints of one workspace, in its shadow repository: snapshots of the whole tree (taken
+ * by the snapshot thread, before calls that may change files no declaration names), copies of the
+ * files an edit names (taken here, before the edit: they cost what the files cost), and the mark
+ * of a prompt's start. Every write, restore and prune holds the repository's lock, so lathe
+ * processes sharing a workspace take turns; a lock or git lock left by a killed process is taken over.
  */
 export class CheckpointStore {
   readonly repo: ShadowRepo;
-  private readonly walker: WorkspaceWalker;
-  /** The stats of the workspace's files, with a helper thread on a large one (unreferenced: it never keeps lathe up). */
-  private readonly statter = new FileStatter();
+  private readonly thread: SnapshotThread;
   private readonly lockPath: string;
-  /** The tree last written and its files' stats: what the next snapshot compares with. */
-  private memory?: TreeMemory;
-  /** The refs and the newest checkpoint's tree as of the refs' state in `refsStamp` (and that checkpoint, once known). */
-  private newest?: { stamp: string; tree?: string; refs: string[]; checkpoint?: Checkpoint };
-  private gcRunning?: Promise<void>;
-  /** The saved files once read: null when there were none. */
-  private savedFiles?: SavedFiles | null;
-  /** Stats a scan learnt by reading many files, saved when the locked work ends unless a checkpoint's save took them. */
-  private unsavedStats?: ReadonlyMap<string, FileEntry>;
+  private readonly never: string[];
+  private readonly refs: RefBook;
+  private readonly housekeeping: Housekeeping;
+  /** The checkpoints this process took, by commit: one found again needs no listing. */
+  private readonly taken = new Map<string, Checkpoint>();
 
   constructor(private readonly options: CheckpointStoreOptions) {
     const gitDir = shadowGitDir(options.documentsRoot, options.workspace);
     this.repo = new ShadowRepo(gitDir, options.workspace, options.env);
     this.lockPath = `${gitDir}.lock`;
-    this.walker = new WorkspaceWalker(options.workspace, {
+    this.never = [...(options.skipFolders ?? [])];
+    this.refs = new RefBook(this.repo, options);
+    this.housekeeping = new Housekeeping(this.repo, (work) => this.locked(work));
+    this.thread = new SnapshotThread({
+      gitDir,
+      workspace: options.workspace,
       exclude: options.exclude,
       skipFolders: options.skipFolders,
+      env: options.env,
     });
   }
 
   /**
-   * A checkpoint of the workspace as it is now. Unless `always`, a tree the newest checkpoint
-   * already holds makes none, and that one is returned.
+   * A snapshot of the whole tree as it is now, taken off this thread. Unless `always`, a tree the
+   * newest checkpoint already holds makes none, and that one is returned.
    */
-  take(
-    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
-    options: { always?: boolean } = {},
-  ): Promise<Checkpoint> {
+  take(meta: Meta, options: { always?: boolean } = {}): Promise<Checkpoint> {
     return this.locked(async () => {
-      const scan = await this.scan();
-      const refs = await this.newestRefs();
-      if (!options.always && isClean(scan) && refs.tree === scan.base.tree) {
-        const existing = refs.checkpoint ?? (await this.list()).at(-1);
-        if (existing) return existing;
+      const at = Date.now();
+      const ref = refFor(at, unique(), 'tree');
+      const stale = await this.refs.stale(1);
+      const answer = await this.thread.snapshot({ ref, at, meta, deleteRefs: stale, always: options.always });
+      if (answer.reused) {
+        const known = this.taken.get(answer.commit) ?? (await this.list()).at(-1);
+        if (known) return known;
       }
-      return this.commit(meta, scan);
+      return this.recorded(withSkipped({ ...meta, at }, answer.skipped), answer, ref, stale);
     });
+  }
+
+  /**
+   * A checkpoint of the files at `paths` alone (absolute, or relative to the workspace), as they
+   * are now: taken before an edit that names them. Files outside the workspace are not held;
+   * undefined when none is inside it (nothing to take back).
+   */
+  saveFiles(meta: Meta, paths: readonly string[]): Promise<Checkpoint | undefined> {
+    const files = this.inside(paths);
+    if (files.length === 0) return Promise.resolve(undefined);
+    return this.locked(async () =>
+      this.commitCopies(meta, copyFiles(this.repo.gitDir, this.options.workspace, files)),
+    );
+  }
+
+  /** Whether a path is a folder now: its files are not named, so only a snapshot of the tree holds them. */
+  namesFolder(paths: readonly string[]): boolean {
+    return namesFolder(this.options.workspace, this.inside(paths));
+  }
+
+  /** The paths inside the workspace, relative with `/`, once each. */
+  private inside(paths: readonly string[]): string[] {
+    const root = this.options.workspace;
+    const named = paths.map((p) => workspacePath(root, resolve(root, p), this.never));
+    return [...new Set(named.filter((p): p is string => p !== undefined))];
+  }
+
+  /** A checkpoint of no file: where a prompt began (a restore to it undoes what came after). */
+  mark(meta: Meta): Promise<Checkpoint> {
+    return this.locked(async () =>
+      this.commitCopies(meta, copyFiles(this.repo.gitDir, this.options.workspace, [])),
+    );
   }
 
   /** Every checkpoint, oldest first. */
@@ -134,30 +156,19 @@ export class CheckpointStore {
   }
 
   /**
-   * Makes the workspace byte-identical to a checkpoint: files created since are removed, changed
-   * and deleted ones come back with their modes. The present is checkpointed first, so the
-   * restore itself can be taken back.
+   * Makes the workspace as it was at a checkpoint: what calls changed since (edits from the files
+   * they saved, commands from the tree snapshots) comes back, files created since are removed,
+   * with their modes. The present is checkpointed first, so the restore itself can be taken back.
    */
   restore(target: Checkpoint, session?: string): Promise<RestoreResult> {
-    return this.locked(async () => this.switchTo(target, await this.scan(), session));
-  }
-
-  /** Checkpoints the present (as a restore's own checkpoint), then turns the files into `target`'s. */
-  private async switchTo(target: Checkpoint, scan: WorkspaceScan, session?: string): Promise<RestoreResult> {
-    const before = await this.commit(
-      { kind: 'restore', label: `before restoring ${target.id}`, session, restored: target.commit },
-      scan,
-    );
-    const keep = new Set(before.skipped?.map((s) => s.path));
-    const { change, files } = await switchTree(this.repo, before.tree, target.tree, keep);
-    // The files the tree of `target` holds: those of the present with the difference applied.
-    const known = new Map(this.memory?.files);
-    for (const [path, entry] of files) {
-      if (entry) known.set(path, entry);
-      else known.delete(path);
-    }
-    this.memory = { tree: target.tree, files: known };
-    return { target, before, change };
+    return this.locked(async () => {
+      const all = await this.list();
+      const from = all.findIndex((c) => c.commit === target.commit);
+      if (from < 0) throw new CheckpointError(`checkpoint ${target.id} is gone (pruned since)`);
+      const result = await this.switchTo(all[from], planRestore(all, from), session, false);
+      if (!result) throw new CheckpointError(`checkpoint ${target.id} could not be restored`);
+      return result;
+    });
   }
 
   /**
@@ -167,16 +178,126 @@ export class CheckpointStore {
    */
   undo(session?: string): Promise<RestoreResult | undefined> {
     return this.locked(async () => {
-      const present = await this.presentTree();
       const all = await this.list();
       const last = all.at(-1);
       const restored = last?.kind === 'restore' ? all.findIndex((c) => c.commit === last.restored) : -1;
-      const end = restored >= 0 && all[restored].tree === present ? restored : all.length;
-      const turns = all.slice(0, end).filter((c) => c.kind === 'turn');
-      const target = turns.reverse().find((c) => c.tree !== present);
-      if (!target) return undefined;
-      return this.switchTo(target, await this.scan(), session);
+      for (let i = (restored >= 0 ? restored : all.length) - 1; i >= 0; i--) {
+        if (all[i].kind !== 'turn') continue;
+        const plan = planRestore(all, i);
+        if (!changesAnything(plan)) continue;
+        const result = await this.switchTo(all[i], plan, session, true);
+        if (result) return result;
+      }
+      return undefined;
     });
+  }
+
+  /**
+   * Checkpoints the present, then turns the files into `target`'s; with `onlyIfChanged`, does
+   * nothing (undefined) when they are the same already.
+   */
+  private async switchTo(
+    target: Checkpoint,
+    plan: RestorePlan,
+    session: string | undefined,
+    onlyIfChanged: boolean,
+  ): Promise<RestoreResult | undefined> {
+    const meta: Meta = {
+      kind: 'restore',
+      label: `before restoring ${target.id}`,
+      session,
+      restored: target.commit,
+    };
+    const present = await this.present(plan, onlyIfChanged ? undefined : meta);
+    const laid = overlay(plan, new Set(present.outside));
+    const to = plan.base ? await this.laidOver(plan.base.tree, laid) : treeOfRecords(this.repo.gitDir, laid);
+    if (onlyIfChanged && to === present.tree) return undefined;
+    const before = present.checkpoint ?? (await this.present(plan, meta)).checkpoint;
+    if (!before) throw new CheckpointError('the present could not be checkpointed');
+    const keep = new Set(before.skipped?.map((s) => s.path));
+    const { change } = await switchTree(this.repo, before.tree, to, keep);
+    return { target, before, change };
+  }
+
+  /**
+   * The files a restore may change, as they are now: the whole tree when the plan has a tree
+   * snapshot (with the files saved one by one that its walk leaves out), else the saved files
+   * alone. A checkpoint of them with `meta`.
+   */
+  private async present(plan: RestorePlan, meta?: Meta): Promise<Present> {
+    const paths = [...plan.copies.keys()];
+    if (!plan.base) {
+      const copies = copyFiles(this.repo.gitDir, this.options.workspace, paths);
+      const checkpoint = meta && (await this.commitCopies(meta, copies));
+      return { tree: copies.tree, skipped: copies.skipped, outside: [], checkpoint };
+    }
+    if (!meta) {
+      const answer = await this.thread.snapshot({
+        ref: PRESENT_REF,
+        at: Date.now(),
+        include: paths,
+        always: true,
+      });
+      return { ...answer };
+    }
+    const at = Date.now();
+    const ref = refFor(at, unique(), 'tree');
+    const stale = await this.refs.stale(1);
+    const answer = await this.thread.snapshot({
+      ref,
+      at,
+      meta,
+      deleteRefs: stale,
+      always: true,
+      include: paths,
+    });
+    const checkpoint = this.recorded(withSkipped({ ...meta, at }, answer.skipped), answer, ref, stale);
+    return { ...answer, checkpoint };
+  }
+
+  /** The tree `base` with the saved files laid over it (one `git fast-import`; none when there are none). */
+  private async laidOver(base: string, laid: ReadonlyMap<string, FileRecord | null>): Promise<string> {
+    if (laid.size === 0) return base;
+    const changes = [...laid].flatMap(([path, r]) => (r ? [{ path, mode: r[0], sha: r[1] }] : []));
+    const removed = [...laid].filter(([, r]) => !r).map(([path]) => path);
+    const message = 'the tree a restore makes\n';
+    return (
+      await importCommit(this.repo, { base, changes, removed, ref: TARGET_REF, message, at: Date.now() })
+    ).tree;
+  }
+
+  /** A checkpoint of files copied one by one: a loose commit, no git process unless refs are pruned. */
+  private async commitCopies(meta: Meta, copies: FileCopies): Promise<Checkpoint> {
+    const at = Date.now();
+    const ref = refFor(at, unique(), 'files');
+    const stale = await this.refs.stale(1);
+    const full = withSkipped({ ...meta, at, files: copies.files }, copies.skipped);
+    const message = commitMessage(full);
+    const commit = writeLooseCommit(this.repo.gitDir, {
+      tree: copies.tree,
+      ref,
+      message,
+      at,
+      identity: CHECKPOINT_IDENTITY,
+    });
+    if (stale.length > 0) await this.repo.git(['update-ref', '--stdin'], { input: deletions(stale) });
+    return this.recorded(full, { commit, tree: copies.tree }, ref, stale);
+  }
+
+  /** A checkpoint just written: remembered, with the refs as they now are; old ones pruned later. */
+  private recorded(
+    meta: CheckpointMeta,
+    written: Pick<SnapshotAnswer, 'commit' | 'tree'>,
+    ref: string,
+    stale: readonly string[],
+  ): Checkpoint {
+    const { commit, tree } = written;
+    const scope: CheckpointScope = scopeOf(ref);
+    const checkpoint: Checkpoint = { ...meta, id: commit.slice(0, 8), commit, tree, ref, scope };
+    this.taken.set(commit, checkpoint);
+    this.refs.wrote(ref, stale);
+    this.housekeeping.afterWrite(stale.length > 0);
+    return checkpoint;
   }
 
   /** Bytes the shadow repository takes on disk. */
@@ -192,15 +313,16 @@ export class CheckpointStore {
     if (!this.repo.exists) return { removed: 0 };
     if (options.all) {
       return this.locked(async () => {
-        const removed = (await this.refNames()).length;
+        const removed = (await this.refs.names()).length;
         await fs.rm(this.repo.gitDir, { recursive: true, force: true });
-        this.memory = undefined;
-        this.newest = undefined;
+        await this.thread.close();
+        this.taken.clear();
+        this.refs.forget();
         return { removed };
       });
     }
     const removed = await this.locked(async () => {
-      const stale = this.staleRefs(await this.refNames(), 0);
+      const stale = await this.refs.stale(0);
       if (stale.length > 0) await this.repo.git(['update-ref', '--stdin'], { input: deletions(stale) });
       return stale.length;
     });
@@ -210,13 +332,12 @@ export class CheckpointStore {
 
   /** git gc of the shadow repository, holding its lock (a snapshot meanwhile waits). */
   gc(): Promise<void> {
-    this.gcRunning ??= this.locked(async () => {
-      await this.repo.git(['gc', '--quiet', '--prune=now']);
-      await fs.writeFile(join(this.repo.gitDir, 'lathe-gc'), `${new Date().toISOString()}\n`);
-    }).finally(() => {
-      this.gcRunning = undefined;
-    });
-    return this.gcRunning;
+    return this.housekeeping.gc();
+  }
+
+  /** Ends the snapshot thread, if one was started. */
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
@@ -225,11 +346,7 @@ export class CheckpointStore {
       async () => {
         this.repo.ensure();
         this.repo.clearStaleLocks();
-        try {
-          return await work();
-        } finally {
-          if (this.unsavedStats) this.save(this.unsavedStats);
-        }
+        return work();
       },
       {
         busy: (pid) =>
@@ -239,232 +356,23 @@ export class CheckpointStore {
       },
     );
   }
-
-  /** The workspace as it is now against the tree last written (lock held). */
-  private async scan(): Promise<WorkspaceScan> {
-    if (!this.memory) {
-      // A new process: the newest checkpoint's files as the last process saved them, or as git
-      // lists them (then each file is read once to learn its stats).
-      const { tree } = await this.newestRefs();
-      const saved = this.saved();
-      this.memory = tree
-        ? (savedTree(saved, tree) ?? (await readTree(this.repo, tree)))
-        : { files: new Map() };
-      addCachedStats(saved, this.memory);
-    }
-    const scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
-    // The same tree, with the stats of the files read since.
-    if (isClean(scan)) this.memory = { tree: scan.base.tree, files: scan.files };
-    // Many files read: keep their stats for the next process (a few are not worth the write),
-    // once, with the checkpoint's tree when one follows (see `locked`).
-    if (scan.read > STATS_WORTH_SAVING) this.unsavedStats = scan.files;
-    return scan;
-  }
-
-  /** The tree of the workspace as it is now, written under a ref of its own when it changed (lock held). */
-  private async presentTree(): Promise<string> {
-    const scan = await this.scan();
-    if (isClean(scan) && scan.base.tree) return scan.base.tree;
-    const at = Date.now();
-    return (await this.write(scan, { ref: PRESENT_REF, message: 'the present\n', at })).tree;
-  }
-
-  /** A checkpoint of the workspace as a scan found it, old ones pruned in the same git call (lock held). */
-  private async commit(
-    meta: Omit<CheckpointMeta, 'at' | 'skipped'>,
-    scan: WorkspaceScan,
-  ): Promise<Checkpoint> {
-    const refs = await this.newestRefs();
-    const at = Date.now();
-    const ref = refFor(at, randomBytes(3).toString('hex'));
-    const stale = this.staleRefs(refs.refs, 1);
-    // The files left out are known before the write but for those that could not be read again.
-    const full: CheckpointMeta = { ...meta, at, skipped: scan.skipped, skippedCount: scan.skipped.length };
-    const written = await this.write(scan, { ref, message: commitMessage(full), at, deleteRefs: stale });
-    if (written.skipped.length > 0) {
-      full.skipped = [...scan.skipped, ...written.skipped];
-      full.skippedCount = full.skipped.length;
-    }
-    const kept = refs.refs.filter((r) => !stale.includes(r));
-    const { commit, tree } = written;
-    const checkpoint: Checkpoint = { ...full, id: commit.slice(0, 8), commit, tree, ref };
-    this.newest = { stamp: this.refsStamp(), tree, refs: [...kept, ref], checkpoint };
-    // The next process then learns the newest tree and its files without git.
-    if (this.memory && (this.memory.files.size <= SAVED_IN_FULL || scan.read > STATS_WORTH_SAVING))
-      this.save(this.memory.files, { commit, tree });
-    if (stale.length > 0) void this.gcWhenDue();
-    else void this.repackWhenMany();
-    return checkpoint;
-  }
-
-  /**
-   * Writes the scan's tree and a commit of it under `target.ref` with one git process, and
-   * remembers the files it holds. When the base tree is gone (pruned by another process), every
-   * file is written anew.
-   */
-  private async write(
-    scan: WorkspaceScan,
-    target: Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>,
-  ): Promise<ImportResult> {
-    const request = (s: WorkspaceScan): ImportRequest => ({
-      base: s.base.tree,
-      changes: s.changes,
-      removed: s.removed,
-      ...target,
-    });
-    let result: ImportResult;
-    try {
-      result = (await this.writeUnchanged(scan, target)) ?? (await importCommit(this.repo, request(scan)));
-    } catch (error) {
-      if (!scan.base.tree) throw error;
-      this.memory = { files: new Map() };
-      scan = await scanWorkspace(this.options.workspace, this.walker, this.memory, this.statter);
-      result = await importCommit(this.repo, request(scan));
-    }
-    // A scan that found changes made its own map of the files: it is taken over, not copied.
-    const files = scan.files === scan.base.files ? new Map(scan.files) : scan.files;
-    for (const [path, entry] of result.written) files.set(path, entry);
-    for (const { path } of result.skipped) {
-      const known = scan.base.files.get(path);
-      if (known) files.set(path, known);
-      else files.delete(path);
-    }
-    this.memory = { tree: result.tree, files };
-    return result;
-  }
-
-  /**
-   * A commit of the newest checkpoint's tree (the scan found no change) or of no file at all, with
-   * no ref to prune: written without git. The newest checkpoint's ref keeps its tree in the
-   * repository (an older tree this process remembers may have been pruned by another). Undefined
-   * when git must write it, or when it could not be written so (a ref's lock left behind).
-   */
-  private async writeUnchanged(
-    scan: WorkspaceScan,
-    target: Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>,
-  ): Promise<ImportResult | undefined> {
-    if (target.deleteRefs?.length) return undefined;
-    const tree =
-      scan.files.size === 0
-        ? EMPTY_TREE
-        : isClean(scan) && scan.base.tree === (await this.newestRefs()).tree
-          ? scan.base.tree
-          : undefined;
-    if (!tree) return undefined;
-    try {
-      const commit = writeLooseCommit(this.repo.gitDir, { ...target, tree, identity: CHECKPOINT_IDENTITY });
-      return { commit, tree, written: new Map(), skipped: [] };
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** The refs oldest first and the newest checkpoint's tree, remembered while no one else changed them. */
-  private async newestRefs(): Promise<NonNullable<CheckpointStore['newest']>> {
-    const stamp = this.refsStamp();
-    if (this.newest?.stamp === stamp) return this.newest;
-    // Neither a folder of loose checkpoint refs nor packed refs: there is no checkpoint yet.
-    if (stamp === NO_REFS) {
-      this.newest = { stamp, refs: [] };
-      return this.newest;
-    }
-    // The refs as git keeps them, and the newest one's tree when the last process saved it.
-    const onDisk = readCheckpointRefs(this.repo.gitDir);
-    const saved = onDisk?.newestCommit && this.saved();
-    if (onDisk && saved && saved.commit === onDisk.newestCommit && saved.tree) {
-      this.newest = { stamp, tree: saved.tree, refs: onDisk.refs };
-      return this.newest;
-    }
-    const listed = await this.repo.git(['for-each-ref', '--format=%(refname) %(tree)', REF_PREFIX]);
-    const rows = listed.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split(' '))
-      .sort((a, b) => byCodeUnits(a[0], b[0]));
-    this.newest = { stamp, tree: rows.at(-1)?.[1], refs: rows.map((r) => r[0]) };
-    return this.newest;
-  }
-
-  /** The files saved by the last process to save them (read once until this one saves). */
-  private saved(): SavedFiles | undefined {
-    if (this.savedFiles === undefined) this.savedFiles = readSavedFiles(this.repo.gitDir) ?? null;
-    return this.savedFiles ?? undefined;
-  }
-
-  /** Saves the files for the next process; without them it does more work, nothing is lost. */
-  private save(files: ReadonlyMap<string, FileEntry>, checkpoint?: { commit: string; tree: string }): void {
-    this.savedFiles = undefined;
-    this.unsavedStats = undefined;
-    try {
-      saveFiles(this.repo.gitDir, files, checkpoint);
-    } catch {
-      // A full disk or a read-only home: the next process reads the files or asks git again.
-    }
-  }
-
-  private async refNames(): Promise<string[]> {
-    return (await this.newestRefs()).refs;
-  }
-
-  /** Refs past `keep` (counting `adding` new ones) or older than `maxAgeDays`, oldest first. */
-  private staleRefs(refs: string[], adding: number): string[] {
-    const over = Math.max(0, refs.length + adding - this.options.keep);
-    const oldest = Date.now() - this.options.maxAgeDays * DAY_MS;
-    return refs.filter((ref, i) => i < over || refTime(ref) < oldest);
-  }
-
-  /** The loose refs folder and packed-refs as they are: they change whenever a checkpoint is added or pruned. */
-  private refsStamp(): string {
-    const stat = (path: string) => {
-      const s = lstatSync(join(this.repo.gitDir, path), { throwIfNoEntry: false });
-      return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : '-';
-    };
-    return `${stat(REF_PREFIX)}|${stat('packed-refs')}`;
-  }
-
-  /** Merges the small packs checkpoints leave, in the background, when there are many. */
-  private async repackWhenMany(): Promise<void> {
-    const packs = await fs.readdir(join(this.repo.gitDir, 'objects', 'pack')).catch(() => []);
-    if (packs.filter((name) => name.endsWith('.pack')).length <= MAX_PACKS || this.gcRunning) return;
-    this.gcRunning = this.locked(async () => {
-      await this.repo.git(['repack', '-d', '-q', '--geometric=2']);
-    })
-      .catch(() => {
-        // A failed repack leaves the packs as they were; the next checkpoint tries again.
-      })
-      .finally(() => {
-        this.gcRunning = undefined;
-      });
-  }
-
-  /** gc in the background after pruning, at most once a day. */
-  private async gcWhenDue(): Promise<void> {
-    const last = await fs.stat(join(this.repo.gitDir, 'lathe-gc')).catch(() => undefined);
-    if (last && Date.now() - last.mtimeMs < DAY_MS) return;
-    await this.gc().catch(() => {
-      // A failed gc leaves the repository as it was; the next one tries again.
-    });
-  }
 }
 
-function deletions(refs: readonly string[]): string {
-  return refs.map((ref) => `delete ${ref}\n`).join('');
+const unique = () => randomBytes(3).toString('hex');
+
+/** The metadata with the files left out: all counted, at most some named (see `commitMessage`). */
+function withSkipped<M extends Omit<CheckpointMeta, 'skipped' | 'skippedCount'>>(
+  meta: M,
+  skipped: SkippedFile[],
+): M & CheckpointMeta {
+  return { ...meta, skipped, skippedCount: skipped.length };
 }
 
-function refTime(ref: string): number {
-  return Number(ref.slice(REF_PREFIX.length).split('-')[0]);
-}
-
-/** Bytes on disk (allocated blocks) of a folder and everything in it. */
-export async function folderBytes(path: string): Promise<number> {
-  let total = 0;
-  const entries = await fs.readdir(path, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    const full = join(path, entry.name);
-    if (entry.isDirectory()) total += await folderBytes(full);
-    else total += ((await fs.lstat(full).catch(() => undefined))?.blocks ?? 0) * 512;
-  }
-  return total;
+/** The tree of the saved files that were there (no base: the files of the present alone). */
+function treeOfRecords(gitDir: string, records: ReadonlyMap<string, FileRecord | null>): string {
+  const files = new Map<string, { mode: FileRecord[0]; sha: string }>();
+  for (const [path, record] of records) if (record) files.set(path, { mode: record[0], sha: record[1] });
+  return writeLooseTree(gitDir, files);
 }
 
 export { ShadowGitError };

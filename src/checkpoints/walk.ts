@@ -4,6 +4,9 @@ import ignore, { type Ignore } from 'ignore';
 
 /** Files larger than this are left out of checkpoints (and listed as skipped). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Why a file of `size` bytes is left out. */
+export const tooLarge = (size: number): string => `over 5 MB (${(size / 1024 / 1024).toFixed(1)} MB)`;
 /** A workspace with more files than this is not checkpointed: the first snapshot would take minutes. */
 export const MAX_FILES = 200_000;
 
@@ -124,6 +127,26 @@ export class WorkspaceWalker {
     return this.last;
   }
 
+  /**
+   * Whether a walk would hold a file at `path` (relative with `/`), there or not: no folder on
+   * its way is ignored, excluded, a link or a `.git`, and neither is the file.
+   */
+  covers(path: string): boolean {
+    const parts = path.split('/');
+    let layers: IgnoreLayer[] = [{ base: '', rules: this.rootRules }];
+    for (let i = 0; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      const abs = join(this.root, ...parts.slice(0, i));
+      const stat = lstatSync(abs, { throwIfNoEntry: false });
+      if (stat && !stat.isDirectory()) return false;
+      const ignoreStat = stat ? statKey(join(abs, '.gitignore')) : '';
+      if (ignoreStat) layers = [...layers, this.ignoreLayer(abs, folder, ignoreStat)];
+      const isFolder = i < parts.length - 1;
+      if (parts[i] === '.git' || isIgnored(layers, parts.slice(0, i + 1).join('/'), isFolder)) return false;
+    }
+    return true;
+  }
+
   /** A folder's entries, from memory when neither it nor the rules over it changed. */
   private folder(
     rel: string,
@@ -185,7 +208,7 @@ export class WorkspaceWalker {
       if (entry.isFile()) {
         const size = fileSize(join(abs, name));
         if (size !== undefined && size > MAX_FILE_BYTES) {
-          memory.skipped.push({ path, reason: `over 5 MB (${(size / 1024 / 1024).toFixed(1)} MB)` });
+          memory.skipped.push({ path, reason: tooLarge(size) });
           continue;
         }
       }

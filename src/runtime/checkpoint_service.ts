@@ -17,8 +17,10 @@ export interface CheckpointServiceOptions {
 
 /**
  * A runtime's checkpoints: one store per workspace the session works in (the home workspace, or
- * a worktree it entered), a checkpoint before each prompt and before each call that may change
- * files. A checkpoint that cannot be taken never stops the work; the reason is said once.
+ * a worktree it entered). A prompt's start is marked (no file is read); an edit saves the files
+ * it names before it runs; a call that may change files no declaration names (a command) takes a
+ * snapshot of the tree first. A checkpoint that cannot be taken never stops the work; the reason
+ * is said once.
  */
 export class CheckpointService {
   /** Why checkpoints are off; undefined while they are on. */
@@ -71,15 +73,18 @@ export class CheckpointService {
   }
 
   /**
-   * A checkpoint before a call that may change files (`label` names the call). Returns a line for
-   * the call's result when none could be taken, the first time for each reason.
+   * A checkpoint before a call that may change files (`label` names the call): of the files it
+   * names (`files`, absolute), else of the whole tree. Returns a line for the call's result when
+   * none could be taken, the first time for each reason.
    */
-  async beforeCall(workspace: string, label: string): Promise<string | undefined> {
+  async beforeCall(workspace: string, label: string, files?: readonly string[]): Promise<string | undefined> {
     const store = this.store(workspace);
     if (!store) return undefined;
     await this.turnTaking;
     try {
-      await store.take({ kind: 'call', label, session: this.options.sessionId });
+      const meta = { kind: 'call' as const, label, session: this.options.sessionId };
+      if (files && !store.namesFolder(files)) await store.saveFiles(meta, files);
+      else await store.take(meta);
       return undefined;
     } catch (error) {
       return this.tell(workspace, error, '/undo cannot take this call back');
@@ -87,9 +92,10 @@ export class CheckpointService {
   }
 
   /**
-   * A checkpoint before a prompt, with where the conversation stood, for /undo and /rewind, taken
-   * once `startAfter` settles. Calls that may change files wait for it (`beforeCall`), so it
-   * holds the files as they were.
+   * The mark of a prompt's start, with where the conversation stood, for /undo and /rewind,
+   * written once `startAfter` settles (no file is read: the checkpoints of the calls that follow
+   * hold what they change). Calls that may change files wait for it (`beforeCall`), so it comes
+   * before theirs.
    */
   beforeTurn(
     workspace: string,
@@ -108,6 +114,12 @@ export class CheckpointService {
     return this.turnTaking;
   }
 
+  /** Ends the stores' snapshot threads, once no checkpoint is being taken. */
+  async close(): Promise<void> {
+    await this.turnTaking.catch(() => undefined);
+    await Promise.all([...this.stores.values()].map((store) => store.close()));
+  }
+
   private async takeTurn(
     workspace: string,
     prompt: string,
@@ -117,15 +129,12 @@ export class CheckpointService {
     if (!store) return undefined;
     const session = this.options.sessionId;
     try {
-      await store.take(
-        {
-          kind: 'turn',
-          label: prompt.trim().split('\n')[0] || '(empty prompt)',
-          session,
-          ...(conversation ? { conversation: { ...conversation, session } } : {}),
-        },
-        { always: true },
-      );
+      await store.mark({
+        kind: 'turn',
+        label: prompt.trim().split('\n')[0] || '(empty prompt)',
+        session,
+        ...(conversation ? { conversation: { ...conversation, session } } : {}),
+      });
       return undefined;
     } catch (error) {
       return this.tell(workspace, error, '/undo cannot take this prompt back');

@@ -171,7 +171,7 @@ export class RuntimeServices {
       this.languageServers.dispose(),
       this.sessionTools.dispose(),
       this.pullRequests?.dispose(),
-      this.checkpoints.settled(),
+      this.checkpoints.close(),
     ]);
     this.sandbox.dispose();
   }

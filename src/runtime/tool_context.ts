@@ -15,6 +15,7 @@ import type { ReadTracker } from '../tool/read_tracker.js';
 import {
   type ApprovalAnswer,
   type ApprovalRequest,
+  type CallEnvironment,
   type CallHooks,
   parseInput,
   type ToolCall,
@@ -173,13 +174,11 @@ function recordWork(
 }
 
 /** The checkpoint step of the call pipeline: the workspace the call works in, labelled with the call. */
-function checkpointBeforeCall(
-  shared: SharedParts,
-): ((call: ToolCall, tool: Tool, input: unknown) => Promise<string | undefined>) | undefined {
+function checkpointBeforeCall(shared: SharedParts): CallEnvironment['checkpoint'] {
   const { services, place } = shared;
   if (services.checkpoints.off) return undefined;
-  return (call, tool, input) => {
+  return (call, tool, input, files) => {
     const { verb, detail } = callLabel(tool, call.name, input, (path) => path);
-    return services.checkpoints.beforeCall(place.workspace, `${verb} ${detail}`.slice(0, 200));
+    return services.checkpoints.beforeCall(place.workspace, `${verb} ${detail}`.slice(0, 200), files);
   };
 }

@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import type { CallFacts } from './facts.js';
-import type { Tool } from './types.js';
+import type { ChangeContext, Tool } from './types.js';
 
 /**
  * Whether a call may change files in the workspace, from its declaration: a tool that names the
@@ -10,4 +11,21 @@ export function mayChangeFiles(tool: Tool, input: unknown, facts: CallFacts): bo
   const changer =
     tool.touchedPaths !== undefined || ['edit', 'delete', 'move', 'execute'].includes(tool.kind);
   return changer && !tool.planModeAllowed(input, facts);
+}
+
+/**
+ * The files a call changes, absolute, when its tool names each of them (the files its permission
+ * check judged, else those it declares); undefined when it may change files no declaration names
+ * (a command, a change over a glob): then only a snapshot of the whole tree covers it.
+ */
+export function namedFiles(
+  tool: Tool,
+  input: unknown,
+  ctx: ChangeContext,
+  checkedFiles?: readonly string[],
+): string[] | undefined {
+  if (!tool.touchedPaths) return undefined;
+  const named = checkedFiles ?? tool.touchedPaths(input, ctx);
+  if (named.some((path) => path.includes('*'))) return undefined;
+  return named.map((path) => resolve(ctx.cwd, path));
 }

@@ -13,7 +13,7 @@ import type { SubagentTag } from './context/agents.js';
 import { withEditDiagnostics } from './edit_diagnostics.js';
 import type { ApprovalAnswerer } from './events.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
-import { mayChangeFiles } from './may_change_files.js';
+import { mayChangeFiles, namedFiles } from './may_change_files.js';
 import { findTool } from './pool.js';
 import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
 
@@ -122,10 +122,11 @@ export interface CallEnvironment {
   approvals?: ApprovalObserver;
   hooks?: CallHooks;
   /**
-   * Takes a checkpoint of the workspace before a call that may change files (`mayChangeFiles`);
+   * Takes a checkpoint of the workspace before a call that may change files (`mayChangeFiles`):
+   * of the files it names (`files`, absolute) when its tool names each, else of the whole tree;
    * returns a line for the result when none could be taken.
    */
-  checkpoint?: (call: ToolCall, tool: Tool, input: unknown) => Promise<string | undefined>;
+  checkpoint?: (call: ToolCall, tool: Tool, input: unknown, files?: string[]) => Promise<string | undefined>;
 }
 
 /** Parses and validates a call's input, or says what is wrong in words the model can act on. */
@@ -323,7 +324,7 @@ export async function runToolCall(
     // 5b. A checkpoint before a call that may change files, so /undo and /rewind can take it back.
     const unsaved =
       env.checkpoint && mayChangeFiles(tool, current.input, current.facts)
-        ? await env.checkpoint(call, tool, current.input)
+        ? await env.checkpoint(call, tool, current.input, namedFiles(tool, current.input, ctx, checkedFiles))
         : undefined;
 
     // 6. The call itself, on what its permission check judged.

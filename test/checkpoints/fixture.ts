@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -103,4 +111,44 @@ export function treeState(dir: string): Record<string, string> {
   };
   visit('');
   return state;
+}
+
+/** The subcommand of a git command line: the first word that is no option nor a `-c` value. */
+function subcommand(line: string): string {
+  const words = line.split(' ');
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === '-c') i++;
+    else if (!words[i].startsWith('-')) return words[i];
+  }
+  return '';
+}
+
+/**
+ * A PATH whose `git` logs each call's subcommand, then runs the real git: `calls` every call,
+ * `shadowCalls` those in a shadow repository of checkpoints (GIT_DIR under a `checkpoints` folder).
+ */
+export function countingGit(): {
+  env: NodeJS.ProcessEnv;
+  calls: () => string[];
+  shadowCalls: () => string[];
+} {
+  const bin = tempDir('lathe-git-shim-');
+  const log = join(bin, 'calls.log');
+  writeFileSync(log, '');
+  const shim = join(bin, 'git');
+  writeFileSync(shim, `#!/bin/sh\necho "$GIT_DIR|$*" >> '${log}'\nexec /usr/bin/git "$@"\n`);
+  chmodSync(shim, 0o755);
+  const lines = () =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ({ gitDir: line.slice(0, line.indexOf('|')), args: line.slice(line.indexOf('|') + 1) }));
+  return {
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    calls: () => lines().map((line) => subcommand(line.args)),
+    shadowCalls: () =>
+      lines()
+        .filter((line) => /\/checkpoints\/[0-9a-f]+\.git$/.test(line.gitDir))
+        .map((line) => subcommand(line.args)),
+  };
 }

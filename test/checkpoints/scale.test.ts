@@ -60,10 +60,11 @@ describe('checkpoints at scale', () => {
     const home = tempDir('lathe-home-');
     const before = treeState(dir);
     const env = { ...process.env, LATHE_HOME: home, NODE_ENV: 'test', LATHE_FEATURES: '' };
-    const input = JSON.stringify({ path: 'made.txt', content: 'made\n' });
+    // A command that writes: the call a snapshot of the whole tree is taken before.
+    const input = JSON.stringify({ command: 'echo made > made.txt' });
     const child = spawn(
       process.execPath,
-      [LATHE_BIN, 'tool', 'write_to_file', '--yolo', '--cwd', dir, '--input', input],
+      [LATHE_BIN, 'tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input],
       { env, detached: true, stdio: 'ignore' },
     );
     const ended = new Promise((resolve) => child.on('close', resolve));
@@ -81,7 +82,7 @@ describe('checkpoints at scale', () => {
     await ended;
 
     expect(treeState(dir)).toEqual(before);
-    const again = lathe(['tool', 'write_to_file', '--yolo', '--cwd', dir, '--input', input], { env });
+    const again = lathe(['tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input], { env });
     expect(again.code).toBe(0);
     expect(again.stdout).not.toContain('No checkpoint');
     const listed = JSON.parse(lathe(['checkpoints', 'list', '--json', '--cwd', dir], { env }).stdout);

@@ -13,31 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../src/checkpoints/index.js';
 import { tempDir } from '../support/runtime_fixtures.js';
-import { treeState } from './fixture.js';
-
-/** The subcommand of a git command line: the first word that is no option nor a `-c` value. */
-function subcommand(line: string): string {
-  const words = line.split(' ');
-  for (let i = 0; i < words.length; i++) {
-    if (words[i] === '-c') i++;
-    else if (!words[i].startsWith('-')) return words[i];
-  }
-  return '';
-}
-
-/** A PATH whose `git` logs each call's subcommand, then runs the real git. */
-function countingGit(): { env: NodeJS.ProcessEnv; calls: () => string[] } {
-  const bin = tempDir('lathe-git-shim-');
-  const log = join(bin, 'calls.log');
-  writeFileSync(log, '');
-  const shim = join(bin, 'git');
-  writeFileSync(shim, `#!/bin/sh\necho "$*" >> '${log}'\nexec /usr/bin/git "$@"\n`);
-  chmodSync(shim, 0o755);
-  return {
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-    calls: () => readFileSync(log, 'utf8').split('\n').filter(Boolean).map(subcommand),
-  };
-}
+import { countingGit, treeState } from './fixture.js';
 
 /** The one shadow repository under a home. */
 function shadowRepoOf(home: string): string {

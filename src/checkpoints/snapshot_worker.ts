@@ -1,0 +1,22 @@
+// The snapshot thread: takes the snapshots of one workspace's whole tree, off the main thread,
+// one request at a time, and keeps what it learnt of the files between them.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ShadowGitError } from './shadow_repo.js';
+import { type SnapshotRequest, type SnapshotSetup, TreeSnapshotter } from './tree_snapshotter.js';
+import { WalkError } from './walk.js';
+
+const port = parentPort;
+if (!port) throw new Error('the snapshot thread runs as a worker thread');
+const snapshotter = new TreeSnapshotter(workerData as SnapshotSetup);
+let turn: Promise<void> = Promise.resolve();
+
+port.on('message', ({ id, request }: { id: number; request: SnapshotRequest }) => {
+  turn = turn.then(async () => {
+    try {
+      port.postMessage({ id, answer: await snapshotter.snapshot(request) });
+    } catch (error) {
+      const kind = error instanceof WalkError ? 'walk' : error instanceof ShadowGitError ? 'git' : 'other';
+      port.postMessage({ id, error: { kind, message: (error as Error)?.message ?? String(error) } });
+    }
+  });
+});
