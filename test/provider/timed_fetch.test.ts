@@ -2,7 +2,6 @@ import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { httpFetch } from '../../src/provider/http_fetch.js';
 import { fetchWithTimeouts } from '../../src/provider/timed_fetch.js';
 import { freePort } from '../support/ports.js';
 
@@ -13,7 +12,7 @@ describe('model requests with timeouts: the caller signal keeps no listener of a
     const server = createServer((_req, res) => res.end('event: x\ndata: {}\n\n'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const fetch = fetchWithTimeouts(TIMEOUTS, httpFetch as typeof globalThis.fetch);
+    const fetch = fetchWithTimeouts(TIMEOUTS, globalThis.fetch);
     const controller = new AbortController();
     try {
       for (let i = 0; i < 30; i++) await (await fetch(url, { signal: controller.signal })).text();
@@ -25,7 +24,7 @@ describe('model requests with timeouts: the caller signal keeps no listener of a
 
   it('after 30 requests that found no server', async () => {
     const url = `http://127.0.0.1:${await freePort()}/`;
-    const fetch = fetchWithTimeouts(TIMEOUTS, httpFetch as typeof globalThis.fetch);
+    const fetch = fetchWithTimeouts(TIMEOUTS, globalThis.fetch);
     const controller = new AbortController();
     for (let i = 0; i < 30; i++) await expect(fetch(url, { signal: controller.signal })).rejects.toThrow();
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
