@@ -43,18 +43,20 @@ function countSpawns(): { count: () => number; stop: () => void } {
 }
 
 /**
- * When lathe last handed a model request to the network: model requests go through Node's own
- * HTTP client (src/provider/http_fetch.ts), not the global fetch, so its start is watched on the
- * client's diagnostics channel.
+ * When lathe last handed a model request to the network, watched on the diagnostics channels of
+ * fetch (undici, the model's client) and of node:http (a proxy or tool request), since lathe
+ * keeps its own reference to fetch and a patched global would not see it.
  */
 let lastFetch = { at: 0, cpuMs: 0 };
 const cpuMs = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
-subscribe('http.client.request.start', () => {
+const requestStarted = () => {
   lastFetch = { at: performance.now(), cpuMs: cpuMs() };
-});
+};
+subscribe('undici:request:create', requestStarted);
+subscribe('http.client.request.start', requestStarted);
 
 /** The workspace of the runs: one small file the children read. */
 const workspace = tempDir('lathe-bench-agents-');

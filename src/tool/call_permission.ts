@@ -1,7 +1,7 @@
 import type { ApprovalCategory } from '../config/types.js';
 import type { PermissionDecision } from '../permission/types.js';
+import type { ApprovalRequest, ApprovalVerdict, CallEnvironment } from './call_types.js';
 import type { CallFacts } from './facts.js';
-import type { ApprovalRequest, ApprovalVerdict, CallEnvironment } from './run_call.js';
 import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
 
 /** The permission phase of a call: the decision, and carrying it out (asking, refusing). */
