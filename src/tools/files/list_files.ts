@@ -6,10 +6,9 @@ import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
-import { listFiles as listFolderFiles } from '../search/file_listing.js';
+import { isListedFile, listFiles as listFolderFiles } from '../search/file_listing.js';
 import { gitIgnoredNames } from '../search/git_ignored.js';
 import { INCLUDE_IGNORED_HELP, ignoredFolderNote } from '../search/ignored_note.js';
-import { fileTime } from '../search/newest_files.js';
 import { readableFilter } from '../shared/denied_paths.js';
 import { gitFolderProblem } from '../shared/git_folder.js';
 import { gitignoreFilter } from '../shared/gitignore.js';
@@ -77,7 +76,7 @@ async function listRecursive(
   });
   if (!listing.ok) return listing;
   // git lists a tracked file the disk no longer has: only files that are there are shown.
-  const files = first.paths().filter((path) => fileTime(dir, path) !== undefined);
+  const files = first.paths().filter((path) => isListedFile(dir, path));
   return { ok: true, files, more: first.count > MAX_ENTRIES };
 }
 

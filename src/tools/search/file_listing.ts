@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { listGitFiles } from './git_listing.js';
 import { inGitWorkTree } from './git_run.js';
@@ -14,6 +15,21 @@ export interface ListingOptions {
 }
 
 export type ListingResult = { ok: true } | { ok: false; error: string };
+
+/**
+ * A listed path that is a regular file or a link (git lists links as files): its modification
+ * time; undefined for anything else (a tracked file since deleted, a submodule's folder).
+ */
+export function fileTime(root: string, path: string): number | undefined {
+  const stats = lstatSync(join(root, path), { throwIfNoEntry: false });
+  if (!stats || !(stats.isFile() || stats.isSymbolicLink())) return undefined;
+  return stats.mtimeMs;
+}
+
+/** Whether a listed path is there as a file (see `fileTime`). */
+export function isListedFile(root: string, path: string): boolean {
+  return fileTime(root, path) !== undefined;
+}
 
 /** Whether a relative path names something inside a `.git` folder (or a `.git` file itself). */
 export function insideGit(relative: string): boolean {

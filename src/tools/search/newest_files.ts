@@ -1,6 +1,5 @@
-import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import { comparePaths, FirstPaths } from '../shared/path_order.js';
+import { fileTime } from './file_listing.js';
 
 /** The files a glob shows, and in which order they were picked. */
 export interface PickedFiles {
@@ -13,16 +12,6 @@ export interface PickedFiles {
 
 /** Files stat'ed between yields to the event loop (a synchronous stat is several times faster here). */
 const STAT_BATCH = 2_000;
-
-/**
- * A listed path that is a regular file or a link (git lists links as files): its modification
- * time; undefined for anything else (a tracked file since deleted, a submodule's folder).
- */
-export function fileTime(root: string, path: string): number | undefined {
-  const stats = lstatSync(join(root, path), { throwIfNoEntry: false });
-  if (!stats || !(stats.isFile() || stats.isSymbolicLink())) return undefined;
-  return stats.mtimeMs;
-}
 
 /**
  * Collects a stream of matching paths and picks the `shown` newest. Up to `timeLimit` matches
