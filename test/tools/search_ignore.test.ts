@@ -234,4 +234,19 @@ describe("git's rules decide in a repository", () => {
     expect(found.search.sort()).toEqual(expected);
     expect(found.list.filter((p) => !p.endsWith('/')).sort()).toEqual(expected);
   });
+  it('a repository added without .gitmodules is left out whole, as git lists only its gitlink', async () => {
+    const dir = gitRepo({ 'top.ts': 'x\n' });
+    const inner = join(dir, 'inner');
+    mkdirSync(inner);
+    writeFileSync(join(inner, 'in.ts'), 'x\n');
+    git(inner, ['init', '-q']);
+    git(inner, ['add', '.']);
+    git(inner, ['commit', '-qm', 'inner']);
+    git(dir, ['-c', 'advice.addEmbeddedRepo=false', 'add', 'top.ts', 'inner']);
+    expect(gitListing(dir)).toEqual(['inner', 'top.ts']);
+    const found = await everything(dir);
+    expect(found.glob).toEqual(['top.ts']);
+    expect(found.search).toEqual(['top.ts']);
+    expect(found.list.filter((p) => !p.endsWith('/'))).toEqual(['top.ts']);
+  });
 });

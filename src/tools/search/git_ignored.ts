@@ -1,5 +1,5 @@
 import { basename, dirname, join } from 'node:path';
-import { gitlinks, gitRecords, holdsRepository, inGitWorkTree, streamGit } from './git_run.js';
+import { gitlinks, gitRecords, holdsRepository, inGitWorkTree, streamGit, submodules } from './git_run.js';
 
 /**
  * Which of `names` (entries of `dir`) git's ignore rules exclude, by `git check-ignore`: a tracked
@@ -35,11 +35,12 @@ export async function gitIgnoresFolder(dir: string, signal?: AbortSignal): Promi
 /**
  * What git's rules exclude below `root`, as ripgrep ignore-file lines anchored at `root`: the
  * ignored untracked files and folders (`git ls-files --others --ignored --directory`), and those
- * of each repository nested in it by its own rules. A nested repository git cannot read is left
- * out whole. Undefined when git cannot answer for `root`.
+ * of each repository nested in it (a clone, a submodule) by its own rules. As in glob's listing,
+ * a repository added without `.gitmodules` (a gitlink only the index names) and one git cannot
+ * read are left out whole. Undefined when git cannot answer for `root`.
  */
 export async function gitIgnoreLines(root: string, signal?: AbortSignal): Promise<string[] | undefined> {
-  const [ignored, untrackedRepos, links] = await Promise.all([
+  const [ignored, untrackedRepos, links, registered] = await Promise.all([
     gitRecords(
       ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'],
       root,
@@ -48,10 +49,12 @@ export async function gitIgnoreLines(root: string, signal?: AbortSignal): Promis
     // `*/` matches nothing but the entries git shows for nested repositories.
     gitRecords(['ls-files', '-z', '--others', '--exclude-standard', '--', '*/'], root, signal),
     gitlinks(root, signal),
+    submodules(root, signal),
   ]);
   if (!ignored || !untrackedRepos) return undefined;
   const lines = ignored.map(ignoreLine);
-  const nested = [...untrackedRepos.map((dir) => dir.slice(0, -1)), ...links];
+  for (const link of links) if (!registered.includes(link)) lines.push(ignoreLine(`${link}/`));
+  const nested = [...untrackedRepos.map((dir) => dir.slice(0, -1)), ...registered];
   for (const dir of nested) {
     if (!holdsRepository(join(root, dir))) continue;
     const inner = await gitIgnoreLines(join(root, dir), signal);

@@ -1,30 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { repoRoot } from '../../config/agents_md.js';
-import { gitRecords, holdsRepository, streamGit } from './git_run.js';
+import { join } from 'node:path';
+import { holdsRepository, streamGit, submodules } from './git_run.js';
 
 /** What git answered for one repository: whether it could, and the repositories nested in it. */
 export interface GitListing {
   answered: boolean;
   /** Folders (relative, no trailing `/`) holding a repository of their own, which git does not enter. */
   nested: string[];
-}
-
-/**
- * The submodules `.gitmodules` names below `root`, relative to it. (A repository added without
- * one is a gitlink too, but only `git ls-files --stage` would tell, a scan of the whole index:
- * a listing leaves it out, as git's own does.)
- */
-async function submodules(root: string, signal?: AbortSignal): Promise<string[]> {
-  const top = repoRoot(root);
-  if (!top || !existsSync(join(top, '.gitmodules'))) return [];
-  const found = await gitRecords(
-    ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'],
-    top,
-    signal,
-  );
-  const below = (found ?? []).map((entry) => relative(root, join(top, entry.slice(entry.indexOf('\n') + 1))));
-  return below.filter((path) => path !== '' && !path.startsWith('..'));
 }
 
 /**

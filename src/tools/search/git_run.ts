@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { repoRoot } from '../../config/agents_md.js';
 import { safeGitArgs, safeGitEnv } from '../../util/safe_git.js';
 import { type StreamedRun, type StreamOptions, streamRecords } from './stream_records.js';
@@ -77,4 +77,21 @@ export async function gitlinks(cwd: string, signal: AbortSignal | undefined): Pr
     { select: (bytes, start) => GITLINK_MODE.every((byte, i) => bytes[start + i] === byte) },
   );
   return links;
+}
+
+/**
+ * The submodules `.gitmodules` names below `root`, relative to it. (A repository added without
+ * one is a gitlink too, but only `git ls-files --stage` would tell, a scan of the whole index:
+ * a listing leaves it out, as git's own does.)
+ */
+export async function submodules(root: string, signal?: AbortSignal): Promise<string[]> {
+  const top = repoRoot(root);
+  if (!top || !existsSync(join(top, '.gitmodules'))) return [];
+  const found = await gitRecords(
+    ['config', '-z', '--file', '.gitmodules', '--get-regexp', '^submodule\\..*\\.path$'],
+    top,
+    signal,
+  );
+  const below = (found ?? []).map((entry) => relative(root, join(top, entry.slice(entry.indexOf('\n') + 1))));
+  return below.filter((path) => path !== '' && !path.startsWith('..'));
 }
