@@ -20,7 +20,7 @@ const BIN = fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 const TARGET_FIRST_REQUEST_MS = 200;
 const TARGET_EXIT_MS = 30;
 
-interface Scenario {
+export interface Scenario {
   name: string;
   prompt: string;
   args: string[];
@@ -32,7 +32,7 @@ interface Scenario {
   again?: boolean;
 }
 
-const SCENARIOS: Scenario[] = [
+export const SCENARIOS: Scenario[] = [
   { name: 'hello', prompt: 'hi', args: [], files: {}, turns: [{ text: 'Hello!' }], expect: 'Hello!' },
   {
     name: 'hello again',
@@ -72,11 +72,15 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-interface RunTimes {
+export interface RunTimes {
   firstRequestMs: number;
   /** lathe's CPU time up to its first request: what the machine's load does not change. */
   firstRequestCpuMs: number;
   exitMs: number;
+  /** From spawning the command to its exit. */
+  totalMs: number;
+  /** The longest from a reply's end to the next request: a round of tool calls. */
+  slowestRoundMs: number;
 }
 
 /** A git repository with the files committed, as lathe usually finds its working folder. */
@@ -102,7 +106,7 @@ const isModelRequest = (t: Traffic) => t.path.endsWith('/messages');
 /** Where each build last ran a scenario that is not run again: the folder and the home. */
 const lastPlace = new Map<string, { cwd: string; home: string }>();
 
-async function timeRun(bin: string, scenario: Scenario, server: TimedServer): Promise<RunTimes> {
+export async function timeRun(bin: string, scenario: Scenario, server: TimedServer): Promise<RunTimes> {
   await server.enqueue(scenario.turns);
   server.takeTraffic();
   const reused = scenario.again ? lastPlace.get(bin) : undefined;
@@ -141,10 +145,19 @@ async function timeRun(bin: string, scenario: Scenario, server: TimedServer): Pr
   const lastReply = traffic.filter((t) => t.traffic === 'reply_end').at(-1);
   if (!first || !lastReply) throw new Error(`${scenario.name}: the server saw no model request`);
   const ms = (from: bigint, to: bigint) => Number(to - from) / 1e6;
+  const requests = traffic.filter((t) => t.traffic === 'request');
+  const rounds = traffic
+    .filter((t) => t.traffic === 'reply_end')
+    .flatMap((end) => {
+      const next = requests.find((r) => r.at > end.at);
+      return next ? [ms(end.at, next.at)] : [];
+    });
   return {
+    slowestRoundMs: Math.max(0, ...rounds),
     firstRequestMs: ms(spawned, first.at),
     firstRequestCpuMs: first.cpuMs ?? Number.NaN,
     exitMs: ms(lastReply.at, exited),
+    totalMs: ms(spawned, exited),
   };
 }
 

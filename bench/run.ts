@@ -7,10 +7,13 @@ import { benchCaching } from './caching.js';
 import { benchCheckpoints } from './checkpoints.js';
 import { benchEdit } from './edit.js';
 import { benchExec } from './exec.js';
+import { benchHardLinks } from './hard_links.js';
 import { benchHeadlessTiming } from './headless_timing.js';
 import { benchHooks } from './hooks.js';
 import { benchJobsOverhead, benchJobsThroughput } from './jobs.js';
 import { benchLsp } from './lsp.js';
+import { benchLspReferences } from './lsp_references.js';
+import { benchLspWork } from './lsp_work.js';
 import { benchMcp } from './mcp.js';
 import { benchOutline } from './outline.js';
 import { benchPromptTokens } from './prompt_tokens.js';
@@ -47,8 +50,17 @@ const benches: Array<[string, () => Promise<Rows>]> = [
   ['subagents: start-up, 4 in parallel, first request size (o200k tokens)', benchAgents],
   ['execute_command overhead and memory', benchExec],
   ['sandbox probe at start and read-deny masks', benchSandbox],
+  ['permissions: deny rules and protected paths through hard links, 50,000 files', benchHardLinks],
   ['MCP client: tool-call round trip and 5-server start (server-everything)', benchMcp],
   ['language servers: typescript-language-server on 500 files (the last row is MB, not ms)', benchLsp],
+  [
+    'language servers: lathe -p work scenario in a TypeScript project, diagnostics after edits on vs off',
+    benchLspWork,
+  ],
+  [
+    "language servers: find_references and rename on zod's sources, lathe and the server directly",
+    benchLspReferences,
+  ],
   ['first request size (o200k tokens)', benchPromptTokens],
   [
     'prompt caching over the work scenario (Claude Sonnet 4.5 prices, fake server token estimate)',

@@ -6,6 +6,7 @@ import type { AgentInteraction } from '../tool/context/agent.js';
 import type { ContextReport, ConversationAccess } from '../tool/context/conversation.js';
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import { announcesOnly } from '../tool/kinds.js';
+import { PendingNotes } from '../tool/pending_notes.js';
 import { findTool, isCoordinatorPool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
@@ -79,6 +80,8 @@ export class Agent {
   private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
   /** Notes for the model, sent as a user message before its next request (`notify`). */
   private readonly notes: string[] = [];
+  /** What calls started that comes in later (edits' diagnostics): the next result or request carries it. */
+  readonly pendingNotes = new PendingNotes();
   /** What ends with the running prompt (a loaded skill's granted tools). */
   private readonly promptEndings: Array<() => void> = [];
   /** This agent's children; absent where none may start (no child runtime, or past the depth limit). */
@@ -195,6 +198,7 @@ export class Agent {
     void this.options.runtime.checkpointTurn?.(prompt, this.messages, requestOut).then((unsaved) => {
       if (unsaved) this.emit({ type: 'notice', message: unsaved });
     });
+    this.options.runtime.warmUp?.(requestOut);
     this.latestPrompt = userMessage(prompt, images);
     this.push(this.latestPrompt);
     this.emit({ type: 'user_message', text: prompt });
@@ -239,6 +243,8 @@ export class Agent {
       if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
       const mail = await this.options.inbox?.();
       if (mail) this.notify(mail);
+      const arrived = this.pendingNotes.take();
+      if (arrived) this.notify(arrived);
       this.sendNotes();
       if (await this.ledger.reaches(this.messages, this.compactionThreshold())) await this.compact(signal);
       this.emit({ type: 'request_start', turn });
@@ -318,6 +324,7 @@ export class Agent {
         this.promptEndings.push(release);
       },
       notify: (text) => this.notify(text),
+      pendingNotes: this.pendingNotes,
       setMode: (mode) => {
         if (mode === runtime.conditions.mode) return;
         if (mode === 'plan') this.previousMode = runtime.conditions.mode;

@@ -87,6 +87,12 @@ export interface AgentRuntime {
     history: readonly ConversationMessage[],
     startAfter?: Promise<unknown>,
   ): Promise<string | undefined>;
+  /**
+   * Starts what the session will likely need (the language servers the workspace's root
+   * markers call for) once `startAfter` settles: the prompt's first request is out, so it is
+   * never held back. Absent for children.
+   */
+  warmUp?(startAfter: Promise<unknown>): void;
 }
 
 /** A worktree a child works in, and how to leave it once the child has ended. */

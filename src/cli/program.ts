@@ -37,6 +37,7 @@ function runtimeOptions(command: Command): Command {
     .option('--cwd <dir>', 'working folder (default: the current folder)')
     .addOption(new Option('--profile <profile>', 'prompt configuration').choices([...PROFILES]))
     .addOption(new Option('--mode <mode>', 'Plan or Act mode').choices(['plan', 'act']))
+    .option('--strict-plan', 'Strict Plan Mode: in Plan mode the file-writing tools are refused, not asked')
     .option('--feature <name>', 'turn a feature on (repeatable)', collect, [])
     .addOption(
       new Option('--sandbox <mode>', 'where commands may write (default workspace-write)').choices([

@@ -43,24 +43,12 @@ export function checkpointSettingProblems(value: unknown): string[] {
 }
 
 /**
- * Applies one (checked) layer's `checkpoints` section: later layers win; exclusions add up. An
- * untrusted folder may not take the way back away: its `enabled: false` and `exclude` are
- * dropped and named in `ignoredUntrusted`.
+ * Applies one (checked) layer's `checkpoints` section: later layers win; exclusions add up. (An
+ * untrusted folder's `enabled: false` and `exclude` never get here: see untrusted_keys.ts.)
  */
-export function mergeCheckpointSettings(
-  resolved: CheckpointSettings,
-  layer: SettingsLayer,
-  ignoredUntrusted?: string[],
-): void {
+export function mergeCheckpointSettings(resolved: CheckpointSettings, layer: SettingsLayer): void {
   const section = layer.checkpoints;
   if (!isObject(section)) return;
-  if (ignoredUntrusted) {
-    if (section.enabled === false) ignoredUntrusted.push('checkpoints.enabled=false');
-    if (section.exclude !== undefined) ignoredUntrusted.push('checkpoints.exclude');
-    const { enabled: _enabled, exclude: _exclude, ...rest } = section;
-    mergeCheckpointSettings(resolved, { checkpoints: rest });
-    return;
-  }
   if (typeof section.enabled === 'boolean') resolved.enabled = section.enabled;
   if (positiveWhole(section.keep)) resolved.keep = section.keep;
   if (positiveWhole(section.maxAgeDays)) resolved.maxAgeDays = section.maxAgeDays;

@@ -9,6 +9,11 @@ export interface LspSettings {
   /** How long an edit waits for the file's diagnostics: on a server just started, and on one running. */
   coldTimeoutMs: number;
   warmTimeoutMs: number;
+  /**
+   * How long an edit's result waits for a warm server's diagnostics before it says
+   * `diagnostics: pending` and they follow with a later result (a server still starting: none).
+   */
+  editWaitMs: number;
 }
 
 export const DEFAULT_LSP_SETTINGS: LspSettings = {
@@ -16,6 +21,7 @@ export const DEFAULT_LSP_SETTINGS: LspSettings = {
   diagnosticsAfterEdit: true,
   coldTimeoutMs: 15_000,
   warmTimeoutMs: 3_000,
+  editWaitMs: 300,
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -44,9 +50,10 @@ export function lspSettingProblems(value: unknown): string[] {
     const ok =
       isObject(diagnosticsTimeout) &&
       Object.entries(diagnosticsTimeout).every(
-        ([k, v]) => (k === 'cold' || k === 'warm') && typeof v === 'number' && v > 0,
+        ([k, v]) => (k === 'cold' || k === 'warm' || k === 'edit') && typeof v === 'number' && v > 0,
       );
-    if (!ok) problems.push('"lsp.diagnosticsTimeout" must be {"cold": seconds, "warm": seconds}');
+    if (!ok)
+      problems.push('"lsp.diagnosticsTimeout" must be {"cold": seconds, "warm": seconds, "edit": seconds}');
   }
   if (servers !== undefined) {
     if (!isObject(servers)) return [...problems, '"lsp.servers" must be an object of servers by name'];
@@ -77,6 +84,7 @@ export function mergeLspSettings(resolved: LspSettings, layer: SettingsLayer): v
   if (isObject(timeout)) {
     if (typeof timeout.cold === 'number' && timeout.cold > 0) resolved.coldTimeoutMs = timeout.cold * 1000;
     if (typeof timeout.warm === 'number' && timeout.warm > 0) resolved.warmTimeoutMs = timeout.warm * 1000;
+    if (typeof timeout.edit === 'number' && timeout.edit > 0) resolved.editWaitMs = timeout.edit * 1000;
   }
   if (isObject(lsp.servers)) {
     const servers = { ...resolved.servers };

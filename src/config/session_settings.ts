@@ -92,6 +92,12 @@ const LIVE: Record<string, LiveKey> = {
       to.lsp.warmTimeoutMs = from.lsp.warmTimeoutMs;
     },
   },
+  'lsp.diagnosticsTimeout.edit': {
+    read: (s) => seconds(s.lsp.editWaitMs),
+    copy: (to, from) => {
+      to.lsp.editWaitMs = from.lsp.editWaitMs;
+    },
+  },
   'repl.timeout': {
     read: (s) => seconds(s.repl.timeoutMs),
     copy: (to, from) => {
@@ -161,6 +167,7 @@ function flatten(s: ResolvedSettings, features: readonly string[]): Array<[strin
     ['lsp.diagnosticsAfterEdit', s.lsp.diagnosticsAfterEdit],
     ['lsp.diagnosticsTimeout.cold', seconds(s.lsp.coldTimeoutMs)],
     ['lsp.diagnosticsTimeout.warm', seconds(s.lsp.warmTimeoutMs)],
+    ['lsp.diagnosticsTimeout.edit', seconds(s.lsp.editWaitMs)],
     ['repl.timeout', seconds(s.repl.timeoutMs)],
     ['repl.memoryMb', s.repl.memoryMb],
   ];

@@ -137,7 +137,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     rules: [],
     sandbox: { mode: 'workspace-write', network: false },
     modelTimeouts: { ...DEFAULT_MODEL_TIMEOUTS },
-    mcp: { ...DEFAULT_MCP_LIMITS },
+    mcp: { ...DEFAULT_MCP_LIMITS, allowedOrigins: [] },
     commands: { maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES },
     agents: { ...DEFAULT_AGENT_LIMITS, tree: { ...DEFAULT_AGENT_LIMITS.tree } },
     disabledRules: [],
@@ -221,12 +221,8 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     }
     if (settings.features !== undefined) resolved.featureLayers.push(settings.features);
     if (settings.hooks !== undefined) resolved.hooks.push({ source, value: settings.hooks });
-    // An untrusted folder may not turn off the user's rules.
-    const disabled = settings.rules?.disabled ?? [];
-    if (layer.untrusted && disabled.length > 0) resolved.ignoredUntrusted.push('rules.disabled');
-    else
-      for (const name of disabled)
-        if (!resolved.disabledRules.includes(name)) resolved.disabledRules.push(name);
+    for (const name of settings.rules?.disabled ?? [])
+      if (!resolved.disabledRules.includes(name)) resolved.disabledRules.push(name);
     mergeTimeouts(resolved, source, settings, warnings);
     mergeAgentLimits(resolved.agents, source, settings, warnings);
     mergeWebSettings(resolved.web, settings);
@@ -235,11 +231,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     mergeReplSettings(resolved.repl, settings);
     mergeContextSettings(resolved.context, settings);
     mergeGithubSettings(resolved.github, settings);
-    mergeCheckpointSettings(
-      resolved.checkpoints,
-      settings,
-      layer.untrusted ? resolved.ignoredUntrusted : undefined,
-    );
+    mergeCheckpointSettings(resolved.checkpoints, settings);
   }
   return resolved;
 }

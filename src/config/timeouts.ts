@@ -6,11 +6,13 @@ export interface ModelTimeouts {
   idleMs: number;
 }
 
-/** How long runs wait for MCP servers, and the limits of `lathe mcp serve --http` sessions. */
+/** How long runs wait for MCP servers, and the limits of `lathe mcp serve --http` and its callers. */
 export interface McpLimits {
   startupTimeoutMs: number;
   sessionIdleTimeoutMs: number;
   maxSessions: number;
+  /** Web origins (`https://app.example`) whose pages may call `lathe mcp serve --http`. */
+  allowedOrigins: string[];
 }
 
 export const DEFAULT_MODEL_TIMEOUTS: ModelTimeouts = { firstByteMs: 60_000, idleMs: 120_000 };
@@ -18,6 +20,7 @@ export const DEFAULT_MCP_LIMITS: McpLimits = {
   startupTimeoutMs: 10_000,
   sessionIdleTimeoutMs: 30 * 60_000,
   maxSessions: 32,
+  allowedOrigins: [],
 };
 
 type Checked<T> = { value: T } | { problem: string };
@@ -32,6 +35,23 @@ function count(value: unknown): Checked<number> {
   return typeof value === 'number' && Number.isInteger(value) && value > 0
     ? { value }
     : { problem: 'must be a positive whole number' };
+}
+
+/** A list of web origins (`scheme://host[:port]`), kept as a browser sends them in `Origin`. */
+function origins(value: unknown): Checked<string[]> {
+  const originOf = (item: unknown) => {
+    try {
+      const url = new URL(item as string);
+      const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+      return typeof item === 'string' && bare && url.origin !== 'null' ? url.origin : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const found = Array.isArray(value) ? value.map(originOf) : [undefined];
+  return found.every((origin) => origin !== undefined)
+    ? { value: found as string[] }
+    : { problem: 'must be a list of web origins such as "https://app.example" (scheme, host and port)' };
 }
 
 /** Reads one key of a section into `target`; a wrong value is a warning and the earlier value stays. */
@@ -88,5 +108,6 @@ export function mergeTimeouts(
       warnings,
     );
     take(resolved.mcp, 'maxSessions', count, mcp.maxSessions, at('maxSessions'), warnings);
+    take(resolved.mcp, 'allowedOrigins', origins, mcp.allowedOrigins, at('allowedOrigins'), warnings);
   }
 }

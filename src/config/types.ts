@@ -40,8 +40,16 @@ export interface SettingsLayer {
   sandbox?: { mode?: 'read-only' | 'workspace-write' | 'off'; network?: boolean };
   /** Seconds a model request may wait for its first byte (default 60) and pause mid-stream (default 120). */
   modelTimeouts?: { firstByte?: number; idle?: number };
-  /** Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP sessions. */
-  mcp?: { startupTimeout?: number; sessionIdleTimeout?: number; maxSessions?: number };
+  /**
+   * Seconds runs wait for MCP servers at start (default 10); idle expiry and cap of served HTTP
+   * sessions, and the web origins whose pages may call the served endpoint.
+   */
+  mcp?: {
+    startupTimeout?: number;
+    sessionIdleTimeout?: number;
+    maxSessions?: number;
+    allowedOrigins?: string[];
+  };
   effort?: Effort;
   /** Shell commands: `maxOutputBytes` caps the output saved per command (it is stopped there). */
   commands?: { maxOutputBytes?: number };
@@ -69,7 +77,7 @@ export interface SettingsLayer {
   lsp?: {
     servers?: Record<string, LanguageServerSetting>;
     diagnosticsAfterEdit?: boolean;
-    diagnosticsTimeout?: { cold?: number; warm?: number };
+    diagnosticsTimeout?: { cold?: number; warm?: number; edit?: number };
   };
   /** `lathe jobs` and `lathe worker`: the queue (`local` or redis://…), jobs at once, BullMQ's lock time (seconds). */
   jobs?: { queue?: string; concurrency?: number; lockSeconds?: number };
@@ -79,6 +87,16 @@ export interface SettingsLayer {
   context?: { compactAt?: number };
   /** subscribe_pr's webhook receiver: its port on 127.0.0.1 (0: any free) and the secret deliveries are signed with. */
   github?: { webhookPort?: number; webhookSecret?: string };
+  /** How browser_action gets its browser (browser_settings.ts). */
+  browser?: {
+    executablePath?: string;
+    mode?: 'isolated' | 'persistent' | 'cdp';
+    cdpUrl?: string;
+    userDataDir?: string;
+    viewport?: { width?: number; height?: number };
+  };
+  /** generate_image's model, `provider/model`. */
+  images?: { model?: string };
   /** Snapshots before prompts and changes, for /undo and /rewind (docs/checkpoints.md). */
   checkpoints?: { enabled?: boolean; keep?: number; maxAgeDays?: number; exclude?: string[] };
   [key: string]: unknown;

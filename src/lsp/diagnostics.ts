@@ -11,9 +11,7 @@ const ERROR = 1;
 const WARNING = 2;
 
 /** What a server says of one file now, or why it said nothing. */
-export type FileDiagnostics =
-  | { file: string; items: Diagnostic[] }
-  | { file: string; unavailable: 'timeout' | 'crashed' | 'no server' };
+export type FileDiagnostics = { file: string; items: Diagnostic[] } | { file: string; unavailable: string };
 
 /** A tsserver diagnostic as `typescript.tsserverRequest` returns it. */
 interface TsDiagnostic {
@@ -99,8 +97,7 @@ export async function diagnosticsOfSynced(
   if (server.diagnosticsMode === 'tsserver') {
     try {
       const items = await tsserverDiagnostics(server, file, signal);
-      server.warm = true;
-      return { file, items };
+      return answered(server, synced, items);
     } catch {
       return { file, unavailable: server.alive ? 'timeout' : 'crashed' };
     }
@@ -122,8 +119,14 @@ export async function diagnosticsOfSynced(
       last = server.diagnostics.get(uri)?.seq;
     }
   }
+  return answered(server, synced, server.diagnostics.get(uri)?.items ?? []);
+}
+
+/** A file's diagnostics as the server gave them: the server is warm now, and its errors are seen. */
+function answered(server: ServerConnection, synced: SyncedFile, items: Diagnostic[]): FileDiagnostics {
   server.warm = true;
-  return { file, items: server.diagnostics.get(uri)?.items ?? [] };
+  server.errorsSeen.set(synced.uri, errorCount(items));
+  return { file: synced.file, items };
 }
 
 /**
@@ -145,8 +148,7 @@ async function pulledDiagnostics(
       { textDocument: { uri: synced.uri } },
       both,
     );
-    server.warm = true;
-    return { file: synced.file, items: report?.kind === 'full' ? (report.items ?? []) : [] };
+    return answered(server, synced, report?.kind === 'full' ? (report.items ?? []) : []);
   } catch {
     return { file: synced.file, unavailable: server.alive ? 'timeout' : 'crashed' };
   } finally {
@@ -191,7 +193,7 @@ export function newlyFailing(
 
 /** Error counts by document, before an edit, to tell which files newly gained errors. */
 export function errorBaseline(server: ServerConnection): Map<string, number> {
-  return new Map([...server.diagnostics].map(([uri, p]) => [uri, errorCount(p.items)]));
+  return new Map(server.errorsSeen);
 }
 
 /** A document URI as a path (other schemes as they are). */

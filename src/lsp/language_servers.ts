@@ -1,32 +1,34 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { statSync } from 'node:fs';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { DEFAULT_LSP_SETTINGS, type LspSettings } from '../config/lsp_settings.js';
 import type {
+  EditDiagnostics,
   LanguageServerAccess,
   LanguageServerHandle,
   LanguageServerUnavailable,
 } from '../tool/context/language_servers.js';
 import {
+  diagnosticsOfEdit,
+  diagnosticsOfFiles,
+  MAX_IMPORTERS,
+  moduleName,
+  type WordSearch,
+} from './after_edit.js';
+import {
   diagnosticsNow,
-  diagnosticsOfSynced,
-  errorBaseline,
   type FileDiagnostics,
   formatAfterEdit,
   listDiagnostics,
-  newlyFailing,
-  type SyncedFile,
-  syncFile,
   uriPath,
 } from './diagnostics.js';
-import { languageOfPath } from './languages.js';
-import { ServerConnection } from './server_connection.js';
+import { probeAll } from './probe.js';
+import { markedRoot, shownName } from './project_root.js';
+import type { ServerConnection } from './server_connection.js';
+import { type Entry, ServerPool } from './server_pool.js';
 import { type ServerSpec, serverTable } from './server_table.js';
 
-/** A server unused this long is shut down; the next request starts it again. */
-const IDLE_MS = 5 * 60_000;
-/** Restarts after crashes before a server is given up on (`unavailable: crashed`). */
-const MAX_RESTARTS = 3;
+export { shownName } from './project_root.js';
+
 /** Edited files whose diagnostics one result lists at most. */
 const MAX_EDITED_FILES = 20;
 
@@ -37,59 +39,74 @@ export interface LanguageServersOptions {
   path?: string;
   /** Added to every server's environment. */
   env?: Record<string, string>;
+  /** Finds the files that import an edited one (their diagnostics join the edit's); absent: none are looked for. */
+  wordSearch?: WordSearch;
   idleMs?: number;
   initTimeoutMs?: number;
   requestTimeoutMs?: number;
-}
-
-type State = 'starting' | 'running' | 'restarting' | 'crashed';
-
-interface Entry {
-  spec: ServerSpec & { command: string };
-  root: string;
-  state: State;
-  connection?: ServerConnection;
-  starting?: Promise<ServerConnection>;
-  crashes: number;
-  lastCrash?: { at: number; reason: string };
-  idle?: NodeJS.Timeout;
 }
 
 /** One row of `lathe lsp status`. */
 export interface ServerStatus {
   name: string;
   languages: string[];
+  /** It starts: bundled with lathe, or its program answered a probe. */
   found: boolean;
+  source: ServerSpec['source'];
   command?: string;
   version?: string;
   /** `not started`, or each root's state: `running (src/app)`, `crashed: …`. */
   state: string;
   problem?: string;
+  /** How to install it, when it is not found. */
+  install?: string;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** The work's value if it settles within `ms`, else a mark that it did not. */
+function within<T>(work: Promise<T>, ms: number): Promise<{ value: T } | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([work.then((value) => ({ value })), late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The language servers of a process: one per (project root, server), started on the first
- * request for a file of its language, shared by every runtime and child agent, shut down when
- * idle, restarted with backoff after a crash (3 times, then `unavailable: crashed`). The table
- * is complete when this is made, before any request.
+ * request for a file of its language (or, for the servers a workspace's root markers call for,
+ * once a session's first request is out), shared by every runtime and child agent, shut down
+ * when idle, restarted with backoff after a crash (3 times, then `unavailable: crashed`). The
+ * table is complete when this is made, before any request.
  */
 export class LanguageServers implements LanguageServerAccess {
-  readonly table: readonly ServerSpec[];
   readonly settings: LspSettings;
-  private readonly entries = new Map<string, Entry>();
-  private readonly extensions: Record<string, string>;
-  private disposed = false;
-  private exitHooked = false;
-  private readonly killAll = () => {
-    for (const entry of this.entries.values()) entry.connection?.kill();
-  };
+  private readonly pool: ServerPool;
 
   constructor(private readonly options: LanguageServersOptions = {}) {
     this.settings = options.settings ?? DEFAULT_LSP_SETTINGS;
-    this.table = serverTable(this.settings.servers, options.path ?? process.env.PATH);
-    this.extensions = Object.assign({}, ...this.table.map((s) => s.extensions));
+    this.pool = new ServerPool(serverTable(this.settings.servers, options.path ?? process.env.PATH), options);
+  }
+
+  get table(): readonly ServerSpec[] {
+    return this.pool.table;
+  }
+
+  languageOf(file: string): string | undefined {
+    return this.pool.languageOf(file);
+  }
+
+  /** The table entry serving a language (a found one first). */
+  specFor(language: string): ServerSpec | undefined {
+    return this.pool.specFor(language);
+  }
+
+  /**
+   * Starts, in the background, the servers the workspace's own root markers call for
+   * (`tsconfig.json` or `package.json`: TypeScript; `pyproject.toml`: pyright; …), so an edit
+   * finds them warm. Only with diagnostics after edits on: they are what needs a server early.
+   */
+  startForWorkspace(workspace: string): void {
+    if (this.settings.diagnosticsAfterEdit) this.pool.startMarked(workspace);
   }
 
   /** Whether any server can be started (the tools that need one are offered). */
@@ -97,137 +114,29 @@ export class LanguageServers implements LanguageServerAccess {
     return this.table.some((s) => s.command !== undefined);
   }
 
-  languageOf(file: string): string | undefined {
-    return languageOfPath(file, this.extensions);
-  }
-
-  /** The table entry serving a language (a found one first). */
-  specFor(language: string): ServerSpec | undefined {
-    const serving = this.table.filter((s) => s.languages.includes(language));
-    return serving.find((s) => s.command !== undefined) ?? serving[0];
-  }
-
   async serverFor(
     file: string,
     options: { workspace: string; signal?: AbortSignal },
   ): Promise<LanguageServerHandle | LanguageServerUnavailable> {
-    const found = await this.connectionFor(file, options.workspace);
-    if ('unavailable' in found) return found;
+    const found = await this.pool.connectionFor(file, options.workspace);
+    if ('unavailable' in found) return { unavailable: found.unavailable, language: found.language };
     const { entry, connection, language } = found;
     return {
       name: entry.spec.name,
       language,
       root: entry.root,
       capabilities: connection.capabilities,
+      serves: (path) => entry.spec.languages.includes(this.languageOf(path) ?? ''),
       sync: async (path) => {
-        this.touch(entry);
+        this.pool.touch(entry);
         const synced = await connection.sync(path, this.languageOf(path) ?? language);
         return { uri: synced.uri, text: synced.text };
       },
       request: <R>(method: string, params: unknown, signal?: AbortSignal) => {
-        this.touch(entry);
+        this.pool.touch(entry);
         return connection.request<R>(method, params, signal ?? options.signal);
       },
     };
-  }
-
-  /** The running connection for a file's server, started (or restarted) if need be. */
-  private async connectionFor(
-    file: string,
-    workspace: string,
-  ): Promise<
-    | { entry: Entry; connection: ServerConnection; language: string; cold: boolean }
-    | LanguageServerUnavailable
-  > {
-    const language = this.languageOf(file);
-    if (!language)
-      return { unavailable: `${shownName(file, workspace)} is not a source file a language server knows` };
-    const spec = this.specFor(language);
-    if (!spec) return { unavailable: `no server for ${language}`, language };
-    if (!spec.command)
-      return {
-        unavailable: `no server for ${language} (${spec.name}: ${spec.missing ?? 'not found'})`,
-        language,
-      };
-    if (this.disposed) return { unavailable: 'language servers are shut down', language };
-    const root = projectRoot(file, spec.rootMarkers, workspace);
-    const key = `${spec.name}\0${root}`;
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = { spec: spec as Entry['spec'], root, state: 'starting', crashes: 0 };
-      this.entries.set(key, entry);
-    }
-    if (entry.state === 'crashed')
-      return {
-        unavailable: `crashed (${spec.name}: ${entry.lastCrash?.reason ?? 'it kept exiting'})`,
-        language,
-      };
-    const cold = !entry.connection?.alive || !entry.connection.warm;
-    try {
-      const connection = await this.ensureStarted(entry);
-      this.touch(entry);
-      return { entry, connection, language, cold };
-    } catch (error) {
-      return { unavailable: (error as Error).message, language };
-    }
-  }
-
-  private ensureStarted(entry: Entry): Promise<ServerConnection> {
-    if (entry.connection?.alive) return Promise.resolve(entry.connection);
-    entry.starting ??= this.start(entry).finally(() => {
-      entry.starting = undefined;
-    });
-    return entry.starting;
-  }
-
-  private async start(entry: Entry): Promise<ServerConnection> {
-    if (entry.lastCrash) {
-      // Backoff: 250 ms after the first crash, 500 ms after the second, 1 s after the third.
-      const wait = 250 * 2 ** (entry.crashes - 1) - (Date.now() - entry.lastCrash.at);
-      if (wait > 0) await sleep(wait);
-    }
-    if (!this.exitHooked) {
-      // No server outlives lathe, however it exits.
-      process.on('exit', this.killAll);
-      this.exitHooked = true;
-    }
-    const connection = await ServerConnection.start({
-      spec: entry.spec,
-      root: entry.root,
-      env: this.options.env,
-      initTimeoutMs: this.options.initTimeoutMs ?? 30_000,
-      requestTimeoutMs: this.options.requestTimeoutMs ?? 30_000,
-      onCrash: (reason) => this.crashed(entry, reason),
-    }).catch((error: Error) => {
-      this.crashed(entry, error.message);
-      throw error;
-    });
-    if (this.disposed) {
-      connection.kill();
-      throw new Error('language servers are shut down');
-    }
-    entry.connection = connection;
-    entry.state = 'running';
-    return connection;
-  }
-
-  private crashed(entry: Entry, reason: string): void {
-    if (entry.idle) clearTimeout(entry.idle);
-    entry.crashes++;
-    entry.lastCrash = { at: Date.now(), reason };
-    entry.state = entry.crashes > MAX_RESTARTS ? 'crashed' : 'restarting';
-  }
-
-  /** A use keeps the server up for another idle period. */
-  private touch(entry: Entry): void {
-    if (entry.idle) clearTimeout(entry.idle);
-    entry.idle = setTimeout(() => {
-      const connection = entry.connection;
-      entry.connection = undefined;
-      entry.state = 'starting';
-      void connection?.stop();
-    }, this.options.idleMs ?? IDLE_MS);
-    entry.idle.unref();
   }
 
   /** Whether a file is source of a language with a server, in a folder its server's markers call a project. */
@@ -240,9 +149,9 @@ export class LanguageServers implements LanguageServerAccess {
 
   async diagnosticsAfterEdit(
     files: readonly string[],
-    call: { since: number; signal: AbortSignal; workspace: string },
-  ): Promise<string | undefined> {
-    if (!this.settings.diagnosticsAfterEdit || this.disposed) return undefined;
+    call: { since: number; signal: AbortSignal; workspace: string; deliverLater?: boolean },
+  ): Promise<EditDiagnostics | undefined> {
+    if (!this.settings.diagnosticsAfterEdit || this.pool.disposed) return undefined;
     // Files a glob-wide edit left alone, and deleted ones, are not asked about; nor is a file in
     // no project (no root marker up to the workspace): a stray script is not worth starting a
     // server for after each edit (the lsp tool still serves it).
@@ -257,64 +166,100 @@ export class LanguageServers implements LanguageServerAccess {
       })
       .slice(0, MAX_EDITED_FILES);
     if (edited.length === 0) return undefined;
+    if (!call.deliverLater) {
+      const line = await this.afterEdit(edited, call.workspace, call.signal);
+      return line === undefined ? undefined : { line };
+    }
+    // The work goes on after the call has ended: it is not the call's to cancel.
+    const answersNow = edited.every((file) => this.pool.answersNow(file, call.workspace));
+    const work = this.afterEdit(edited, call.workspace).catch(
+      (error: Error) => `diagnostics: unavailable (${error.message})`,
+    );
+    if (answersNow) {
+      const quick = await within(work, this.settings.editWaitMs);
+      if (quick) return quick.value === undefined ? undefined : { line: quick.value };
+    }
+    const names = edited.map((file) => shownName(file, call.workspace)).join(', ');
+    return {
+      line: 'diagnostics: pending (the language server is still working; they follow with a later result)',
+      later: work.then(
+        (line) => `Diagnostics of ${names}, pending after its edit:\n${line ?? 'diagnostics: unavailable'}`,
+      ),
+    };
+  }
+
+  /** The diagnostics line of an edit's files, each server asked at once; undefined when none has a word. */
+  private async afterEdit(
+    edited: readonly string[],
+    workspace: string,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
     const results: FileDiagnostics[] = [];
-    const others: Array<{ file: string; items: Diagnostic[] }> = [];
-    const byServer = new Map<ServerConnection, { files: string[]; cold: boolean }>();
+    const groups = new Map<ServerConnection, { files: string[]; cold: boolean }>();
     for (const file of edited) {
-      const found = await this.connectionFor(file, call.workspace);
-      if ('unavailable' in found) {
-        const spec = found.language ? this.specFor(found.language) : undefined;
-        if (spec?.command === undefined && !found.unavailable.startsWith('crashed')) continue;
-        results.push({
-          file,
-          unavailable: found.unavailable.startsWith('crashed') ? 'crashed' : 'no server',
-        });
+      const found = await this.pool.serverOfEdit(file, workspace);
+      if (!('unavailable' in found)) {
+        const group = groups.get(found.connection) ?? { files: [], cold: found.cold };
+        group.files.push(file);
+        groups.set(found.connection, group);
         continue;
       }
-      const group = byServer.get(found.connection) ?? { files: [], cold: found.cold };
-      group.files.push(file);
-      byServer.set(found.connection, group);
+      const why = this.unusableOnce(found);
+      if (why) results.push({ file, unavailable: why });
     }
+    const others: Array<{ file: string; items: Diagnostic[] }> = [];
     await Promise.all(
-      [...byServer].map(async ([connection, group]) => {
-        const baseline = errorBaseline(connection);
+      [...groups].map(async ([connection, group]) => {
+        const importers = await this.importersOf(group.files, connection, workspace, signal);
         const timeout = group.cold ? this.settings.coldTimeoutMs : this.settings.warmTimeoutMs;
-        const answers = await this.diagnosticsOfFiles(connection, group.files, timeout, call.signal);
-        results.push(...answers);
-        others.push(...newlyFailing(connection, baseline, new Set(group.files)));
+        const languageOf = (file: string) => this.languageOf(file);
+        const found = await diagnosticsOfEdit(
+          connection,
+          group.files,
+          importers,
+          languageOf,
+          timeout,
+          signal,
+        );
+        results.push(...found.results);
+        others.push(...found.others);
       }),
     );
     if (results.length === 0) return undefined;
-    return formatAfterEdit(results, others, (file) => shownName(file, call.workspace));
+    return formatAfterEdit(results, others, (file) => shownName(file, workspace));
   }
 
-  /** Every file synced first (the server sees the whole edit), then each one's diagnostics. */
-  private async diagnosticsOfFiles(
+  /**
+   * Why a file's server cannot give diagnostics, said once per server (it crashed for good, or
+   * it does not start); a language with no server found says nothing.
+   */
+  private unusableOnce(found: LanguageServerUnavailable & { entry?: Entry }): string | undefined {
+    const { entry } = found;
+    if (!entry) return found.language && this.specFor(found.language)?.command ? 'no server' : undefined;
+    if (entry.failureSaid) return undefined;
+    entry.failureSaid = true;
+    return entry.state === 'crashed' ? 'crashed' : found.unavailable;
+  }
+
+  /** Files of the server's languages that name an edited file's module as a whole word: likely importers. */
+  private async importersOf(
+    edited: readonly string[],
     connection: ServerConnection,
-    files: readonly string[],
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<FileDiagnostics[]> {
-    const synced: Array<SyncedFile | FileDiagnostics> = [];
-    for (const file of files) {
-      synced.push(
-        await syncFile(connection, file, this.languageOf(file) ?? '').catch(
-          (): FileDiagnostics => ({ file, unavailable: connection.alive ? 'timeout' : 'crashed' }),
-        ),
-      );
+    workspace: string,
+    signal?: AbortSignal,
+  ): Promise<string[]> {
+    const search = this.options.wordSearch;
+    if (!search) return [];
+    const languages = this.table.find((s) => s.name === connection.name)?.languages ?? [];
+    const names = [...new Set(edited.map(moduleName))].filter((name) => name.length > 0);
+    const found = new Set<string>();
+    for (const name of names) {
+      const files = await search(name, workspace, signal).catch(() => []);
+      for (const file of files) found.add(file);
     }
-    return Promise.all(
-      synced.map((s) =>
-        'uri' in s
-          ? diagnosticsOfSynced(connection, s, timeoutMs, signal).catch(
-              (): FileDiagnostics => ({
-                file: s.file,
-                unavailable: connection.alive ? 'timeout' : 'crashed',
-              }),
-            )
-          : s,
-      ),
-    );
+    return [...found]
+      .filter((file) => !edited.includes(file) && languages.includes(this.languageOf(file) ?? ''))
+      .slice(0, MAX_IMPORTERS);
   }
 
   async diagnosticsReport(
@@ -323,7 +268,7 @@ export class LanguageServers implements LanguageServerAccess {
   ): Promise<string> {
     const show = (f: string) => shownName(f, call.workspace);
     if (file !== undefined) {
-      const found = await this.connectionFor(file, call.workspace);
+      const found = await this.pool.connectionFor(file, call.workspace);
       if ('unavailable' in found) return `unavailable: ${found.unavailable}`;
       const timeout = found.cold ? this.settings.coldTimeoutMs : this.settings.warmTimeoutMs;
       const result = await diagnosticsNow(found.connection, file, found.language, timeout, call.signal);
@@ -331,15 +276,22 @@ export class LanguageServers implements LanguageServerAccess {
       return listDiagnostics([result], show) || `${show(file)}: no diagnostics`;
     }
     const results: FileDiagnostics[] = [];
-    for (const entry of this.entries.values()) {
+    for (const entry of this.pool.all) {
       const connection = entry.connection;
       if (!connection?.alive) continue;
       const files = [...connection.documents.keys()].map(uriPath);
+      const languageOf = (f: string) => this.languageOf(f);
       results.push(
-        ...(await this.diagnosticsOfFiles(connection, files, this.settings.warmTimeoutMs, call.signal)),
+        ...(await diagnosticsOfFiles(
+          connection,
+          files,
+          languageOf,
+          this.settings.warmTimeoutMs,
+          call.signal,
+        )),
       );
     }
-    const published = results.filter((r): r is { file: string; items: Diagnostic[] } => 'items' in r);
+    const published = results.filter((r): r is Extract<FileDiagnostics, { items: unknown }> => 'items' in r);
     if (results.length === 0) return 'No file is open with a language server yet. Give path to check a file.';
     return listDiagnostics(published, show) || 'No diagnostics in the files the servers have checked.';
   }
@@ -347,7 +299,7 @@ export class LanguageServers implements LanguageServerAccess {
   /** Each server of the table: found or not, its command and version, and what runs now. */
   status(): ServerStatus[] {
     return this.table.map((spec) => {
-      const running = [...this.entries.values()].filter((e) => e.spec.name === spec.name);
+      const running = this.pool.all.filter((e) => e.spec.name === spec.name);
       const states = running.map((e) => {
         if (e.state === 'crashed') return `crashed (${e.lastCrash?.reason})`;
         return `${e.connection?.alive ? 'running' : e.state === 'restarting' ? 'restarting' : 'stopped'} in ${e.root}`;
@@ -356,59 +308,48 @@ export class LanguageServers implements LanguageServerAccess {
         name: spec.name,
         languages: spec.languages,
         found: spec.command !== undefined,
+        source: spec.source,
         ...(spec.command ? { command: [spec.command, ...spec.args].join(' ') } : {}),
         ...(spec.version ? { version: spec.version } : {}),
         state: spec.command ? states.join('; ') || 'not started' : 'unavailable',
         ...(spec.missing ? { problem: spec.missing } : {}),
+        ...(spec.install && !spec.command ? { install: spec.install } : {}),
       };
     });
   }
 
+  /**
+   * The status of each server with its program probed: a server counts as found when it
+   * starts, not when a file of its name is on PATH (see `probeServer`).
+   */
+  async probedStatus(): Promise<ServerStatus[]> {
+    const specs = this.table;
+    const probes = await probeAll(specs);
+    return this.status().map((row, i) => {
+      const probe = probes[i];
+      if (probe.runs) return { ...row, ...(probe.version ? { version: probe.version } : {}) };
+      return {
+        ...row,
+        found: false,
+        state: 'unavailable',
+        ...(probe.problem ? { problem: probe.problem } : {}),
+        ...(specs[i].install ? { install: specs[i].install } : {}),
+      };
+    });
+  }
+
+  /** Resolves once no server is starting (started, or failed to). */
+  settled(): Promise<void> {
+    return this.pool.settled();
+  }
+
+  /** Ends every server at once; later requests are refused. */
+  dispose(): Promise<void> {
+    return this.pool.dispose();
+  }
+
   /** The process ids of the servers running now. */
   serverPids(): number[] {
-    return [...this.entries.values()].flatMap((e) =>
-      e.connection?.alive && e.connection.pid ? [e.connection.pid] : [],
-    );
+    return this.pool.all.flatMap((e) => (e.connection?.alive && e.connection.pid ? [e.connection.pid] : []));
   }
-
-  /** Shuts every server down (their whole process groups); later requests are refused. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    const entries = [...this.entries.values()];
-    for (const entry of entries) if (entry.idle) clearTimeout(entry.idle);
-    await Promise.all(entries.map((entry) => entry.starting?.catch(() => undefined)));
-    await Promise.all(entries.map((entry) => entry.connection?.stop()));
-    this.entries.clear();
-    process.off('exit', this.killAll);
-    this.exitHooked = false;
-  }
-}
-
-/** The nearest folder above `file` holding a root marker; else the workspace (or the file's folder outside it). */
-function projectRoot(file: string, markers: readonly string[], workspace: string): string {
-  return (
-    markedRoot(file, markers, workspace) ?? (isInsideFolder(file, workspace) ? workspace : dirname(file))
-  );
-}
-
-/** The nearest folder above `file` holding a root marker, looking no higher than the workspace when the file is in it. */
-function markedRoot(file: string, markers: readonly string[], workspace: string): string | undefined {
-  const inside = isInsideFolder(file, workspace);
-  let dir = dirname(file);
-  for (;;) {
-    if (markers.some((marker) => existsSync(join(dir, marker)))) return dir;
-    const up = dirname(dir);
-    if ((inside && dir === workspace) || up === dir) return undefined;
-    dir = up;
-  }
-}
-
-function isInsideFolder(file: string, folder: string): boolean {
-  const rel = relative(folder, file);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-}
-
-/** A path as results show it: relative to the workspace when inside it. */
-export function shownName(file: string, workspace: string): string {
-  return isInsideFolder(file, workspace) ? relative(workspace, file) : file;
 }

@@ -23,6 +23,18 @@ const LANGUAGE_BY_EXTENSION: Record<string, string> = {
   '.hh': 'cpp',
   '.sh': 'shellscript',
   '.bash': 'shellscript',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.json': 'json',
+  '.jsonc': 'jsonc',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.less': 'less',
+  '.html': 'html',
+  '.htm': 'html',
+  '.java': 'java',
+  '.rb': 'ruby',
+  '.lua': 'lua',
 };
 
 /** The language id of a file by its extension (`extra`: extensions settings add), or undefined. */
@@ -56,7 +68,11 @@ const IDENTIFIER_RULES: Array<{ languages: string[]; pattern: RegExp; reserved: 
     pattern: /^[\p{ID_Start}_][\p{ID_Continue}]*$/u,
     reserved: new Set(PY_RESERVED.split(' ')),
   },
-  { languages: ['go', 'rust', 'c', 'cpp'], pattern: /^[\p{L}_][\p{L}\p{N}_]*$/u, reserved: new Set() },
+  {
+    languages: ['go', 'rust', 'c', 'cpp', 'java'],
+    pattern: /^[\p{L}_][\p{L}\p{N}_]*$/u,
+    reserved: new Set(),
+  },
 ];
 
 /** Why `name` cannot be an identifier in `language`, or undefined (also for languages lathe does not judge). */

@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   requestTimeoutMs: number;
   /** Called once when the process ends without `stop()`: a crash. */
   onCrash(reason: string): void;
+  /** Aborted: a server still starting is ended at once (lathe is shutting its servers down). */
+  signal?: AbortSignal;
 }
 
 interface OpenDocument {
@@ -57,6 +59,10 @@ export class ServerConnection {
   serverVersion: string | undefined;
   /** Whether the server has given diagnostics once: later waits use the warm timeout. */
   warm = false;
+  /** Errors lathe last saw in each document (asked or published), to tell which files gained errors. */
+  readonly errorsSeen = new Map<string, number>();
+  /** Syncs of a document in flight: one at a time, so a document is opened once. */
+  private readonly syncing = new Map<string, Promise<unknown>>();
   private seq = 0;
   private readonly waiters = new Set<() => void>();
   private stopping = false;
@@ -93,6 +99,7 @@ export class ServerConnection {
     const rpc =
       'StreamMessageReader' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
     const { spec, root } = options;
+    if (options.signal?.aborted) throw new LanguageServerError('language servers are shut down');
     const child = spawn(spec.command, spec.args, {
       cwd: root,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -121,6 +128,8 @@ export class ServerConnection {
       );
     }
     const connection = server.connection;
+    const abort = () => server.kill();
+    options.signal?.addEventListener('abort', abort, { once: true });
     try {
       const result = await server.withTimeout(
         connection.sendRequest(rpc.InitializeRequest.type, {
@@ -134,7 +143,8 @@ export class ServerConnection {
         'initialize',
       );
       Object.assign(server.capabilities, result.capabilities);
-      server.serverVersion = result.serverInfo?.version;
+      const info = result.serverInfo;
+      server.serverVersion = [info?.name, info?.version].filter(Boolean).join(' ') || undefined;
       await connection.sendNotification(rpc.InitializedNotification.type, {});
       return server;
     } catch (error) {
@@ -142,6 +152,8 @@ export class ServerConnection {
       throw new LanguageServerError(
         `the ${spec.name} language server did not start: ${(error as Error).message}`,
       );
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
     }
   }
 
@@ -153,6 +165,7 @@ export class ServerConnection {
         items: params.diagnostics,
         seq: ++this.seq,
       });
+      this.errorsSeen.set(params.uri, params.diagnostics.filter((d) => (d.severity ?? 1) === 1).length);
       for (const wake of this.waiters) wake();
     });
     // Requests a server may make of its client: answered so it never waits on lathe.
@@ -261,14 +274,30 @@ export class ServerConnection {
    * Makes the server see `file` as it is on disk: opened at version 1, or changed (full text) to
    * a new version when it differs from what the server has.
    */
-  async sync(
+  sync(
     file: string,
+    languageId: string,
+  ): Promise<{ uri: string; text: string; version: number; changed: boolean }> {
+    const uri = pathToFileURL(file).href;
+    const before = this.syncing.get(uri) ?? Promise.resolve();
+    const next = before.catch(() => undefined).then(() => this.syncNow(file, uri, languageId));
+    this.syncing.set(uri, next);
+    void next
+      .finally(() => {
+        if (this.syncing.get(uri) === next) this.syncing.delete(uri);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  private async syncNow(
+    file: string,
+    uri: string,
     languageId: string,
   ): Promise<{ uri: string; text: string; version: number; changed: boolean }> {
     const decoded = decodeText(await readFile(file));
     if (!decoded.ok) throw new LanguageServerError(`${file} is not a text file: ${decoded.error}`);
     const { text } = decoded;
-    const uri = pathToFileURL(file).href;
     const open = this.documents.get(uri);
     if (open && open.text === text) {
       // Most recently used last.
@@ -345,6 +374,15 @@ export class ServerConnection {
     const timer = setTimeout(() => this.kill(), 500);
     await gone;
     clearTimeout(timer);
+  }
+
+  /** Ends the server's process group at once and resolves once it has exited. */
+  end(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    this.stopping = true;
+    const gone = new Promise<void>((resolve) => this.exitListeners.add(() => resolve()));
+    this.kill();
+    return gone;
   }
 
   /** Ends the server and every process it started (its process group), at once. */

@@ -27,6 +27,10 @@ export interface ServerSpec {
    * pull where the server announces one.
    */
   diagnostics?: 'tsserver' | 'pull';
+  /** Arguments that make the program print its version and exit; absent: it is probed with a handshake. */
+  versionArgs?: string[];
+  /** How to install it, for `lathe doctor` and `lathe lsp status`. */
+  install?: string;
 }
 
 const require = createRequire(import.meta.url);
@@ -43,6 +47,124 @@ function ownPackage(name: string): { dir: string; version: string } | undefined 
 }
 
 const TS_LANGUAGES = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
+
+/** A server lathe runs when its program is on PATH (a settings entry of the same name changes it). */
+interface PathServer {
+  name: string;
+  program: string;
+  args: string[];
+  languages: string[];
+  rootMarkers: string[];
+  versionArgs?: string[];
+  install: string;
+}
+
+const JAVA_MARKERS = [
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle',
+  'settings.gradle.kts',
+];
+
+const PATH_SERVERS: readonly PathServer[] = [
+  {
+    name: 'gopls',
+    install: 'apt install gopls, or go install golang.org/x/tools/gopls@latest',
+    program: 'gopls',
+    args: [],
+    languages: ['go'],
+    rootMarkers: ['go.work', 'go.mod'],
+    versionArgs: ['version'],
+  },
+  {
+    name: 'rust-analyzer',
+    install: 'rustup component add rust-analyzer',
+    program: 'rust-analyzer',
+    args: [],
+    languages: ['rust'],
+    rootMarkers: ['Cargo.toml'],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'clangd',
+    install: 'apt install clangd',
+    program: 'clangd',
+    args: [],
+    languages: ['c', 'cpp'],
+    rootMarkers: ['compile_commands.json', 'compile_flags.txt', '.clangd'],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'bash-language-server',
+    install: 'npm install -g bash-language-server',
+    program: 'bash-language-server',
+    args: ['start'],
+    languages: ['shellscript'],
+    rootMarkers: [],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'yaml-language-server',
+    install: 'npm install -g yaml-language-server@1 (2.x needs Node 22)',
+    program: 'yaml-language-server',
+    args: ['--stdio'],
+    languages: ['yaml'],
+    rootMarkers: [],
+    versionArgs: ['--version'],
+  },
+  // The three of vscode-langservers-extracted print no version: they are probed with a handshake.
+  {
+    name: 'vscode-json-language-server',
+    install: 'npm install -g vscode-langservers-extracted',
+    program: 'vscode-json-language-server',
+    args: ['--stdio'],
+    languages: ['json', 'jsonc'],
+    rootMarkers: [],
+  },
+  {
+    name: 'vscode-css-language-server',
+    install: 'npm install -g vscode-langservers-extracted',
+    program: 'vscode-css-language-server',
+    args: ['--stdio'],
+    languages: ['css', 'scss', 'less'],
+    rootMarkers: [],
+  },
+  {
+    name: 'vscode-html-language-server',
+    install: 'npm install -g vscode-langservers-extracted',
+    program: 'vscode-html-language-server',
+    args: ['--stdio'],
+    languages: ['html'],
+    rootMarkers: [],
+  },
+  {
+    name: 'jdtls',
+    install: 'install Eclipse JDT Language Server and put its jdtls script on PATH',
+    program: 'jdtls',
+    args: [],
+    languages: ['java'],
+    rootMarkers: JAVA_MARKERS,
+  },
+  {
+    name: 'ruby-lsp',
+    install: 'gem install ruby-lsp',
+    program: 'ruby-lsp',
+    args: [],
+    languages: ['ruby'],
+    rootMarkers: ['Gemfile', '.ruby-version'],
+    versionArgs: ['--version'],
+  },
+  {
+    name: 'lua-language-server',
+    install: 'install lua-language-server (its releases, or your package manager) on PATH',
+    program: 'lua-language-server',
+    args: [],
+    languages: ['lua'],
+    rootMarkers: ['.luarc.json', '.luarc.jsonc'],
+    versionArgs: ['--version'],
+  },
+];
 
 /** The servers lathe knows: TypeScript and Python from its own dependencies, the others when on PATH. */
 function builtinServers(path: string | undefined): ServerSpec[] {
@@ -86,30 +208,20 @@ function builtinServers(path: string | undefined): ServerSpec[] {
         }
       : { args: [], missing: 'pyright is not installed with lathe' }),
   });
-  const onPath = (
-    name: string,
-    program: string,
-    args: string[],
-    languages: string[],
-    rootMarkers: string[],
-  ): ServerSpec => {
-    const found = findOnPath([program], { PATH: path });
-    return {
-      name,
+  for (const row of PATH_SERVERS) {
+    const found = findOnPath([row.program], { PATH: path });
+    specs.push({
+      name: row.name,
       source: 'path',
-      args,
-      languages,
+      args: row.args,
+      languages: row.languages,
       extensions: {},
-      rootMarkers,
-      ...(found ? { command: found } : { missing: `${program} not found on PATH` }),
-    };
-  };
-  specs.push(onPath('gopls', 'gopls', [], ['go'], ['go.work', 'go.mod']));
-  specs.push(onPath('rust-analyzer', 'rust-analyzer', [], ['rust'], ['Cargo.toml']));
-  specs.push(
-    onPath('clangd', 'clangd', [], ['c', 'cpp'], ['compile_commands.json', 'compile_flags.txt', '.clangd']),
-  );
-  specs.push(onPath('bash-language-server', 'bash-language-server', ['start'], ['shellscript'], []));
+      rootMarkers: row.rootMarkers,
+      install: row.install,
+      ...(row.versionArgs ? { versionArgs: row.versionArgs } : {}),
+      ...(found ? { command: found } : { missing: `${row.program} not found on PATH` }),
+    });
+  }
   return specs;
 }
 
@@ -136,6 +248,8 @@ export function serverTable(
       ...(base?.version ? { version: base.version } : {}),
       ...(base?.missing ? { missing: base.missing } : {}),
       ...(base?.diagnostics ? { diagnostics: base.diagnostics } : {}),
+      ...(base?.versionArgs ? { versionArgs: base.versionArgs } : {}),
+      ...(base?.install ? { install: base.install } : {}),
       ...(base?.initializationOptions !== undefined
         ? { initializationOptions: base.initializationOptions }
         : {}),
@@ -147,6 +261,7 @@ export function serverTable(
       spec.source = 'settings';
       delete spec.version;
       delete spec.diagnostics;
+      delete spec.versionArgs;
       spec.args = setting.args ?? [];
       if (command && existsSync(command)) {
         spec.command = command;

@@ -58,7 +58,7 @@ export function externalTool(options: {
       isReadOnly: () => readOnly,
       isConcurrencySafe: () => readOnly,
       isDestructive: () => destructive,
-      title: () => `${server}: ${remote.annotations?.title ?? remote.name}`,
+      userFacingName: () => `${server}: ${remote.annotations?.title ?? remote.name}`,
       call: (input, ctx) => options.call(input, ctx.signal, ctx.progress),
     },
     'external',

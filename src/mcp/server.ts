@@ -3,7 +3,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import { definitionForModel } from '../tool/definition.js';
 import type { ToolExecution } from '../tool/executor.js';
 import { findTool } from '../tool/pool.js';
-import { staticFacts } from '../tool/static_facts.js';
+import { latheFacts, staticFacts } from '../tool/static_facts.js';
 import type { PoolConditions, Tool, ToolResult } from '../tool/types.js';
 
 /** What serving needs of a runtime (structurally: this layer does not import the runtime). */
@@ -24,6 +24,7 @@ export function servedTools(runtime: ServedRuntime): Tool[] {
 function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
   const definition = definitionForModel(tool, runtime.conditions.profile);
   const facts = staticFacts(tool);
+  const { destroysExisting } = latheFacts(tool);
   // A hint is given only for what holds whatever the input.
   const readOnly = typeof facts.readOnly === 'boolean' ? facts.readOnly : undefined;
   return {
@@ -31,11 +32,11 @@ function describeTool(tool: Tool, runtime: ServedRuntime): McpTool {
     description: definition.description,
     inputSchema: definition.inputSchema as McpTool['inputSchema'],
     annotations: {
-      title: tool.title(undefined),
+      title: tool.userFacingName(undefined),
       ...(readOnly !== undefined ? { readOnlyHint: readOnly } : {}),
-      // MCP reads destructiveHint only of tools that may write; one that destroys on some calls
-      // (or cannot tell) is hinted as destructive.
-      ...(readOnly !== true ? { destructiveHint: facts.destructive !== false } : {}),
+      // MCP reads destructiveHint only of tools that may write: lathe's own fact of what deletes,
+      // overwrites or ends what exists; one that does on some calls (or cannot tell) is hinted so.
+      ...(readOnly !== true ? { destructiveHint: destroysExisting !== false } : {}),
     },
   };
 }

@@ -2,16 +2,13 @@ import { relative } from 'node:path';
 import type { ResolvedSettings, RuleText } from '../config/settings.js';
 import type { ApprovalCategory, Mode } from '../config/types.js';
 import { type CommandFacts, commandFacts } from './command_facts.js';
+import { deniedPlaces, protectedPlaces } from './guarded_places.js';
+import { LinkedNames, linkedFile } from './linked_names.js';
+import { type NamedTarget, type PathGuard, pathDenial, protectedAsk, type Target } from './path_guard.js';
 import { isInside, protectedReason, realPathOf, resolvePath } from './paths.js';
 import type { Place } from './place.js';
-import {
-  commandPatternMatches,
-  hostPatternMatches,
-  parseRule,
-  pathPatternMatches,
-  pathRuleAccess,
-  toolNameMatches,
-} from './rules.js';
+import { broadAllowWarnings } from './rule_breadth.js';
+import { parseRule, pathPatternMatches, pathRuleAccess, subjectMatches, toolNameMatches } from './rules.js';
 import type { NamedPath } from './shell/arguments.js';
 import type {
   PathRuleTools,
@@ -47,22 +44,6 @@ export interface PermissionEngineOptions {
   place?: Place;
 }
 
-interface Target {
-  absolute: string;
-  real: string;
-  relative?: string;
-  /** Inside a folder added with `--add-dir`: not "outside" for the approval categories. */
-  inExtraRoot?: boolean;
-}
-
-/** A path a shell command names, placed: it may resolve to several targets (after a `cd`). */
-interface NamedTarget {
-  path: NamedPath;
-  targets: Target[];
-  /** Outside the workspace, or nothing is known of where it points. */
-  outside: boolean;
-}
-
 /** The declarative permission engine: categories, rules (deny > ask > allow), protected paths, modes. */
 export class RulePermissionEngine implements PermissionEngine {
   private readonly ruleList: PermissionRule[] = [];
@@ -72,6 +53,8 @@ export class RulePermissionEngine implements PermissionEngine {
   /** The workspace's real path, found again only when the workspace moves. */
   private real: { workspace: string; real: string } | undefined;
   private readonly extraRootsReal: string[];
+  /** Where the guarded names of hard-linked files were last looked for, by what guards them. */
+  private readonly linkedNames = { denied: new LinkedNames(), protected: new LinkedNames() };
 
   constructor(private readonly options: PermissionEngineOptions) {
     this.currentMode = options.mode ?? options.settings.mode;
@@ -81,6 +64,7 @@ export class RulePermissionEngine implements PermissionEngine {
       const problem = this.addParsed(text);
       if (problem) this.warnings.push(problem);
     }
+    this.warnings.push(...broadAllowWarnings(this.ruleList, options.pathRuleTools.commands ?? []));
   }
 
   private get workspaceReal(): string {
@@ -164,7 +148,7 @@ export class RulePermissionEngine implements PermissionEngine {
 
     const deny = matched.find((r) => r.action === 'deny');
     if (deny) return { behavior: 'deny', reason: `denied by rule ${describe(deny)} (${deny.source})` };
-    const pathDeny = this.pathDenial(subject, targets, named);
+    const pathDeny = pathDenial(this.pathGuard(), subject, targets, named);
     if (pathDeny) return pathDeny;
     if (category && settings.approvals[category] === 'deny' && !allowed) {
       return { behavior: 'deny', reason: `the ${category} approval setting is deny` };
@@ -176,18 +160,8 @@ export class RulePermissionEngine implements PermissionEngine {
         ...targets,
         ...named.filter((n) => n.path.access === 'write').flatMap((n) => n.targets),
       ];
-      for (const t of written) {
-        const reason = protectedReason(t.real, this.workspaceReal, realPathOf(this.options.documentsRoot));
-        if (reason) {
-          return {
-            behavior: 'ask',
-            reason: `${t.absolute} is ${reason} (protected: always asks)`,
-            category,
-            hint: 'protected paths ask even under --yolo; only a person can approve this change',
-            sticky: 'protected',
-          };
-        }
-      }
+      const guarded = protectedAsk(this.pathGuard(), written, category);
+      if (guarded) return guarded;
       if (plan && !subject.planFile) {
         const why = subject.unparsed
           ? ` runs a command that could not be parsed (${subject.unparsed}) and`
@@ -236,42 +210,27 @@ export class RulePermissionEngine implements PermissionEngine {
     return [...new Set(patterns)];
   }
 
-  /**
-   * A path deny rule of a file tool guards the path for every tool and command: one on a reading tool
-   * (`read_file(.env)`) against any access, since tools that change a file read it too; one on an
-   * editing tool (`write_to_file(secrets/**)`) against writing.
-   */
-  private pathDenial(
-    subject: PermissionSubject,
-    targets: Target[],
-    named: NamedTarget[],
-  ): PermissionDecision | undefined {
-    const guarding = this.rules.filter(
-      (r) => r.action === 'deny' && pathRuleAccess(r, this.options.pathRuleTools) !== undefined,
-    );
-    if (guarding.length === 0) return undefined;
-    const covers = (rule: PermissionRule, access: 'read' | 'write', t: Target) =>
-      (pathRuleAccess(rule, this.options.pathRuleTools) === 'read' || access === 'write') &&
-      this.pathMatches(rule, t, true);
-    const denial = (rule: PermissionRule, what: string): PermissionDecision => ({
-      behavior: 'deny',
-      reason: `${what} is denied by rule ${describe(rule)} (${rule.source}), which holds for every tool and command`,
-    });
-    if (subject.kind === 'read' || subject.kind === 'edit') {
-      const access = subject.kind === 'read' ? 'read' : 'write';
-      for (const t of targets) {
-        const rule = guarding.find((r) => covers(r, access, t));
-        if (rule) return denial(rule, t.absolute);
-      }
-    }
-    for (const n of named) {
-      if (n.path.partial) continue;
-      for (const t of n.targets) {
-        const rule = guarding.find((r) => covers(r, n.path.access, t));
-        if (rule) return denial(rule, n.path.text);
-      }
-    }
-    return undefined;
+  /** How paths are judged by their names: the path deny rules, protection, and other names of linked files. */
+  private pathGuard(): PathGuard {
+    const tools = this.options.pathRuleTools;
+    const rules = this.rules.filter((r) => r.action === 'deny' && pathRuleAccess(r, tools) !== undefined);
+    const documentsRoot = () => realPathOf(this.options.documentsRoot);
+    return {
+      rules,
+      access: (rule) => pathRuleAccess(rule, tools),
+      matches: (rule, t) => this.pathMatches(rule, t, true),
+      protectedReason: (t) => protectedReason(t.real, this.workspaceReal, documentsRoot()),
+      links: (t, guarded) => {
+        const file = linkedFile(t.real);
+        if (!file) return [];
+        const places =
+          guarded === 'denied'
+            ? deniedPlaces(this.workspaceReal, [...new Set(rules.map((r) => r.pattern!))])
+            : protectedPlaces(this.workspaceReal, documentsRoot());
+        const names = this.linkedNames[guarded].guardedNames(file, places);
+        return names?.filter((name) => name !== t.real).map((name) => this.target(name));
+      },
+    };
   }
 
   /** The facts of a parsed shell command in this place (undefined for other subjects). */
@@ -349,7 +308,7 @@ export class RulePermissionEngine implements PermissionEngine {
       if (!toolNameMatches(rule.tool, tool)) return false;
       if (rule.pattern === undefined) return true;
       if (targets.some((t) => this.pathMatches(rule, t, rule.action !== 'allow'))) return true;
-      return (subject.subjects ?? []).some((s) => this.subjectMatches(rule.pattern!, subject, s));
+      return (subject.subjects ?? []).some((_, i) => subjectMatches(rule, subject, i));
     });
   }
 
@@ -362,10 +321,10 @@ export class RulePermissionEngine implements PermissionEngine {
     if (targets.length === 0 && subjects.length === 0) return false;
     return (
       targets.every((t) => allows.some((r) => this.pathMatches(r, t, false))) &&
-      subjects.every((s, i) =>
+      subjects.every((_, i) =>
         allows.some(
           (r) =>
-            this.subjectMatches(r.pattern!, subject, s) &&
+            subjectMatches(r, subject, i) &&
             (subject.writes?.[i] ?? []).every((target) => r.pattern!.includes(target)),
         ),
       )
@@ -383,12 +342,6 @@ export class RulePermissionEngine implements PermissionEngine {
     const { workspace } = this.place;
     const lexicalRel = isInside(t.absolute, workspace) ? relative(workspace, t.absolute) || '.' : undefined;
     return pathPatternMatches(rule.pattern!, t.absolute, lexicalRel);
-  }
-
-  private subjectMatches(pattern: string, subject: PermissionSubject, value: string): boolean {
-    if (subject.kind === 'execute') return commandPatternMatches(pattern, value);
-    if (subject.kind === 'web' || subject.kind === 'browser') return hostPatternMatches(pattern, value);
-    return toolNameMatches(pattern, value);
   }
 }
 

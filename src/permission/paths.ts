@@ -1,6 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { isInside } from '../util/inside_folder.js';
+
+export { isInside };
 
 export interface ResolvedPath {
   /** Absolute, normalised (`a/../b` folded), symlinks not followed. */
@@ -36,11 +39,6 @@ export function resolvePath(p: string, cwd: string): ResolvedPath {
   return { lexical, real: realPathOf(lexical) };
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 const SHELL_RC_FILES = new Set([
   '.bashrc',
   '.bash_profile',
@@ -58,18 +56,45 @@ const SHELL_RC_FILES = new Set([
   '.inputrc',
 ]);
 
+/** The shell start-up files of a home folder (protected by their names wherever they are). */
+export function shellStartUpFiles(home = homedir()): string[] {
+  return [...SHELL_RC_FILES].map((name) => join(home, name)).concat(join(home, FISH_CONFIG));
+}
+
+const FISH_CONFIG = join('.config', 'fish', 'config.fish');
+
 /**
  * Protected paths always ask before a change, even under --yolo: any `.git/` folder,
  * the workspace's `.agents/` settings, lathe's own settings, and shell start-up files.
  */
 export function protectedReason(real: string, workspace: string, documentsRoot: string): string | undefined {
-  const parts = real.split(sep);
-  if (parts.includes('.git')) return 'a path inside .git/';
-  if (isInside(real, join(workspace, '.agents'))) return "the project's .agents/ settings";
-  // The project's MCP servers run outside the sandbox at the next start: as protected as .agents/.
-  if (real === join(workspace, '.mcp.json')) return "the project's MCP servers (.mcp.json)";
-  if (isInside(real, join(documentsRoot, 'settings'))) return "lathe's settings";
-  if (SHELL_RC_FILES.has(basename(real))) return 'a shell start-up file';
-  if (real.endsWith(join('.config', 'fish', 'config.fish'))) return 'a shell start-up file';
-  return undefined;
+  return protectedPathReasons(workspace, documentsRoot)(real);
+}
+
+/**
+ * `protectedReason` for one workspace and documents root, for judging many paths: each is a real
+ * path (absolute, normalised, as `realPathOf` gives it), so folders are told by their prefix.
+ */
+export function protectedPathReasons(
+  workspace: string,
+  documentsRoot: string,
+): (real: string) => string | undefined {
+  const inAgents = under(join(workspace, '.agents'));
+  const mcpServers = join(workspace, '.mcp.json');
+  const inSettings = under(join(documentsRoot, 'settings'));
+  return (real) => {
+    if (real.split(sep).includes('.git')) return 'a path inside .git/';
+    if (inAgents(real)) return "the project's .agents/ settings";
+    // The project's MCP servers run outside the sandbox at the next start: as protected as .agents/.
+    if (real === mcpServers) return "the project's MCP servers (.mcp.json)";
+    if (inSettings(real)) return "lathe's settings";
+    if (SHELL_RC_FILES.has(basename(real))) return 'a shell start-up file';
+    if (real.endsWith(FISH_CONFIG)) return 'a shell start-up file';
+    return undefined;
+  };
+}
+
+function under(folder: string): (real: string) => boolean {
+  const prefix = folder.endsWith(sep) ? folder : folder + sep;
+  return (real) => real === folder || real.startsWith(prefix);
 }

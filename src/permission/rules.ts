@@ -1,7 +1,8 @@
 import picomatch from 'picomatch';
 import type { RuleText } from '../config/settings.js';
 import { expandHome } from './paths.js';
-import type { PathRuleTools, PermissionRule } from './types.js';
+import type { Subcommand } from './shell/types.js';
+import type { PathRuleTools, PermissionRule, PermissionSubject } from './types.js';
 
 /** Parses `tool` or `tool(pattern)`; returns an error message for anything else. */
 export function parseRule(text: RuleText): PermissionRule | string {
@@ -73,21 +74,46 @@ export function pathPatternMatcher(
 
 /**
  * A command rule matches one parsed subcommand. A plain pattern matches the command itself or it
- * followed by more words. `*` is a wildcard, except that a `*` ending the pattern right after a
- * letter, digit or `_` (`echo*`, `npm test:*`) matches only at a word boundary: the command as
- * written or followed by a space and more words, so `echo*` allows `echo hi` but not `echoevil`.
+ * followed by more words. In an allow rule `*` is a wildcard, except that a `*` ending the pattern
+ * right after a letter, digit or `_` (`echo*`, `npm test:*`) matches only at a word boundary: the
+ * command as written or followed by a space and more words, so `echo*` allows `echo hi` but not
+ * `echoevil`. In a deny or ask rule (`wide`) every `*` matches any run of characters, spaces
+ * included, and a pattern ending in ` *` also matches the command without more words: `npm run
+ * dangerous*` and `npm run dangerous:*` both stop `npm run dangerous-script`.
  */
-export function commandPatternMatches(pattern: string, subcommand: string): boolean {
+export function commandPatternMatches(pattern: string, subcommand: string, wide = false): boolean {
   const command = subcommand.trim().replace(/\s+/g, ' ');
   const normalized = pattern.trim().replace(/\s+/g, ' ').replace(/:\*$/, '*');
   if (!normalized.includes('*')) return command === normalized || command.startsWith(`${normalized} `);
-  const wordEnd = /\w\*$/.test(normalized);
-  const body = wordEnd ? normalized.slice(0, -1) : normalized;
+  const wordEnd = wide ? normalized.endsWith(' *') : /\w\*$/.test(normalized);
+  const body = wordEnd ? normalized.slice(0, wide ? -2 : -1) : normalized;
   const source = body
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
   return new RegExp(`^${source}${wordEnd ? '(?: .*)?' : ''}$`, 's').test(command);
+}
+
+/**
+ * Whether a command rule matches a subcommand (`text`, with its parse when there is one). Every rule
+ * is matched against the command as written and against each `bash -lc '…'` around it; a deny or ask
+ * rule also against the program that actually runs, wrappers (`timeout 5`, `env X=1`) and quotes
+ * taken off, so `'rm' x` and `nice rm x` are stopped by `deny rm`. An allow rule stays with what
+ * was written, so it covers no more than its words say.
+ */
+export function commandRuleMatches(rule: PermissionRule, text: string, parsed?: Subcommand): boolean {
+  const wide = rule.action !== 'allow';
+  const texts = [text, ...(parsed?.outer ?? [])];
+  if (wide && parsed && parsed.argv.length > 0) texts.push(parsed.argv.join(' '));
+  return texts.some((candidate) => commandPatternMatches(rule.pattern!, candidate, wide));
+}
+
+/** Whether a rule's pattern matches the call's subject at `index` (a subcommand, a host, an MCP tool). */
+export function subjectMatches(rule: PermissionRule, subject: PermissionSubject, index: number): boolean {
+  const value = subject.subjects![index];
+  if (subject.kind === 'execute') return commandRuleMatches(rule, value, subject.commands?.[index]);
+  if (subject.kind === 'web' || subject.kind === 'browser') return hostPatternMatches(rule.pattern!, value);
+  return toolNameMatches(rule.pattern!, value);
 }
 
 /** A host rule is a glob on the URL's host name (`*.example.com`), written bare or as `domain:example.com`. */

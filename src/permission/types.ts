@@ -57,6 +57,8 @@ export type PermissionDecision =
 export interface PathRuleTools {
   reading: readonly string[];
   writing: readonly string[];
+  /** The tools that run shell commands: their allow rules are checked for being broader than they look. */
+  commands?: readonly string[];
 }
 
 /** A rule `{tool, pattern, action}`; `pattern` undefined means the whole tool. */
@@ -74,7 +76,10 @@ export type RuleLists = Partial<Record<RuleAction, readonly string[]>>;
 /** What the engine is asked about one call. */
 export interface PermissionQuery {
   tool: string;
-  /** Whether the tool is read-only for this input. */
+  /**
+   * Whether the call leaves the workspace alone for this input: the tool's Plan-mode allowance,
+   * which is its readOnly flag unless it declares otherwise.
+   */
   readOnly: boolean;
   subject: PermissionSubject;
   /** Tools Strict Plan Mode refuses outright. */

@@ -38,6 +38,7 @@ import { findTool } from '../tool/pool.js';
 import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
 import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import { filesWithWord } from '../tools/lsp/word_files.js';
 import { type CheckpointService, conversationMark } from './checkpoint_service.js';
 import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
 import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
@@ -195,6 +196,10 @@ export interface Runtime {
     history: readonly ConversationMessage[],
     startAfter?: Promise<unknown>,
   ): Promise<string | undefined>;
+  /** Starts the language servers the workspace calls for (see `AgentRuntime.warmUp`). */
+  warmUp(startAfter: Promise<unknown>): void;
+  /** The session's language servers, shared with its children. */
+  readonly languageServers: LanguageServers;
 }
 
 /** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
@@ -227,7 +232,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   warnings.push(...commands.warnings);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
   // The server table is complete before the pool (and any request) exists.
-  const languageServers = new LanguageServers({ settings: settings.lsp, path: env.PATH ?? process.env.PATH });
+  const languageServers = new LanguageServers({
+    settings: settings.lsp,
+    path: env.PATH ?? process.env.PATH,
+    wordSearch: filesWithWord,
+  });
   const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
   warnings.push(...rules.warnings);
   const tools = new PoolState({
@@ -399,5 +408,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     checkpoints: services.checkpoints,
     checkpointTurn: (prompt, history, startAfter) =>
       services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history), startAfter),
+    languageServers,
+    warmUp: (startAfter) => {
+      void startAfter.then(() => languageServers.startForWorkspace(place.workspace));
+    },
   };
 }

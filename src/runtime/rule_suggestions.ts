@@ -1,8 +1,10 @@
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { SUBCOMMAND_PROGRAMS } from '../permission/rule_breadth.js';
 import { classifyShellCommand, writtenTargets } from '../permission/shell/index.js';
 import type { ApprovalRequest } from '../tool/run_call.js';
 import type { ToolContext } from '../tool/types.js';
 import { builtinTools } from '../tools/index.js';
+import { leavesFolder } from '../util/inside_folder.js';
 
 export interface RuleSuggestion {
   /** Rules "don't ask again" adds (`execute_command(npm test*)`); empty when no rule can stop the asking. */
@@ -51,7 +53,7 @@ export async function suggestRules(
 function folderPattern(path: string, cwd: string, workspace: string): string {
   const absolute = resolve(cwd, path);
   const rel = relative(workspace, absolute);
-  if (rel.startsWith('..') || isAbsolute(rel)) return `${dirname(absolute)}/**`;
+  if (leavesFolder(rel)) return `${dirname(absolute)}/**`;
   const folder = dirname(rel);
   return folder === '.' ? rel : `${folder}/**`;
 }
@@ -71,17 +73,10 @@ async function shellRules(tool: string, command: string): Promise<RuleSuggestion
   return { rules: [...new Set(rules)], subcommands: subs.map((s) => s.text.trim()) };
 }
 
-/** Commands whose second word names what they do (`npm test`, `git push`): rules keep it. */
-const WITH_SUBCOMMANDS = new Set(
-  'npm npx pnpm yarn bun deno git gh cargo go docker podman kubectl helm make pip pip3 poetry uv uvx dotnet mvn gradle terraform brew apt apt-get systemctl rustup nix'.split(
-    ' ',
-  ),
-);
-
-/** The command and, for tools with subcommands, its subcommand word: `npm test`, `git commit`, `ls`. */
+/** The command and, for tools with subcommands (rules keep it), its subcommand word: `npm test`, `git commit`, `ls`. */
 function prefixOf(argv: string[]): string {
   const [command, second] = argv;
-  if (second && WITH_SUBCOMMANDS.has(command) && /^[a-z][\w:-]*$/i.test(second))
+  if (second && SUBCOMMAND_PROGRAMS.has(command) && /^[a-z][\w:-]*$/i.test(second))
     return `${command} ${second}`;
   return command;
 }

@@ -18,6 +18,8 @@ export interface ToolOptions<I>
   readOnly?: boolean;
   /** May delete or overwrite what it cannot restore. */
   destructive?: boolean;
+  /** The earlier name of `userFacingName`, still taken: the name people see for the tool. */
+  title?: (input: I | undefined) => string;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -57,14 +59,10 @@ export function tool<Shape extends z.ZodRawShape | z.ZodType>(
     throw new UsageError(`tool "${name}": a name is 1 to 64 letters, digits, _ and - (the providers' rule)`);
   if (!description.trim()) throw new UsageError(`tool "${name}": give it a description; the model reads it`);
   const inputSchema = isSchema(schema) ? schema : z.object(schema as z.ZodRawShape);
-  const { kind, readOnly, destructive, ...declaration } = options;
+  const { kind, readOnly, destructive, title, ...declaration } = options;
   const definition: ToolDefinition<unknown> = {
     availability: { profiles: ['standard', 'lite', 'simple'] },
-    dynamic: {
-      readOnly: readOnly ?? false,
-      concurrencySafe: readOnly ?? false,
-      destructive: destructive ?? false,
-    },
+    ...(title ? { userFacingName: title } : {}),
     isReadOnly: () => readOnly ?? false,
     isConcurrencySafe: () => readOnly ?? false,
     isDestructive: () => destructive ?? false,

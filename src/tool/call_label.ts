@@ -28,12 +28,12 @@ export function callLabel(
   try {
     if (parsed.ok)
       return {
-        verb: tool.title(parsed.input),
+        verb: tool.userFacingName(parsed.input),
         detail: tool.detail ? tool.detail(parsed.input, show) : defaultCallDetail(parsed.input, show),
         declared: tool.detail !== undefined,
       };
   } catch {
     // Shown by its arguments below.
   }
-  return { verb: tool.title(undefined), detail: defaultCallDetail(input, show), declared: false };
+  return { verb: tool.userFacingName(undefined), detail: defaultCallDetail(input, show), declared: false };
 }

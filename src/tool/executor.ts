@@ -37,8 +37,9 @@ interface Entry {
 }
 
 /**
- * The streaming tool executor. Calls are taken as they arrive; consecutive
- * concurrency-safe calls run in parallel up to the bound, a call that is not safe waits for
+ * The streaming tool executor. Calls are taken as they arrive; consecutive calls that join a
+ * parallel batch (`runsInParallel`, by default the concurrency-safe ones) run in parallel up to
+ * the bound, a call that does not waits for
  * every running call and runs alone; results come back in the order the calls were made.
  */
 export class ToolExecution {
@@ -71,7 +72,7 @@ export class ToolExecution {
         : { ok: true, input: valid.input, facts: NO_FACTS };
     // A call that cannot even be parsed touches nothing, so it may run alongside others; one
     // whose facts are still being found is not known to be safe.
-    const safe = !tool || (parsed ? !parsed.ok || tool.isConcurrencySafe(parsed.input, parsed.facts) : false);
+    const safe = !tool || (parsed ? !parsed.ok || tool.runsInParallel(parsed.input, parsed.facts) : false);
     let settle!: (result: ToolResult) => void;
     const done = new Promise<ToolResult>((resolve) => {
       settle = resolve;
@@ -93,7 +94,7 @@ export class ToolExecution {
       entry.ready = false;
       void withFacts(tool, valid.input).then((found) => {
         entry.found = { tool, parsed: found };
-        entry.safe = !found.ok || tool.isConcurrencySafe(found.input, found.facts);
+        entry.safe = !found.ok || tool.runsInParallel(found.input, found.facts);
         entry.ready = true;
         this.schedule();
       });

@@ -13,10 +13,14 @@ export const looksOnly = (tool: Pick<Tool, 'kind'>): boolean => LOOKING.has(tool
 /** Whether a turn of only these calls announces work without doing it (a reply after it is no final answer). */
 export const announcesOnly = (tool: Pick<Tool, 'kind'>): boolean => tool.kind === 'think';
 
-/** The tools whose path rules guard every tool's reads (readers, searchers) and writes (file changers). */
+/**
+ * The tools whose path rules guard every tool's reads (readers, searchers) and writes (file changers),
+ * and those that run commands.
+ */
 export function pathRuleTools(tools: readonly Tool[]): PathRuleTools {
   return {
     reading: tools.filter(looksOnly).map((t) => t.name),
     writing: tools.filter(changesFiles).map((t) => t.name),
+    commands: tools.filter((t) => t.kind === 'execute').map((t) => t.name),
   };
 }

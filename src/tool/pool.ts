@@ -45,7 +45,7 @@ export function assemblePool(options: PoolOptions): Tool[] {
 
 /**
  * The coordinator's tools, each offered whatever its own feature switch says (coordinator mode
- * asks for them: task_stop without `tasks`), as long as its other conditions hold and no deny
+ * asks for them), as long as its other conditions hold and no deny
  * rule removes it. Undefined when use_subagent is not among them: a lead that cannot delegate
  * keeps its usual tools rather than being left with nothing useful (`coordinatorProblem` says why).
  */

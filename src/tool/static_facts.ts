@@ -7,13 +7,27 @@ import type { Tool } from './types.js';
  */
 export type StaticFact = boolean | 'dynamic' | 'unknown';
 
+/** The contract's three flags of a tool. */
 export interface StaticFacts {
   readOnly: StaticFact;
   concurrencySafe: StaticFact;
   destructive: StaticFact;
 }
 
-/** The facts a listing shows of a tool (`lathe tools`, `/tools`, MCP annotations), asked with no input. */
+/** lathe's own facts of a tool, apart from the contract's flags. */
+export interface LatheFacts {
+  planModeAllowed: StaticFact;
+  runsInParallel: StaticFact;
+  destroysExisting: StaticFact;
+  refusedInStrictPlan: boolean;
+}
+
+type Fact = (input: never, facts: CallFacts) => boolean;
+
+const factOf = (tool: Tool, fact: keyof Tool['dynamic'] & keyof Tool): StaticFact =>
+  tool.dynamic[fact] ? 'dynamic' : probe(tool[fact] as Fact);
+
+/** The flags a listing shows of a tool (`lathe tools`, `/tools`, MCP annotations), asked with no input. */
 export function staticFacts(tool: Tool): StaticFacts {
   return {
     readOnly: tool.dynamic.readOnly ? 'dynamic' : probe(tool.isReadOnly),
@@ -22,7 +36,17 @@ export function staticFacts(tool: Tool): StaticFacts {
   };
 }
 
-function probe(fact: (input: never, facts: CallFacts) => boolean): boolean | 'unknown' {
+/** lathe's own facts of a tool as a listing shows them, asked with no input. */
+export function latheFacts(tool: Tool): LatheFacts {
+  return {
+    planModeAllowed: factOf(tool, 'planModeAllowed'),
+    runsInParallel: factOf(tool, 'runsInParallel'),
+    destroysExisting: factOf(tool, 'destroysExisting'),
+    refusedInStrictPlan: tool.refusedInStrictPlan,
+  };
+}
+
+function probe(fact: Fact): boolean | 'unknown' {
   try {
     return fact({} as never, NO_FACTS);
   } catch {

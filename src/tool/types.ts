@@ -250,24 +250,41 @@ export interface ToolDefinition<I = unknown> {
   kind: ToolKind;
   /** Talks to the user through a running agent (a question, a plan): not offered by `lathe mcp serve`. */
   needsAgent?: boolean;
-  /** Strict Plan Mode refuses its calls that are not read-only outright, without asking. */
+  /** Strict Plan Mode refuses its calls that Plan mode does not allow (`planModeAllowed`) outright, without asking. */
   refusedInStrictPlan?: boolean;
   /** Result budget in characters; over it, the result is saved to a file and previewed. */
   maxResultChars?: number;
   /** A failing call cancels the other calls of its parallel batch (shell commands). */
   cancelsSiblingsOnError?: boolean;
-  /** What the permission engine looks at; default: nothing to check. */
+  /**
+   * What the permission engine looks at. Default: derived from `kind`, `touchedPaths` and the
+   * paths the input names (`declaredSubject`), failing closed; a tool of a reading, changing or
+   * running kind that touches nothing the engine judges says so (`touchesNothing`).
+   */
   permissionSubject?(input: I, ctx: ToolContext, facts: CallFacts): PermissionSubject;
   isEnabled?(ctx: PoolConditions): boolean;
+  /** The contract's three flags, as the reference table gives them (`dynamic` marks those that depend on the input). */
   isReadOnly?(input: I, facts: CallFacts): boolean;
   isConcurrencySafe?(input: I, facts: CallFacts): boolean;
-  /** Whether the call may delete or overwrite what it cannot restore (a file, a process, a schedule). */
   isDestructive?(input: I, facts: CallFacts): boolean;
+  /**
+   * lathe's own fact: Plan mode lets the call run without asking, as it changes nothing of the
+   * workspace (it reads, or changes only lathe's own state: a read position, the context, a session
+   * setting). Also what read-only subagents keep and what takes no checkpoint. Default: `isReadOnly`.
+   */
+  planModeAllowed?: OwnFact<I>;
+  /** lathe's own fact: the call joins a parallel batch of the executor. Default: `isConcurrencySafe`. */
+  runsInParallel?: OwnFact<I>;
+  /**
+   * lathe's own fact: the call may delete, overwrite or end what exists (a file's content, a process,
+   * a schedule), not only add: MCP's `destructiveHint`. Default: `isDestructive`.
+   */
+  destroysExisting?: OwnFact<I>;
   checkPermissions?(input: I, ctx: ToolContext): PermissionCheck | Promise<PermissionCheck>;
   toAutoClassifierInput?(input: I): string;
-  /** The label the UI and MCP clients show for the tool (`Read`, `Run`); default: its name. */
-  title?(input: I | undefined): string;
-  /** The verb of its approval question, where the title does not read as one (`Apply a patch to`). */
+  /** The name people see for the tool and its calls (`Read`, `Run`), in the UI, approvals and MCP titles; default: its name. */
+  userFacingName?(input: I | undefined): string;
+  /** The verb of its approval question, where the user-facing name does not read as one (`Apply a patch to`). */
   askVerb?: string;
   /**
    * How a client previews a finished call's result collapsed: its first lines (default), its last
@@ -301,11 +318,17 @@ export interface ToolDefinition<I = unknown> {
   validateInput?(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   call(input: I, ctx: ToolContext): Promise<ToolOutput>;
   /**
-   * Static read-only / concurrency / destructive facts for listings; "dynamic" when they depend on
-   * input (a dynamic `destructive` means some calls are).
+   * Which of the three flags depend on the input ("dynamic" in listings; a dynamic `destructive`
+   * means some calls are). lathe's own facts say it by their form: a function is decided per call.
    */
   dynamic?: { readOnly?: boolean; concurrencySafe?: boolean; destructive?: boolean };
 }
+
+/** A fact of lathe's own: true or false for every call, or decided from the input. */
+export type OwnFact<I> = boolean | ((input: I, facts: CallFacts) => boolean);
+
+/** lathe's own facts of a tool, apart from the contract's three flags. */
+export type OwnFactName = 'planModeAllowed' | 'runsInParallel' | 'destroysExisting';
 
 /** A tool with every contract member filled in. */
 export interface Tool<I = unknown>
@@ -323,6 +346,7 @@ export interface Tool<I = unknown>
       | 'askVerb'
       | 'detail'
       | 'example'
+      | OwnFactName
     >
   > {
   example?: { files?: Record<string, string>; input: I };
@@ -330,7 +354,11 @@ export interface Tool<I = unknown>
   detail?(input: I, show: (path: string) => string): string;
   liteDescription: string;
   cancelsSiblingsOnError: boolean;
-  dynamic: { readOnly: boolean; concurrencySafe: boolean; destructive: boolean };
+  /** Which facts, the three flags and lathe's own, depend on the input. */
+  dynamic: Record<'readOnly' | 'concurrencySafe' | 'destructive' | OwnFactName, boolean>;
+  planModeAllowed(input: I, facts: CallFacts): boolean;
+  runsInParallel(input: I, facts: CallFacts): boolean;
+  destroysExisting(input: I, facts: CallFacts): boolean;
   permissionSubject(input: I, ctx: ToolContext, facts: CallFacts): PermissionSubject;
   validateInput(input: I, ctx: ToolContext): string | undefined | Promise<string | undefined>;
   parseFacts?(input: I): Promise<CallFacts>;

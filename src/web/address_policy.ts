@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { type EmbeddedIPv4, embeddedIPv4 } from './embedded_ipv4.js';
 
 /**
  * Which hosts the web tools may reach. Only global unicast addresses, unless settings allow more
@@ -36,20 +37,38 @@ const RANGE_NAMES: Record<string, string> = {
   broadcast: 'the broadcast address',
 };
 
-/** The address as ipaddr reads it, IPv4-mapped IPv6 (`::ffff:127.0.0.1`) taken as the IPv4 it maps. */
-function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
-  const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    return (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed;
+/** IPv6 addresses outside it are not routed on the internet (ipaddr.js calls most `unicast`). */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** Why an address's own range is not global unicast, or undefined when it is. */
+function rangeReason(ip: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = ip.range();
+  if (range !== 'unicast') return RANGE_NAMES[range] ?? `a reserved address (${range})`;
+  if (ip.kind() === 'ipv6' && !ip.match(GLOBAL_UNICAST)) return 'outside the global unicast range 2000::/3';
+  return undefined;
+}
+
+function embeddedOf(ip: ipaddr.IPv4 | ipaddr.IPv6): EmbeddedIPv4 | undefined {
+  return ip.kind() === 'ipv6' ? embeddedIPv4(ip as ipaddr.IPv6) : undefined;
+}
+
+/** An IPv6 address that carries IPv4 addresses is judged by them: it leads there. */
+function embeddedReason({ form, ipv4 }: EmbeddedIPv4): string | undefined {
+  if (ipv4.length === 0)
+    return `${form} whose IPv4 address cannot be told (it depends on the network's prefix length)`;
+  for (const address of ipv4) {
+    const why = rangeReason(address);
+    if (why) return `${form} carrying ${address}, ${why}`;
+  }
+  return undefined;
 }
 
 /** Why an address is not a global unicast one, or undefined when it is. */
 export function nonPublicReason(address: string): string | undefined {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
-  const range = parseAddress(address).range();
-  if (range === 'unicast') return undefined;
-  return RANGE_NAMES[range] ?? `a reserved address (${range})`;
+  const ip = ipaddr.parse(address);
+  const embedded = embeddedOf(ip);
+  return embedded ? embeddedReason(embedded) : rangeReason(ip);
 }
 
 function nameAllowed(host: string, entry: string): boolean {
@@ -58,28 +77,40 @@ function nameAllowed(host: string, entry: string): boolean {
   return host === name;
 }
 
-function addressAllowed(address: string, entry: string): boolean {
+/** An entry as an address range; IPv4-mapped entries (`::ffff:10.0.0.0/104`) as the IPv4 range. */
+function entryRange(entry: string): readonly [ipaddr.IPv4 | ipaddr.IPv6, number] | undefined {
   try {
-    const ip = parseAddress(address);
-    if (ipaddr.isValidCIDR(entry)) {
-      const [net, bits] = ipaddr.parseCIDR(entry);
-      const range =
-        net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress()
-          ? ([(net as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)] as const)
-          : ([net, bits] as const);
-      return ip.kind() === range[0].kind() && ip.match(range[0], range[1]);
-    }
-    if (ipaddr.isValid(entry)) return parseAddress(entry).toString() === ip.toString();
+    const [net, bits] = ipaddr.isValidCIDR(entry)
+      ? ipaddr.parseCIDR(entry)
+      : ([ipaddr.parse(entry), entry.includes(':') ? 128 : 32] as const);
+    if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress())
+      return [(net as ipaddr.IPv6).toIPv4Address(), Math.max(0, bits - 96)];
+    return [net, bits];
   } catch {
-    // an entry that is neither: a host name
+    return undefined; // an entry that is neither: a host name
   }
-  return false;
 }
 
-/** Whether settings allow this host or address beyond global unicast. */
+function addressAllowed(ip: ipaddr.IPv4 | ipaddr.IPv6, entry: string): boolean {
+  const range = entryRange(entry);
+  return range !== undefined && ip.kind() === range[0].kind() && ip.match(range[0], range[1]);
+}
+
+/**
+ * Whether settings allow this host or address beyond global unicast: its name, the address
+ * itself, or (for an address carrying IPv4 addresses) every refused IPv4 address it carries.
+ */
 export function isAllowed(host: string, address: string, allow: readonly string[]): boolean {
   const name = host.toLowerCase();
-  return allow.some((entry) => nameAllowed(name, entry) || addressAllowed(address, entry));
+  if (allow.some((entry) => nameAllowed(name, entry))) return true;
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.parse(address);
+  if (allow.some((entry) => addressAllowed(ip, entry))) return true;
+  const carried = embeddedOf(ip)?.ipv4 ?? [];
+  return (
+    carried.length > 0 &&
+    carried.every((v4) => !rangeReason(v4) || allow.some((entry) => addressAllowed(v4, entry)))
+  );
 }
 
 /**

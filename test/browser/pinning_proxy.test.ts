@@ -94,4 +94,20 @@ describe('the browser’s pinning proxy', () => {
     expect(site.requests.length).toBe(before);
     expect(refused).toHaveLength(2);
   });
+  it('refuses IPv6 spellings that carry a refused IPv4 address, over http and CONNECT', async () => {
+    const before = site.requests.length;
+    const proxy = await start([], tableResolver({}));
+    const got = await getThrough(proxy, `http://[::127.0.0.1]:${port}/`);
+    expect(got.status).toBe(403);
+    expect(got.body).toMatch(
+      /::7f00:1 is an IPv4-compatible address carrying 127\.0\.0\.1, a loopback address/,
+    );
+    const tunnel = await tunnelThrough(proxy, `[64:ff9b::a9fe:a9fe]:443`);
+    expect(tunnel.connect).toContain(' 403 ');
+    expect(site.requests.length).toBe(before);
+    expect(refused).toEqual([
+      expect.stringContaining('IPv4-compatible address carrying 127.0.0.1'),
+      expect.stringContaining('NAT64 address carrying 169.254.169.254'),
+    ]);
+  });
 });

@@ -94,7 +94,7 @@ describe('settings checkpoints', () => {
     );
   });
 
-  it('from an untrusted folder cannot turn checkpoints off or leave files out', () => {
+  it('from an untrusted folder cannot turn checkpoints off, leave files out or keep fewer', () => {
     const dir = tempDir('lathe-ws-');
     mkdirSync(join(dir, '.agents'));
     writeFileSync(
@@ -102,9 +102,9 @@ describe('settings checkpoints', () => {
       JSON.stringify({ checkpoints: { enabled: false, exclude: ['src/'], keep: 5 } }),
     );
     runtime = createRuntime({ cwd: dir, documentsRoot: tempDir('lathe-home-'), env: process.env });
-    expect(runtime.settings.checkpoints).toEqual({ enabled: true, keep: 5, maxAgeDays: 30, exclude: [] });
+    expect(runtime.settings.checkpoints).toEqual({ enabled: true, keep: 100, maxAgeDays: 30, exclude: [] });
     expect(runtime.trust.settings).toEqual(
-      expect.arrayContaining(['checkpoints.enabled=false', 'checkpoints.exclude']),
+      expect.arrayContaining(['checkpoints.enabled=false', 'checkpoints.exclude', 'checkpoints.keep=5']),
     );
     expect(runtime.checkpoints.off).toBeUndefined();
   });

@@ -36,7 +36,8 @@ describe('lathe tools', () => {
   it('lists the pool with RO/D/CS and token costs', () => {
     const r = lathe(['tools', '--cwd', tempDir()], { env: env() });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^read_file\s+✓\s+·\s+✓\s+\d+\s+standard,lite,simple/m);
+    expect(r.stdout).toMatch(/^read_file\s+✓\s+·\s+✓\s+\|\s+✓\s+✓\s+·\s+·\s+\d+\s+standard,lite,simple/m);
+    expect(r.stdout).toMatch(/^write_to_file\s+·\s+·\s+·\s+\|\s+·\s+·\s+✓\s+✓\s+\d+/m);
     expect(r.stdout).toMatch(/tools, \d+ tokens of definitions \(profile standard, mode act\)/);
   });
 
@@ -50,6 +51,12 @@ describe('lathe tools', () => {
       readOnly: true,
       destructive: false,
       concurrencySafe: true,
+      latheFacts: {
+        planModeAllowed: true,
+        runsInParallel: true,
+        destroysExisting: false,
+        refusedInStrictPlan: false,
+      },
       profiles: ['standard', 'lite', 'simple'],
       tokens: expect.any(Number),
     });

@@ -215,7 +215,7 @@ describe('an untrusted folder’s settings', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/needs approval/);
     expect(r.stderr).toMatch(
-      /this folder is not trusted: ignored the allow rule execute_command, approvals\.executeAll=allow, sandbox\.mode=off and sandbox\.network=true; run `lathe trust` or pass --trust/,
+      /this folder is not trusted: ignored sandbox\.mode=off, sandbox\.network=true, approvals\.executeAll=allow and the allow rule execute_command; run `lathe trust` or pass --trust/,
     );
     expect(existsSync(join(repo.outside, 'escaped'))).toBe(false);
   });

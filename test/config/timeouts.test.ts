@@ -9,7 +9,26 @@ describe('modelTimeouts and mcp settings', () => {
       startupTimeoutMs: 10_000,
       sessionIdleTimeoutMs: 1_800_000,
       maxSessions: 32,
+      allowedOrigins: [],
     });
+  });
+
+  it('read mcp.allowedOrigins as origins, and warn about one that is not', () => {
+    const warnings: string[] = [];
+    const settings = mergeSettings(
+      [
+        {
+          source: 'a.json',
+          settings: { mcp: { allowedOrigins: ['HTTP://App.Localhost:5173/', 'https://x.example:443'] } },
+        },
+        { source: 'b.json', settings: { mcp: { allowedOrigins: ['https://x.example/path', 'null'] } } },
+      ],
+      warnings,
+    );
+    expect(settings.mcp.allowedOrigins).toEqual(['http://app.localhost:5173', 'https://x.example']);
+    expect(warnings).toEqual([
+      'b.json: mcp.allowedOrigins must be a list of web origins such as "https://app.example" (scheme, host and port)',
+    ]);
   });
 
   it('take seconds (fractions too), a later layer winning key by key', () => {

@@ -111,10 +111,10 @@ describe('the settings of a folder that is not trusted', () => {
 
   it('say what they lost', () =>
     expect(load(false, { mode: 'plan' }).ignoredUntrusted).toEqual([
-      '2 allow rules',
-      'approvals.executeAll=allow',
       'sandbox.mode=off',
       'sandbox.network=true',
+      '2 allow rules',
+      'approvals.executeAll=allow',
       'mode=act',
       'features triggers',
       'hooks',

@@ -218,6 +218,7 @@ describe('a server that fails', () => {
         diagnosticsAfterEdit: true,
         coldTimeoutMs: 15_000,
         warmTimeoutMs: 3_000,
+        editWaitMs: 300,
       },
       initTimeoutMs: timeouts.init,
       requestTimeoutMs: timeouts.request,
@@ -327,6 +328,7 @@ describe('an idle server', () => {
         diagnosticsAfterEdit: true,
         coldTimeoutMs: 15_000,
         warmTimeoutMs: 3_000,
+        editWaitMs: 300,
       },
       idleMs: 300,
     });

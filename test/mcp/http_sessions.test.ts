@@ -1,43 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type HttpServing, serveHttp } from '../../src/mcp/http_server.js';
 import type { SessionEnd } from '../../src/mcp/http_sessions.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
-import { buildTool } from '../../src/tool/build_tool.js';
-import { LATHE_BIN } from '../support/cli.js';
 import { stopChild } from '../support/mcp_servers/peers.js';
 import { tempDir } from '../support/runtime_fixtures.js';
-
-/** A served tool that answers only when the test says so: a session busy for as long as it likes. */
-function gate() {
-  let open: () => void = () => {};
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  let entered: () => void = () => {};
-  const running = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool = buildTool({
-    name: 'wait_for_gate',
-    inputSchema: z.object({}),
-    description: 'Answers when the test opens the gate.',
-    availability: { profiles: ['standard'] },
-    kind: 'other',
-    isReadOnly: () => true,
-    async call() {
-      entered();
-      await opened;
-      return { text: 'through' };
-    },
-  });
-  return { tool, open: () => open(), running };
-}
+import { gate, serveCommand } from './served_http.js';
 
 let serving: HttpServing | undefined;
 const clients: Client[] = [];
@@ -185,21 +157,9 @@ describe('lathe mcp serve --http with mcp.sessionIdleTimeout in settings', () =>
       join(home, 'settings', 'settings.json'),
       JSON.stringify({ mcp: { sessionIdleTimeout: 0.3 } }),
     );
-    child = spawn(process.execPath, [LATHE_BIN, 'mcp', 'serve', '--http', '0', '--cwd', tempDir()], {
-      env: { ...process.env, LATHE_HOME: home, NODE_ENV: 'test' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const printed = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child!.stdout!.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (out.includes('Bearer ')) resolve(out);
-      });
-      child!.once('exit', (code) => reject(new Error(`lathe mcp serve exited with ${code}`)));
-    });
-    const url = /lathe MCP server: (\S+)/.exec(printed)![1];
-    const token = /Authorization: Bearer (\S+)/.exec(printed)![1];
-    serving = { url, token, close: async () => {} };
+    const served = await serveCommand(tempDir(), { LATHE_HOME: home });
+    child = served.child;
+    serving = { url: served.url, token: served.token, close: async () => {} };
     const { id } = await connect();
     // Look again and again, a bounded number of times, each after longer than the idle
     // timeout (a look is a request: it would keep the session alive if it came sooner).

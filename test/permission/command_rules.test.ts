@@ -4,56 +4,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mergeSettings } from '../../src/config/settings.js';
-import type { SettingsLayer } from '../../src/config/types.js';
-import { RulePermissionEngine } from '../../src/permission/engine.js';
-import { classifyShellCommand } from '../../src/permission/shell/index.js';
-import type { PermissionSubject } from '../../src/permission/types.js';
-import { pathRuleTools } from '../../src/tool/kinds.js';
-import { builtinTools } from '../../src/tools/index.js';
+import { commandEngine, decideCommand } from '../support/command_engine.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
-function engine(
-  layers: SettingsLayer[] = [],
-  extra: { yolo?: boolean; approve?: string[]; mode?: 'plan' | 'act'; workspace?: string } = {},
-) {
-  const workspace = extra.workspace ?? tempDir();
-  const settings = mergeSettings(layers.map((settings, i) => ({ source: `layer${i}`, settings })));
-  const e = new RulePermissionEngine({
-    settings,
-    workspace,
-    documentsRoot: tempDir('lathe-home-'),
-    cwd: workspace,
-    yolo: extra.yolo,
-    approve: extra.approve as never,
-    mode: extra.mode,
-    pathRuleTools: pathRuleTools(builtinTools()),
-  });
-  return { e, workspace };
-}
-
-/** The subject execute_command states for a command, from the real parser. */
-async function command(
-  text: string,
-  cwd?: string,
-): Promise<{ readOnly: boolean; subject: PermissionSubject }> {
-  const c = await classifyShellCommand(text);
-  return {
-    readOnly: c.readOnly,
-    subject: {
-      kind: 'execute',
-      subjects: c.subcommands.map((s) => s.text),
-      readOnlyCommand: c.readOnly,
-      commands: c.subcommands,
-      ...(cwd ? { cwd } : {}),
-    },
-  };
-}
-
-async function decide(e: RulePermissionEngine, text: string) {
-  const { readOnly, subject } = await command(text);
-  return e.decide({ tool: 'execute_command', readOnly, subject, strictPlanRefused: false });
-}
+const engine = commandEngine;
+const decide = decideCommand;
 
 function git(cwd: string, ...args: string[]): void {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8' });

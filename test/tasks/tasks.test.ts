@@ -10,9 +10,11 @@ afterEach(disposeAll);
 const idOf = (r: { data?: unknown }) => (r.data as { id: string }).id;
 
 describe('task tools', () => {
-  it('are offered only with the tasks feature', () => {
+  it('are offered with the tasks feature; task_output and task_stop without it', () => {
     const names = (features: string[]) => runtimeWith(features).pool.map((t) => t.name);
-    expect(names([])).not.toContain('task_create');
+    for (const name of ['task_create', 'task_get', 'task_update', 'task_list'])
+      expect(names([])).not.toContain(name);
+    expect(names([])).toEqual(expect.arrayContaining(['task_output', 'task_stop']));
     expect(names(['tasks'])).toEqual(
       expect.arrayContaining([
         'task_create',
@@ -25,20 +27,26 @@ describe('task tools', () => {
     );
   });
 
-  it('declare the contract: readers are read-only and concurrency-safe, the rest not', () => {
+  it('declare the contract: readers are read-only and concurrency-safe, task_stop only the second', () => {
     const tool = (name: string) => findTool(builtinTools(), name)!;
     for (const name of ['task_get', 'task_list']) {
       expect(tool(name).isReadOnly({ id: 'x' }, NO_FACTS)).toBe(true);
       expect(tool(name).isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(true);
     }
-    expect(tool('task_output').isReadOnly({ id: 'x' }, NO_FACTS)).toBe(true);
+    // Read-only, and then concurrency-safe, when it only reads: `all` leaves the read position.
+    expect(tool('task_output').isReadOnly({ id: 'x', all: true }, NO_FACTS)).toBe(true);
     expect(tool('task_output').isConcurrencySafe({ id: 'x', all: true }, NO_FACTS)).toBe(true);
     // Reading "new since last read" moves the read position: two such reads must not race.
+    expect(tool('task_output').isReadOnly({ id: 'x' }, NO_FACTS)).toBe(false);
     expect(tool('task_output').isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(false);
-    for (const name of ['task_create', 'task_update', 'task_stop']) {
+    // The position is lathe's own state: Plan mode lets every read run.
+    expect(tool('task_output').planModeAllowed({ id: 'x' }, NO_FACTS)).toBe(true);
+    for (const name of ['task_create', 'task_update']) {
       expect(tool(name).isReadOnly({ id: 'x', subject: 's' }, NO_FACTS)).toBe(false);
       expect(tool(name).isConcurrencySafe({ id: 'x', subject: 's' }, NO_FACTS)).toBe(false);
     }
+    expect(tool('task_stop').isReadOnly({ id: 'x' }, NO_FACTS)).toBe(false);
+    expect(tool('task_stop').isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(true);
   });
 
   it('runs a command as a real process and reports how it ended', async () => {

@@ -25,14 +25,15 @@ async function runWith(
 }
 
 describe('sleep', () => {
-  it('is offered with the proactive feature, read-only', () => {
+  it('is offered with the proactive feature; not read-only by the contract, allowed in Plan mode', () => {
     expect(runtimeWith(['proactive']).pool.map((t) => t.name)).toContain('sleep');
     expect(runtimeWith([]).pool.map((t) => t.name)).not.toContain('sleep');
     const tool = findTool(builtinTools(), 'sleep')!;
     expect([
       tool.isReadOnly({ seconds: 1 }, NO_FACTS),
       tool.isConcurrencySafe({ seconds: 1 }, NO_FACTS),
-    ]).toEqual([true, false]);
+      tool.planModeAllowed({ seconds: 1 }, NO_FACTS),
+    ]).toEqual([false, false, true]);
   });
 
   it('waits the time asked', async () => {
@@ -51,13 +52,15 @@ describe('sleep', () => {
 });
 
 describe('monitor', () => {
-  it('is offered with the monitor feature; read-only for a file or a read-only command', async () => {
+  it('is offered with the monitor feature; allowed in Plan mode for a file or a read-only command', async () => {
     expect(runtimeWith(['monitor']).pool.map((t) => t.name)).toContain('monitor');
     const tool = findTool(builtinTools(), 'monitor')!;
-    expect(tool.isReadOnly({ path: 'app.log' }, NO_FACTS)).toBe(true);
+    // Never read-only by the contract; Plan mode's allowance is lathe's own fact.
+    expect(tool.isReadOnly({ path: 'app.log' }, NO_FACTS)).toBe(false);
+    expect(tool.planModeAllowed({ path: 'app.log' }, NO_FACTS)).toBe(true);
     expect(tool.isConcurrencySafe({ path: 'app.log' }, NO_FACTS)).toBe(false);
     const facts = await tool.parseFacts!({ command: 'rm -rf build' });
-    expect(tool.isReadOnly({ command: 'rm -rf build' }, facts)).toBe(false);
+    expect(tool.planModeAllowed({ command: 'rm -rf build' }, facts)).toBe(false);
   });
 
   it("streams a command's lines as progress and returns them when it ends", async () => {

@@ -23,7 +23,7 @@ describe('buildTool defaults', () => {
   it('allows in its own permission check', async () =>
     expect(await minimal.checkPermissions({ x: 1 }, {} as never)).toEqual({ behavior: 'allow' }));
   it("gives '' to the auto classifier", () => expect(minimal.toAutoClassifierInput({ x: 1 })).toBe(''));
-  it('shows its name to users', () => expect(minimal.title({ x: 1 })).toBe('minimal'));
+  it('shows its name to users', () => expect(minimal.userFacingName({ x: 1 })).toBe('minimal'));
   it('has no aliases', () => expect(minimal.aliases).toEqual([]));
   it('uses the default result budget', () => expect(minimal.maxResultChars).toBe(DEFAULT_RESULT_CHARS));
   it('uses the Standard description for Lite when none is given', () =>
@@ -46,7 +46,7 @@ describe('buildTool keeps what a definition gives', () => {
     isReadOnly: (input) => input.cmd === 'ls',
     isConcurrencySafe: (input) => input.cmd === 'ls',
     isDestructive: () => true,
-    title: () => 'Full Tool',
+    userFacingName: () => 'Full Tool',
     async call() {
       return { text: '' };
     },
@@ -59,7 +59,7 @@ describe('buildTool keeps what a definition gives', () => {
     expect(full.aliases).toEqual(['old_full']);
     expect(full.liteDescription).toBe('Lite text');
     expect(full.maxResultChars).toBe(123);
-    expect(full.title(undefined)).toBe('Full Tool');
+    expect(full.userFacingName(undefined)).toBe('Full Tool');
     expect(full.isDestructive({ cmd: 'x' }, NO_FACTS)).toBe(true);
   });
 });

@@ -34,7 +34,7 @@ async function engineVerdict(rt: Runtime, name: string, input: unknown) {
   const ctx = { cwd: rt.cwd, workspace: rt.workspace } as ToolContext;
   return rt.permissions.decide({
     tool: name,
-    readOnly: tool.isReadOnly(call.input, call.facts),
+    readOnly: tool.planModeAllowed(call.input, call.facts),
     subject: tool.permissionSubject(call.input, ctx, call.facts),
     strictPlanRefused: false,
   });
@@ -102,10 +102,12 @@ describe('the facts of a call come from parsing it, not from what ran before', (
     });
     made.push(rt);
     const monitor = rt.pool.find((t) => t.name === 'monitor')!;
+    // monitor is never read-only by the contract; Plan mode allows it when its command only reads.
     const reads = await parsed(rt, 'monitor', { command: 'ls' });
-    expect(monitor.isReadOnly(reads.input, reads.facts)).toBe(true);
+    expect(monitor.isReadOnly(reads.input, reads.facts)).toBe(false);
+    expect(monitor.planModeAllowed(reads.input, reads.facts)).toBe(true);
     const writes = await parsed(rt, 'monitor', { command: 'rm -rf build' });
-    expect(monitor.isReadOnly(writes.input, writes.facts)).toBe(false);
+    expect(monitor.planModeAllowed(writes.input, writes.facts)).toBe(false);
     expect(
       await engineVerdict(rt, 'task_create', { subject: 'build', command: 'echo "unclosed' }),
     ).toMatchObject({

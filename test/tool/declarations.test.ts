@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -88,7 +88,7 @@ async function runExample(tool: Tool) {
 describe('every tool declares what it is', () => {
   it.each(everyTool.map((t) => [t.name, t] as const))('%s has a kind and a title', (_, tool) => {
     expect(KINDS).toContain(tool.kind);
-    const title = tool.title(undefined);
+    const title = tool.userFacingName(undefined);
     expect(title.trim()).not.toBe('');
     // A title is for people: not the snake_case name the model calls it by.
     expect(title).not.toBe(tool.name);
@@ -115,7 +115,8 @@ describe('declarations match what the calls do', () => {
   it.each(readers.map((t) => [t.name, t] as const))('%s (reads) changes no file', async (_, tool) => {
     const run = await runExample(tool);
     expect(run.changed).toEqual([]);
-    expect(tool.isReadOnly(run.input, NO_FACTS)).toBe(true);
+    // It leaves the workspace alone, whatever the contract's readOnly flag says (tool_search's is false).
+    expect(tool.planModeAllowed(run.input, NO_FACTS)).toBe(true);
   });
 
   const changers = builtinTools().filter((t) => changesFiles(t));
@@ -180,6 +181,47 @@ describe('Strict Plan Mode', () => {
   });
 });
 
+describe('a deny rule on what an example call touches refuses it', () => {
+  /** Every path the call touches, as rules name them: its files, the folders they lie in, the workspace. */
+  const touchedWithFolders = (tool: Tool, workspace: string): string[] => {
+    const files = changesFiles(tool)
+      ? tool.touchedPaths!(tool.example!.input, { cwd: workspace, workspace }).map((p) =>
+          relative(workspace, resolve(workspace, p)),
+        )
+      : Object.keys(tool.example!.files ?? {});
+    const paths = new Set(['.']);
+    for (const file of files) for (let p = file; p !== '.'; p = dirname(p)) paths.add(p);
+    return [...paths];
+  };
+  // The tools that read files in their example, and every tool that changes files.
+  const touching = builtinTools().filter(
+    (t) => t.example && (changesFiles(t) || (looksOnly(t) && Object.keys(t.example.files ?? {}).length > 0)),
+  );
+  it.each(touching.map((t) => [t.name, t] as const))(
+    'refuses %s, even under --yolo',
+    async (_, tool) => {
+      const workspace = writeTree(tool.example!.files ?? { '.keep': '' });
+      const ruleTool = changesFiles(tool) ? 'write_to_file' : 'read_file';
+      const runtime = createRuntime({
+        cwd: workspace,
+        documentsRoot: tempDir('lathe-home-'),
+        env: {},
+        yolo: true,
+        features: ['image_generation', 'monitor', 'assistant', 'lsp'],
+        settings: {
+          images: { model: 'openai/gpt-image-1' },
+          permissions: { deny: touchedWithFolders(tool, workspace).map((p) => `${ruleTool}(${p})`) },
+        },
+      });
+      const before = snapshot(workspace);
+      const result = await runtime.runTool(tool.name, tool.example!.input).finally(() => runtime.dispose());
+      expect(result.text).toMatch(/^Not run: .*denied by rule/);
+      expect(snapshot(workspace)).toEqual(before);
+    },
+    90_000,
+  );
+});
+
 describe('lathe mcp serve offers the tools that need no agent', () => {
   const profiles = ['standard', 'lite', 'simple'] as const;
   it.each(profiles)('in the %s profile: served exactly when needsAgent is false', (profile) => {
@@ -196,22 +238,33 @@ describe('lathe mcp serve offers the tools that need no agent', () => {
   });
 });
 
-describe('destructive', () => {
+describe('destroysExisting', () => {
   const named = (name: string) => builtinTools().find((t) => t.name === name)!;
   it('is said of the calls that delete or overwrite', () => {
-    expect(named('write_to_file').isDestructive({ path: 'a', content: '' }, NO_FACTS)).toBe(true);
+    expect(named('write_to_file').destroysExisting({ path: 'a', content: '' }, NO_FACTS)).toBe(true);
     const patch = (body: string) => ({ input: `*** Begin Patch\n${body}\n*** End Patch` });
-    expect(named('apply_patch').isDestructive(patch('*** Delete File: a.txt'), NO_FACTS)).toBe(true);
-    expect(named('apply_patch').isDestructive(patch('*** Add File: a.txt\n+x'), NO_FACTS)).toBe(false);
-    expect(named('kill_command').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
-    expect(named('task_stop').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
-    expect(named('cron_delete').isDestructive({ id: 'x' }, NO_FACTS)).toBe(true);
-    expect(named('notebook_edit').isDestructive({ path: 'n.ipynb', edit_mode: 'delete' }, NO_FACTS)).toBe(
+    expect(named('apply_patch').destroysExisting(patch('*** Delete File: a.txt'), NO_FACTS)).toBe(true);
+    expect(named('apply_patch').destroysExisting(patch('*** Add File: a.txt\n+x'), NO_FACTS)).toBe(false);
+    expect(named('kill_command').destroysExisting({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('task_stop').destroysExisting({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('cron_delete').destroysExisting({ id: 'x' }, NO_FACTS)).toBe(true);
+    expect(named('notebook_edit').destroysExisting({ path: 'n.ipynb', edit_mode: 'delete' }, NO_FACTS)).toBe(
       true,
     );
-    expect(named('edit_file').isDestructive({ path: 'a', old_string: 'x', new_string: 'y' }, NO_FACTS)).toBe(
-      false,
-    );
-    expect(named('read_file').isDestructive({ path: 'a' }, NO_FACTS)).toBe(false);
+    expect(
+      named('edit_file').destroysExisting({ path: 'a', old_string: 'x', new_string: 'y' }, NO_FACTS),
+    ).toBe(false);
+    expect(named('read_file').destroysExisting({ path: 'a' }, NO_FACTS)).toBe(false);
+  });
+
+  it('is lathe’s own fact: the contract’s destructive flag of these tools is false', () => {
+    for (const name of ['write_to_file', 'task_stop', 'cron_delete', 'notebook_edit'])
+      expect(
+        named(name).isDestructive(
+          { id: 'x', path: 'a', content: '', edit_mode: 'delete' } as never,
+          NO_FACTS,
+        ),
+        name,
+      ).toBe(false);
   });
 });

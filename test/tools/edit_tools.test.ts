@@ -279,11 +279,12 @@ describe('replace_text', () => {
     const r = await runtime.runTool('replace_text', { glob: '*.txt', find: '(', replace: '', regex: true });
     expect(r.text).toMatch(/not a valid regular expression/);
   });
-  it('is read-only only with preview', async () => {
+  it('is never read-only by the contract; Plan mode allows only a preview', async () => {
     const { runtime } = workspace();
     const tool = runtime.pool.find((t) => t.name === 'replace_text')!;
-    expect(tool.isReadOnly({ preview: true }, NO_FACTS)).toBe(true);
-    expect(tool.isReadOnly({ preview: false }, NO_FACTS)).toBe(false);
+    expect(tool.isReadOnly({ preview: true }, NO_FACTS)).toBe(false);
+    expect(tool.planModeAllowed({ preview: true }, NO_FACTS)).toBe(true);
+    expect(tool.planModeAllowed({ preview: false }, NO_FACTS)).toBe(false);
   });
 });
 

@@ -43,6 +43,48 @@ describe('what web_fetch will not reach', () => {
     expect(target.connections).toBe(0);
   });
 
+  it('refuses IPv6 addresses that carry a loopback IPv4 address, and nothing connects', async () => {
+    const port = target.port;
+    const urls = [
+      `http://[::127.0.0.1]:${port}/`,
+      `http://[::7f00:1]:${port}/`,
+      `http://[::ffff:0:127.0.0.1]:${port}/`,
+      `http://[2002:7f00:1::1]:${port}/`,
+      `http://[2001:0:7f00:1::1]:${port}/`,
+      `http://[64:ff9b::127.0.0.1]:${port}/`,
+      `http://[64:ff9b:1::127.0.0.1]:${port}/`,
+    ];
+    for (const url of urls) {
+      const message = await refusal(fetchUrl(url, { policy: { allow: [] }, ...limits }));
+      expect(message, url).toMatch(/carrying 127\.0\.0\.1, a loopback address; refused/);
+    }
+    const resolve = tableResolver({ 'compat.example': ['::7f00:1'] });
+    const named = `http://compat.example:${port}/`;
+    expect(await refusal(fetchUrl(named, { policy: { allow: [], resolve }, ...limits }))).toMatch(
+      /compat\.example resolves to ::7f00:1, which is an IPv4-compatible address carrying 127\.0\.0\.1/,
+    );
+    expect(target.connections).toBe(0);
+  });
+
+  it('refuses a redirect to cloud metadata spelled as an IPv4-compatible or NAT64 address', async () => {
+    const redirector = await localServer((req, res) => {
+      const to = req.url === '/compat' ? 'http://[::169.254.169.254]/' : 'http://[64:ff9b::a9fe:a9fe]/';
+      res.writeHead(302, { location: to }).end();
+    });
+    try {
+      const policy = { allow: ['127.0.0.1'] };
+      expect(await refusal(fetchUrl(`${redirector.url}/compat`, { policy, ...limits }))).toMatch(
+        /^http:\/\/\[::a9fe:a9fe\]\/: ::a9fe:a9fe is an IPv4-compatible address carrying 169\.254\.169\.254, a link-local/,
+      );
+      expect(await refusal(fetchUrl(`${redirector.url}/nat64`, { policy, ...limits }))).toMatch(
+        /64:ff9b::a9fe:a9fe is a NAT64 address carrying 169\.254\.169\.254/,
+      );
+      expect(redirector.requests.map((r) => r.path)).toEqual(['/compat', '/nat64']);
+    } finally {
+      await redirector.close();
+    }
+  });
+
   it('names the reason: link-local cloud metadata, private ranges, CGNAT, unique-local', async () => {
     const policy = { allow: [] };
     expect(

@@ -1,7 +1,7 @@
-import { relative } from 'node:path';
 import { type AgentType, discoverAgentTypes } from '../../config/agent_types/index.js';
 import { isFolderTrusted } from '../../config/trust.js';
 import { runtimePlaces } from '../../runtime/configuration.js';
+import { pathInside } from '../../util/inside_folder.js';
 
 export interface AgentsOptions {
   cwd?: string;
@@ -13,8 +13,7 @@ export interface AgentsOptions {
 /** A file inside the workspace by its path there; others in full. */
 function shownSource(type: AgentType, workspace: string): string {
   if (type.origin === 'built-in') return 'built-in';
-  const inside = relative(workspace, type.source);
-  return inside.startsWith('..') ? type.source : inside;
+  return pathInside(type.source, workspace) ?? type.source;
 }
 
 /** What a type may use, in a few words: its tools, what it may not, its model and limits. */

@@ -70,17 +70,18 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
     return [...settings.warnings, ...mcp.warnings, ...(runtime?.warnings ?? [])];
   });
   try {
-    const [programs, sandbox, endpoints, servers] = await Promise.all([
+    const [programs, sandbox, endpoints, servers, languageServers] = await Promise.all([
       Promise.all([checkNode(), checkRipgrep(), checkGit(), checkBubblewrap(), checkTmux(), checkChromium()]),
       checkSandbox(runtime, runtimeProblem),
       checkEndpoints(settings, env),
       checkMcpServers([...mcp.servers, ...mcp.untrusted], places),
+      checkLanguageServers(settings?.lsp),
     ]);
     const results = [
       ...programs.slice(0, 4),
       sandbox,
       ...programs.slice(4),
-      ...checkLanguageServers(),
+      ...languageServers,
       settingsCheck,
       checkModel(settings, env),
       checkKeys(env),

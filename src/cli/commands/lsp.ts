@@ -1,21 +1,10 @@
-import { LanguageServers, type ServerStatus } from '../../lsp/language_servers.js';
-import { versionOf } from '../doctor/check.js';
+import { LanguageServers } from '../../lsp/language_servers.js';
 import { type CommonOptions, runtimeFromOptions } from './runtime_from_options.js';
-
-/** A server found on PATH says its version when asked; bundled ones know theirs already. */
-async function withVersion(row: ServerStatus, command: string | undefined): Promise<ServerStatus> {
-  if (row.version || !command) return row;
-  const version = await versionOf(command, ['--version'], 3_000);
-  return version ? { ...row, version } : row;
-}
 
 /** `lathe lsp status`: every server of the table — found or not, command, version, state. */
 export async function lspStatusCommand(opts: CommonOptions): Promise<number> {
   const runtime = runtimeFromOptions(opts);
-  const servers = new LanguageServers({ settings: runtime.settings.lsp });
-  const rows = await Promise.all(
-    servers.status().map((row) => withVersion(row, servers.table.find((s) => s.name === row.name)?.command)),
-  );
+  const rows = await new LanguageServers({ settings: runtime.settings.lsp }).probedStatus();
   await runtime.dispose();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -27,6 +16,7 @@ export async function lspStatusCommand(opts: CommonOptions): Promise<number> {
     if (row.command) process.stdout.write(`  command: ${row.command}\n`);
     if (row.version) process.stdout.write(`  version: ${row.version}\n`);
     process.stdout.write(`  state: ${row.state}${row.problem ? ` (${row.problem})` : ''}\n`);
+    if (row.install) process.stdout.write(`  install: ${row.install}\n`);
   }
   const diagnostics = runtime.settings.lsp.diagnosticsAfterEdit ? 'on' : 'off (lsp.diagnosticsAfterEdit)';
   process.stdout.write(`diagnostics after edits: ${diagnostics}\n`);

@@ -58,7 +58,12 @@ async function serve(opts: McpOptions): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     return fail(`--http needs a port number, not "${opts.http}"`);
   const { serveHttp } = await import('../../mcp/http_server.js');
-  const serving = await serveHttp(runtime, { port, version, token: process.env.LATHE_MCP_TOKEN });
+  const serving = await serveHttp(runtime, {
+    port,
+    version,
+    token: process.env.LATHE_MCP_TOKEN,
+    log: (line) => process.stderr.write(`lathe: ${line}\n`),
+  });
   out(`lathe MCP server: ${serving.url}\nAuthorization: Bearer ${serving.token}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -7,6 +7,8 @@ export interface CommonOptions {
   cwd?: string;
   profile?: Profile;
   mode?: Mode;
+  /** `--strict-plan`: Strict Plan Mode for this run, as settings `strictPlanMode: true`. */
+  strictPlan?: boolean;
   feature?: string[];
   noFeature?: string[];
   json?: boolean;
@@ -40,6 +42,7 @@ export function runtimeOptionsFrom(opts: CommonOptions): RuntimeOptions {
     cwd: opts.cwd,
     profile: opts.profile,
     mode: opts.mode,
+    ...(opts.strictPlan ? { strictPlanMode: true } : {}),
     features: [...(opts.feature ?? []), ...(opts.noFeature ?? []).map((f) => `-${f}`)],
     approve,
     yolo: opts.yolo,

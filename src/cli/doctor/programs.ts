@@ -1,6 +1,6 @@
 import { CHROMIUM_NAMES } from '../../browser/launch.js';
 import { DEFAULT_LSP_SETTINGS, type LspSettings } from '../../config/lsp_settings.js';
-import { serverTable } from '../../lsp/server_table.js';
+import { LanguageServers } from '../../lsp/language_servers.js';
 import { ripgrepPath } from '../../tools/search/ripgrep.js';
 import { type CheckResult, failed, findOnPath, passed, versionOf } from './check.js';
 
@@ -61,15 +61,31 @@ export const checkChromium = () =>
     'install Chromium (apt install chromium-headless-shell, or chromium)',
   );
 
-/** The language servers of the table: the bundled ones, and those found on PATH or in settings. */
-export function checkLanguageServers(settings: LspSettings = DEFAULT_LSP_SETTINGS): CheckResult[] {
-  return serverTable(settings.servers)
-    .filter((spec) => spec.command !== undefined || spec.source !== 'path')
-    .map((spec) =>
-      spec.command
-        ? passed(`language server ${spec.name}`, spec.version ?? spec.command)
-        : failed(`language server ${spec.name}`, spec.missing ?? 'not found', 'see docs/lsp.md'),
+/**
+ * The language servers of the table, each probed: one line for each bundled, configured or
+ * found server (a program on PATH that does not start fails), one for those not on PATH.
+ */
+export async function checkLanguageServers(
+  settings: LspSettings = DEFAULT_LSP_SETTINGS,
+): Promise<CheckResult[]> {
+  const rows = await new LanguageServers({ settings }).probedStatus();
+  const absent = rows.filter((row) => !row.command && row.source === 'path');
+  const results = rows
+    .filter((row) => !absent.includes(row))
+    .map((row) =>
+      row.found
+        ? passed(`language server ${row.name}`, row.version ?? row.command ?? '')
+        : failed(`language server ${row.name}`, row.problem ?? 'not found', row.install ?? 'see docs/lsp.md'),
     );
+  if (absent.length > 0)
+    results.push(
+      failed(
+        'language servers',
+        `not on PATH: ${absent.map((row) => row.name).join(', ')}`,
+        'each is optional, for its language; lathe lsp status says how to install each',
+      ),
+    );
+  return results;
 }
 
 export async function checkBubblewrap(): Promise<CheckResult> {

@@ -1,5 +1,6 @@
 import { basename, extname, isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { leavesFolder } from '../../util/inside_folder.js';
 import { discoverRules, type RuleFileCache, type RulePlaces } from './discover.js';
 import type { Rule, RuleState, RuleStatus, SessionRules } from './types.js';
 
@@ -50,7 +51,7 @@ export class RuleSet implements SessionRules {
    */
   touch(path: string, root: string): void {
     const normal = (isAbsolute(path) ? relative(root, path) : path).split(sep).join('/');
-    if (normal === '' || normal.startsWith('../') || normal === '..' || isAbsolute(normal)) return;
+    if (normal === '' || leavesFolder(normal)) return;
     if (this.seen.has(normal)) return;
     this.seen.add(normal);
     this.match(normal);

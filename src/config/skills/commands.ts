@@ -1,4 +1,4 @@
-import { isAbsolute, relative } from 'node:path';
+import { pathInside } from '../../util/inside_folder.js';
 import type { PromptCommand } from '../commands/prompt_command.js';
 import { skillDocument, withArguments } from './document.js';
 import { readSkillInstructions } from './instructions.js';
@@ -20,10 +20,7 @@ export function skillCommands(skills: readonly Skill[]): PromptCommand[] {
       path: skill.path,
       async expand(args, context) {
         const loaded = await readSkillInstructions(skill);
-        const show = (path: string) => {
-          const rel = relative(context.workspace, path);
-          return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
-        };
+        const show = (path: string) => pathInside(path, context.workspace) ?? path;
         const body = withArguments(loaded.body, args.trim());
         const text = `Use the skill "${skill.name}" for this request; its instructions follow.\n\n${skillDocument(skill, { ...loaded, body }, show)}`;
         return { text, allowedTools: [...skill.allowedTools] };

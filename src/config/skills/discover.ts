@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathInside } from '../../util/inside_folder.js';
 import { readSkillFolder } from './read_skill.js';
 import type { Skill, SkillDiscovery, SkillDiscoveryOptions, SkillPlace } from './types.js';
 
@@ -26,10 +27,7 @@ export function skillPlaces(
 
 /** A path as warnings show it: relative inside the workspace, `~/…` inside the home folder, else absolute. */
 export function shownPath(path: string, workspace: string, home = homedir()): string {
-  const inside = (root: string) => {
-    const rel = relative(root, path);
-    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : undefined;
-  };
+  const inside = (root: string) => pathInside(path, root);
   const inWorkspace = inside(workspace);
   if (inWorkspace !== undefined) return inWorkspace;
   const inHome = inside(home);

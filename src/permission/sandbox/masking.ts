@@ -1,9 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import picomatch from 'picomatch';
-import { expandHome, isInside, realPathOf } from '../paths.js';
-import { pathPatternMatcher } from '../rules.js';
+import { join, relative } from 'node:path';
+import { isInside, realPathOf } from '../paths.js';
+import { patternStarts } from '../pattern_starts.js';
 
 /** More masked files than this is refused rather than passed as thousands of mounts. */
 export const MAX_MASKED_FILES = 2_000;
@@ -17,7 +16,6 @@ export async function filesToMask(patterns: readonly string[], workspace: string
   if (patterns.length === 0) return [];
   const root = realPathOf(workspace);
   const found = new Set<string>();
-  const bases = new Map<string, Array<ReturnType<typeof pathPatternMatcher>>>();
   const add = (real: string | undefined) => {
     if (real) found.add(real);
     if (found.size > MAX_MASKED_FILES)
@@ -25,16 +23,10 @@ export async function filesToMask(patterns: readonly string[], workspace: string
         `more than ${MAX_MASKED_FILES} files match the read-deny rules; narrow the rules so the sandbox can mask them`,
       );
   };
-  for (const pattern of patterns) {
-    const expanded = expandHome(pattern);
-    const { base, isGlob } = picomatch.scan(expanded);
-    const start = isAbsolute(expanded) ? base : join(root, base);
-    if (start === '' || start === sep) continue;
-    if (isGlob) bases.set(start, [...(bases.get(start) ?? []), pathPatternMatcher(pattern)]);
-    else add(await realFile(start));
-  }
+  const starts = patternStarts(patterns, root);
+  for (const file of starts.files) add(await realFile(file));
   const links: string[] = [];
-  for (const [start, ofBase] of bases) {
+  for (const [start, ofBase] of starts.folders) {
     await walk(start, (path, entry) => {
       const rel = isInside(path, root) ? relative(root, path) : undefined;
       if (!ofBase.some((matches) => matches(path, rel))) return;

@@ -10,6 +10,18 @@ const CONTENT = new Set([
   'comment',
 ]);
 
+/** Longer commands are refused rather than parsed: nobody reviews a 100 KB command anyway. */
+const MAX_COMMAND_BYTES = 100_000;
+
+/** Why a command (or a script it hands a shell) is not parsed at all, or undefined. */
+export function sourceProblem(command: string): string | undefined {
+  if (command.length > MAX_COMMAND_BYTES || Buffer.byteLength(command) > MAX_COMMAND_BYTES)
+    return 'too complex to parse (over 100 KB)';
+  // Bash and the grammar disagree on carriage returns and other control characters.
+  if (/[\0-\x08\x0b-\x1f\x7f]/.test(command)) return 'contains control characters';
+  return undefined;
+}
+
 /** Characters that end a word in bash whatever follows them. */
 const DELIMITERS = ' \t\n;&|()<>';
 

@@ -1,20 +1,14 @@
 import type { Parser } from 'web-tree-sitter';
 import { loadBashParser } from './grammar.js';
-import { findLayoutProblem } from './layout.js';
+import { findLayoutProblem, sourceProblem } from './layout.js';
 import type { ParsedCommand } from './types.js';
 import { StatementWalker } from './walker.js';
 import { UnsupportedShell } from './words.js';
 
-/** Longer commands are refused rather than parsed: nobody reviews a 100 KB command anyway. */
-const MAX_COMMAND_BYTES = 100_000;
-
 /** Splits a shell command into the simple commands it would run (see `Subcommand`). */
 export async function parseShellCommand(command: string): Promise<ParsedCommand> {
-  if (command.length > MAX_COMMAND_BYTES || Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
-    return { ok: false, reason: 'too complex to parse (over 100 KB)' };
-  }
-  // Bash and the grammar disagree on carriage returns and other control characters.
-  if (/[\0-\x08\x0b-\x1f\x7f]/.test(command)) return { ok: false, reason: 'contains control characters' };
+  const problem = sourceProblem(command);
+  if (problem) return { ok: false, reason: problem };
   return parseWith(await loadBashParser(), command);
 }
 
@@ -26,7 +20,7 @@ function parseWith(parser: Parser, command: string): ParsedCommand {
       return { ok: false, reason: 'syntax error (or syntax this parser does not know)' };
     const layoutProblem = findLayoutProblem(tree.rootNode, command);
     if (layoutProblem) return { ok: false, reason: layoutProblem };
-    const walker = new StatementWalker();
+    const walker = new StatementWalker(parser);
     walker.statement(tree.rootNode);
     return { ok: true, subcommands: walker.subcommands, arithmetic: walker.arithmetic };
   } catch (error) {

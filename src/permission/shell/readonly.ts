@@ -1,5 +1,6 @@
 import { READ_ONLY_COMMANDS } from './commands/index.js';
 import { parseShellCommand } from './parse.js';
+import { shellCommandProblem } from './shell_script.js';
 import type { ParsedCommand, Redirect, Subcommand, Word } from './types.js';
 import { isHarmlessVariable } from './variables.js';
 
@@ -106,6 +107,8 @@ function commandProblem(sub: Subcommand): string | undefined {
   if (sub.dynamic) return `the command name is only known at run time: ${name}`;
   const check = READ_ONLY_COMMANDS.get(name);
   if (!check) {
+    const shell = shellCommandProblem(sub);
+    if (shell) return shell;
     return name.includes('/')
       ? `runs a program by path: ${name}`
       : `${JSON.stringify(name)} is not on the read-only allowlist`;

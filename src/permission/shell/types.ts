@@ -47,6 +47,11 @@ export interface Subcommand {
   wrappers: string[][];
   /** `xargs` appends words read from its input, which may be anything (options included). */
   argsFromInput: boolean;
+  /**
+   * The source text of each `bash -lc 'SCRIPT'` this command runs inside, outermost first: `text` is
+   * then the command as the script writes it.
+   */
+  outer?: string[];
 }
 
 export type ParsedCommand =

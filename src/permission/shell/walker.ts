@@ -1,9 +1,11 @@
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { checkHeredocBody, heredocDelimiter } from './heredoc.js';
+import { findLayoutProblem, sourceProblem } from './layout.js';
+import { readAlikeByShells, type ShellScript, shellScript } from './shell_script.js';
 import { inspectTestCommand } from './test_command.js';
 import type { Assignment, Redirect, Subcommand, Word } from './types.js';
 import { evaluateWord, literal, type NestedSink, scanNested, UnsupportedShell } from './words.js';
-import { unwrap } from './wrappers.js';
+import { type Unwrapped, unwrap } from './wrappers.js';
 
 /** Nesting of subshells, groups and substitutions; deeper input is refused, not risked on the stack. */
 const MAX_NESTING = 200;
@@ -32,6 +34,9 @@ export class StatementWalker {
   readonly subcommands: Subcommand[] = [];
   readonly arithmetic: string[] = [];
   private depth = 0;
+
+  /** With a parser, the script of `bash -lc 'SCRIPT'` is walked as well. */
+  constructor(private readonly parser?: Parser) {}
 
   private readonly sink: NestedSink = {
     substitution: (node) => this.substitution(node),
@@ -128,6 +133,8 @@ export class StatementWalker {
   /** Records one simple command, peeling off the wrappers that run another. */
   private push(text: string, words: Word[], { redirects = [], assignments = [] }: PushExtras = {}): void {
     const unwrapped = unwrap(words);
+    const script = this.parser && shellScript(unwrapped);
+    if (script && this.pushScript(script, text, unwrapped, { redirects, assignments })) return;
     this.subcommands.push({
       argv: unwrapped.words.map((word) => word.value),
       words: unwrapped.words,
@@ -138,6 +145,47 @@ export class StatementWalker {
       wrappers: unwrapped.wrappers,
       argsFromInput: unwrapped.argsFromInput,
     });
+  }
+
+  /**
+   * `bash -lc 'SCRIPT'`: the script's commands take this command's place, each with its wrappers,
+   * variables and redirections. False, with nothing recorded, when the script is not wholly understood.
+   */
+  private pushScript(found: ShellScript, text: string, unwrapped: Unwrapped, outer: PushExtras): boolean {
+    const first = { subcommands: this.subcommands.length, arithmetic: this.arithmetic.length };
+    const understood = this.walkScript(found.script);
+    const inner = this.subcommands.slice(first.subcommands);
+    const alike =
+      found.bash || readAlikeByShells(found.script, inner, this.arithmetic.length - first.arithmetic);
+    if (!understood || inner.length === 0 || !alike) {
+      this.subcommands.length = first.subcommands;
+      this.arithmetic.length = first.arithmetic;
+      return false;
+    }
+    for (const sub of inner) {
+      sub.redirects.push(...(outer.redirects ?? []));
+      sub.assignments.unshift(...(outer.assignments ?? []), ...unwrapped.assignments);
+      sub.wrappers.unshift(...unwrapped.wrappers, [unwrapped.words[0].value, found.flag]);
+      sub.outer = [text, ...(sub.outer ?? [])];
+    }
+    return true;
+  }
+
+  /** Walks a script as a program of its own; false when bash may read it otherwise than this parser. */
+  private walkScript(script: string): boolean {
+    if (sourceProblem(script)) return false;
+    const tree = this.parser!.parse(script);
+    if (!tree) return false;
+    try {
+      if (tree.rootNode.hasError || findLayoutProblem(tree.rootNode, script)) return false;
+      this.statement(tree.rootNode);
+      return true;
+    } catch (error) {
+      if (error instanceof UnsupportedShell) return false;
+      throw error;
+    } finally {
+      tree.delete();
+    }
   }
 
   /** A statement followed by redirections; those of a group or loop apply to every command inside. */

@@ -1,5 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import type { ToolEvent } from '../events.js';
+import type { PendingNotes } from '../pending_notes.js';
 
 /** What the conversation tools need from the agent running them; absent when a tool runs alone. */
 export interface AgentInteraction {
@@ -26,4 +27,6 @@ export interface AgentInteraction {
   onPromptEnd(release: () => void): void;
   /** Queues a note for the model's next request (a webhook delivery), of this prompt or the next. */
   notify?(text: string): void;
+  /** What calls started that comes in later (an edit's diagnostics): the next result or request carries it. */
+  readonly pendingNotes?: PendingNotes;
 }

@@ -16,6 +16,8 @@ export interface LanguageServerHandle {
   request<R>(method: string, params: unknown, signal?: AbortSignal): Promise<R>;
   /** What the server can do (its initialize result's `capabilities`). */
   readonly capabilities: Record<string, unknown>;
+  /** Whether a file is of a language this server serves. */
+  serves(file: string): boolean;
 }
 
 /** Why no server answers for a file: none configured, not a source file, or it keeps crashing. */
@@ -23,6 +25,14 @@ export interface LanguageServerUnavailable {
   unavailable: string;
   /** The file's language, when it has one. */
   language?: string;
+}
+
+/** The line an edit's result ends with, and, while a server is starting, what follows later. */
+export interface EditDiagnostics {
+  /** `diagnostics: clean`, the errors, `diagnostics: unavailable (why)` or `diagnostics: pending …`. */
+  line: string;
+  /** With a pending line: the diagnostics once they are in, for a later result or request. */
+  later?: Promise<string>;
 }
 
 /** The language servers of a process, shared by every runtime in it; `LanguageServers` implements it. */
@@ -35,14 +45,16 @@ export interface LanguageServerAccess {
     options: { workspace: string; signal?: AbortSignal },
   ): Promise<LanguageServerHandle | LanguageServerUnavailable>;
   /**
-   * The line an edit's result ends with: the files' diagnostics at their new versions, or why
-   * there are none; undefined when diagnostics after edits are off or no file has a server.
-   * `since`: when the call began (files of a glob-wide edit untouched since are left out).
+   * What an edit's result ends with: the files' diagnostics at their new versions, or why there
+   * are none; undefined when diagnostics after edits are off or no file has a server. `since`:
+   * when the call began (files of a glob-wide edit untouched since are left out). `deliverLater`:
+   * a later result can carry what is not in yet, so the edit waits only for a warm server, and
+   * briefly; without it, the edit waits for the diagnostics.
    */
   diagnosticsAfterEdit(
     files: readonly string[],
-    call: { since: number; signal: AbortSignal; workspace: string },
-  ): Promise<string | undefined>;
+    call: { since: number; signal: AbortSignal; workspace: string; deliverLater?: boolean },
+  ): Promise<EditDiagnostics | undefined>;
   /**
    * The lsp tool's `diagnostics`: one file's at its current text, or (no file) what the running
    * servers have published, errors first, at most 50 items.

@@ -67,12 +67,10 @@ function seconds(ms: number): string {
 }
 
 /** One child's report as the model reads it: who, how it ended, what it spent, where its log is, its text. */
-export function reportText(report: SubagentReport, ctx: Pick<ToolContext, 'conditions'>): string {
+export function reportText(report: SubagentReport): string {
   const who = `${report.id} (${report.type}: ${report.name})`;
   if (report.status === 'running') {
-    const read = ctx.conditions.features.has('tasks')
-      ? ` Read its progress with task_output ${report.id}; stop it with task_stop.`
-      : '';
+    const read = ` Read its progress with task_output ${report.id}; stop it with task_stop.`;
     return `${who} runs in the background; you will be told when it ends.${read}\nsession log: ${report.logPath}`;
   }
   const u = report.usage;
@@ -94,7 +92,7 @@ export async function runChildren(requests: SubagentRequest[], ctx: ToolContext)
   } catch (error) {
     return { isError: true, text: (error as Error).message };
   }
-  const texts = reports.map((r) => reportText(r, ctx));
+  const texts = reports.map((r) => reportText(r));
   const text = texts.length === 1 ? texts[0] : texts.map((t, i) => `## ${i + 1}. ${t}`).join('\n\n');
   return { isError: reports.every((r) => r.status === 'failed'), text, data: { agents: reports } };
 }

@@ -10,9 +10,9 @@ export const listPeers = buildTool({
     'and session. Message one with send_message {to: name}.',
   availability: { profiles: ['standard'], feature: 'peers' },
   kind: 'other',
-  title: () => 'Peers',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  userFacingName: () => 'Peers',
+  // lathe's own fact: it reads the inboxes of lathe's own processes, so Plan mode lets it run.
+  planModeAllowed: true,
   async call(_input, ctx) {
     if (!ctx.peers) return { isError: true, text: 'Peers are not available here (feature peers).' };
     const peers = await ctx.peers.list();

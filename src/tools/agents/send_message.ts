@@ -43,7 +43,7 @@ export const sendMessage = buildTool({
     'the recipient to wrap up and stop.',
   availability: { profiles: ['standard'] },
   kind: 'other',
-  title: () => 'Message',
+  userFacingName: () => 'Message',
   detail: (input) => `to ${input.to}`,
   // Plain text changes nothing here; a stop request changes what another agent does.
   dynamic: { readOnly: true },

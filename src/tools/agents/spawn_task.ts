@@ -35,7 +35,7 @@ export const spawnTask = buildTool({
     'beside yours; for help with your own task, prefer a subagent.',
   availability: { profiles: ['standard'], notFor: ['subagent', 'task'] },
   kind: 'agent',
-  title: () => 'Spawn task',
+  userFacingName: () => 'Spawn task',
   detail: (input) => input.description ?? firstLine(input.prompt),
   permissionSubject: () => ({ kind: 'subagents' }),
   // Always asks: a task runs on its own, beyond this conversation. Only the run's own flags
@@ -96,9 +96,7 @@ export const spawnTask = buildTool({
       if (note) await appendFile(outputPath, `# ${note}\n`).catch(() => undefined);
     });
     table.tasks.set(id, task);
-    const reading = ctx.conditions.features.has('tasks')
-      ? 'read its output with task_output (wait: N waits for it to end), stop it with task_stop'
-      : 'read its output with read_file (feature tasks adds task_output and task_stop)';
+    const reading = 'read its output with task_output (wait: N waits for it to end), stop it with task_stop';
     return {
       text:
         `Started ${id}: ${task.subject} (pid ${run.pid}, session ${run.sessionId}). Its output goes to ` +

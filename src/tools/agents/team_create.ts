@@ -23,7 +23,7 @@ export const teamCreate = buildTool({
     'unread mail before its next step. Remove the team with team_delete.',
   availability: { profiles: ['standard'], feature: 'swarms' },
   kind: 'other',
-  title: () => 'Create team',
+  userFacingName: () => 'Create team',
   detail: (input) => input.name,
   async call(input, ctx) {
     if (!ctx.teams) return { isError: true, text: 'Teams are not available here (feature swarms).' };

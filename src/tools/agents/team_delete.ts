@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 
 export const teamDelete = buildTool({
@@ -9,10 +10,12 @@ export const teamDelete = buildTool({
     'Remove a team: its mailboxes and shared task list are deleted. Refused while a member is still running: stop it first.',
   availability: { profiles: ['standard'], feature: 'swarms' },
   kind: 'delete',
-  title: () => 'Delete team',
+  // Touches only lathe's own team records: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
+  userFacingName: () => 'Delete team',
   detail: (input) => input.name,
-  // The team's mailboxes and task list are gone for good.
-  isDestructive: () => true,
+  // lathe's own fact: the team's mailboxes and task list are gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     if (!ctx.teams) return { isError: true, text: 'Teams are not available here (feature swarms).' };
     try {

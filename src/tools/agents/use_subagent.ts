@@ -24,12 +24,13 @@ export function subagentTool(types: readonly AgentTypeSummary[]): Tool {
     availability: AGENT_TOOLS_AVAILABILITY,
     kind: 'agent',
     needsAgent: true,
-    title: () => 'Subagent',
+    userFacingName: () => 'Subagent',
     detail: (input) => `${input.type ?? 'general'}: ${input.description}`,
     permissionSubject: (input) => ({ kind: 'subagents', subjects: [input.type ?? 'general'] }),
-    dynamic: { readOnly: true },
-    isReadOnly: (input) => onlyReadOnly(types, [input]),
-    isConcurrencySafe: () => true,
+    // lathe's own facts: children of read-only types change nothing, so Plan mode lets them run;
+    // children run side by side, each through its own permission pipeline.
+    planModeAllowed: (input) => onlyReadOnly(types, [input]),
+    runsInParallel: true,
     validateInput: (input, ctx) => requestProblem([input], ctx),
     call: (input, ctx) => runChildren([input], ctx),
   }) as Tool;

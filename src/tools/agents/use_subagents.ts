@@ -25,15 +25,16 @@ export function subagentBatchTool(types: readonly AgentTypeSummary[]): Tool {
     availability: AGENT_TOOLS_AVAILABILITY,
     kind: 'agent',
     needsAgent: true,
-    title: () => 'Subagents',
+    userFacingName: () => 'Subagents',
     detail: (input) => input.tasks.map((t) => t.description).join(', '),
     permissionSubject: (input) => ({
       kind: 'subagents',
       subjects: [...new Set(input.tasks.map((t) => t.type ?? 'general'))],
     }),
-    dynamic: { readOnly: true },
-    isReadOnly: (input) => onlyReadOnly(types, input.tasks),
-    isConcurrencySafe: () => true,
+    // lathe's own facts: children of read-only types change nothing, so Plan mode lets them run;
+    // children run side by side, each through its own permission pipeline.
+    planModeAllowed: (input) => onlyReadOnly(types, input.tasks),
+    runsInParallel: true,
     validateInput: (input, ctx) => requestProblem(input.tasks, ctx),
     call: (input, ctx) => runChildren(input.tasks, ctx),
   }) as Tool;

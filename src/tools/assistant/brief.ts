@@ -13,12 +13,13 @@ export const brief = buildTool({
     'Switch concise-output mode. On: your replies become short (the result, what changed, what is next; no ' +
     'preamble, no restating tool output) until it is switched off. Use it when the user asks for terse ' +
     'answers or works through many small requests; switch it off when they ask for explanations.',
-  availability: { profiles: ['standard', 'lite'], feature: 'assistant' },
+  availability: { profiles: ['standard'], feature: 'assistant' },
   kind: 'other',
-  title: () => 'Brief',
+  userFacingName: () => 'Brief',
   detail: (input) => (input.on ? 'on' : 'off'),
-  isReadOnly: () => true,
   isConcurrencySafe: () => true,
+  // lathe's own fact: it switches lathe's own output mode, so Plan mode lets it run.
+  planModeAllowed: true,
   async call(input, ctx) {
     if (!ctx.brief) return { isError: true, text: 'Brief mode is not available in this session.' };
     const was = ctx.brief.on;

@@ -22,9 +22,9 @@ export const pushNotification = buildTool({
     'Notify the user outside this window: a desktop notification through their terminal or notify-send, or ' +
     'the terminal bell. Use it when long work ends or needs their attention while they may be elsewhere; not ' +
     'for every step.',
-  availability: { profiles: ['standard', 'lite'], feature: 'assistant' },
+  availability: { profiles: ['standard'], feature: 'assistant' },
   kind: 'other',
-  title: () => 'Notify',
+  userFacingName: () => 'Notify',
   detail: (input) => input.title,
   async call(input, ctx) {
     if (!ctx.notifier) return { isError: true, text: 'Notifications are not available in this session.' };

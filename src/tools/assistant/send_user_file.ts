@@ -24,12 +24,12 @@ export const sendUserFile = buildTool({
   description:
     'Give the user a file you made or found (a report, an export, a screenshot): the interface shows it with ' +
     'its caption and full path so they can open it. The file is read, not copied or changed; it must exist.',
-  availability: { profiles: ['standard', 'lite'], feature: 'assistant' },
+  availability: { profiles: ['standard'], feature: 'assistant' },
   kind: 'read',
-  title: () => 'Send file',
+  userFacingName: () => 'Send file',
   example: { files: { 'report.md': '# Report\n' }, input: { path: 'report.md', caption: 'The report' } },
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: offering the user a file reads it, so Plan mode lets it run.
+  planModeAllowed: true,
   // Offering a file reads it: read rules (a deny on .env) hold.
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path] }),
   async call(input, ctx) {

@@ -39,15 +39,14 @@ export const config = buildTool({
     'cannot be set: ask the user instead.',
   availability: { profiles: ['standard'], feature: 'internal' },
   kind: 'other',
-  title: () => 'Config',
+  userFacingName: () => 'Config',
   detail: (input) =>
     input.action === 'set'
       ? `set ${input.key ?? ''} = ${show(input.value)}`
       : `${input.action}${input.key ? ` ${input.key}` : ''}`,
   askVerb: 'Change the setting',
   isReadOnly: (input: ConfigInput) => input.action !== 'set',
-  isConcurrencySafe: (input: ConfigInput) => input.action !== 'set',
-  dynamic: { readOnly: true, concurrencySafe: true },
+  dynamic: { readOnly: true },
   validateInput(input, ctx) {
     if (input.action === 'list') return undefined;
     if (!input.key)

@@ -50,7 +50,7 @@ export const newRule = buildTool({
     kind: 'edit',
     paths: [join(ctx.workspace, ruleFilePath(input.name))],
   }),
-  title: () => 'Rule',
+  userFacingName: () => 'Rule',
   async call(input, ctx) {
     const path = join(ctx.workspace, ruleFilePath(input.name));
     const existed = await lstat(path).then(

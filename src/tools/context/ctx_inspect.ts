@@ -12,9 +12,9 @@ export const ctxInspect = buildTool({
     "snip takes, and the user's lasting instructions. Use it before snip, or when the context seems full.",
   availability: { profiles: ['standard'], feature: 'context_collapse' },
   kind: 'other',
-  title: () => 'Inspect context',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  userFacingName: () => 'Inspect context',
+  // lathe's own fact: it reads lathe's own context, so Plan mode lets it run.
+  planModeAllowed: true,
   example: { input: {} },
   async call(_input, ctx) {
     if (!ctx.conversation)

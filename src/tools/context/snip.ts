@@ -34,7 +34,7 @@ export const snip = buildTool({
     "a user turn with before_turn. The user's latest prompt and their lasting instructions (# lines) always stay.",
   availability: { profiles: ['standard'], feature: 'history_snip' },
   kind: 'other',
-  title: () => 'Snip context',
+  userFacingName: () => 'Snip context',
   isReadOnly: () => false,
   example: { input: { ids: ['call_1'] } },
   detail: (input) => (input.ids ? input.ids.join(', ') : `before turn ${input.before_turn}`),

@@ -20,8 +20,10 @@ export const askFollowupQuestion = buildTool({
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Question',
+  userFacingName: () => 'Question',
   isReadOnly: () => true,
+  // Questions asked side by side wait their turn with the user, one at a time.
+  isConcurrencySafe: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'ask_followup_question', async (agent) => {
       const { answer, present } = await agent.ask(input.question, input.options);

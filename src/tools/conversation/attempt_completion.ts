@@ -20,7 +20,7 @@ export const attemptCompletion = buildTool({
   availability: { profiles: ['standard', 'lite'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Completion',
+  userFacingName: () => 'Completion',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'attempt_completion', (agent) => {

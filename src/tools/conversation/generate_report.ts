@@ -37,7 +37,7 @@ export const generateReport = buildTool({
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Report',
+  userFacingName: () => 'Report',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'generate_report', async (agent) => {

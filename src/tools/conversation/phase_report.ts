@@ -25,7 +25,7 @@ export const phaseReport = buildTool({
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Phase report',
+  userFacingName: () => 'Phase report',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'phase_report', async (agent) => {

@@ -39,7 +39,7 @@ export const makePlan = buildTool({
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Plan',
+  userFacingName: () => 'Plan',
   isReadOnly: () => true,
   call: (input, ctx) => withInteraction(ctx, 'make_plan', (agent) => presentPlan(agent, input.plan)),
 });
@@ -51,7 +51,7 @@ export const exitPlanMode = buildTool({
   availability: { profiles: ['standard'], modes: ['plan'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Leave Plan mode',
+  userFacingName: () => 'Leave Plan mode',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withInteraction(ctx, 'exit_plan_mode', (agent) => presentPlan(agent, input.plan)),
@@ -66,7 +66,7 @@ export const enterPlanMode = buildTool({
   availability: { profiles: ['standard'], modes: ['act'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Enter Plan mode',
+  userFacingName: () => 'Enter Plan mode',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (_input, ctx) =>

@@ -18,7 +18,7 @@ export const qnaRespond = buildTool({
   availability: { profiles: ['standard', 'lite'], notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Answer',
+  userFacingName: () => 'Answer',
   isReadOnly: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'qna_respond', (agent) => {

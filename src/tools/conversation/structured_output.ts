@@ -17,7 +17,7 @@ export const structuredOutput = buildTool({
   availability: { profiles: ['standard', 'lite', 'simple'], requires: ['jsonSchema'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Structured output',
+  userFacingName: () => 'Structured output',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

@@ -25,9 +25,8 @@ export const workingRespond = buildTool({
   // It says what the next step is; a turn of only this call is not the end of the work.
   kind: 'think',
   needsAgent: true,
-  title: () => 'Working',
+  userFacingName: () => 'Working',
   isReadOnly: () => true,
-  isConcurrencySafe: () => true,
   call: (input, ctx) =>
     withInteraction(ctx, 'working_respond', (agent) => {
       agent.emit({ type: 'working', message: input.message });

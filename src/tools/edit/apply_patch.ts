@@ -96,12 +96,11 @@ export const applyPatch = buildTool({
     },
   },
   refusedInStrictPlan: true,
-  // A patch with a Delete File hunk removes a file.
-  isDestructive: (input) => {
+  // lathe's own fact: a patch with a Delete File hunk removes a file.
+  destroysExisting: (input) => {
     const parsed = parsePatch(input.input);
     return parsed.ok && parsed.ops.some((op) => op.kind === 'delete');
   },
-  dynamic: { destructive: true },
   permissionSubject: (input) => ({ kind: 'edit', paths: patchedPaths(input.input) }),
   touchedPaths: (input) => patchedPaths(input.input),
   describeChange: (input, ctx) => previewPatch(ctx, input.input),
@@ -109,7 +108,7 @@ export const applyPatch = buildTool({
     const parsed = parsePatch(input.input);
     return parsed.ok ? undefined : `The patch could not be parsed: ${parsed.error}`;
   },
-  title: () => 'Patch',
+  userFacingName: () => 'Patch',
   askVerb: 'Apply a patch to',
   // The file lines as written, so a patch that does not parse still shows what it meant to change.
   detail: (input, show) =>

@@ -27,7 +27,7 @@ export const editFile = buildTool({
   example: { files: { 'a.ts': 'let a = 1;\n' }, input: { path: 'a.ts', old_string: '1', new_string: '2' } },
   refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  title: () => 'Edit',
+  userFacingName: () => 'Edit',
   touchedPaths: (input) => [input.path],
   describeChange: (input, ctx) =>
     previewFileChange(ctx, input.path, (before) => {

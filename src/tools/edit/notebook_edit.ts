@@ -86,11 +86,10 @@ export const notebookEdit = buildTool({
     input: { path: 'n.ipynb', edit_mode: 'replace', cell_number: 1, new_source: '2' },
   },
   refusedInStrictPlan: true,
-  title: () => 'Notebook',
+  userFacingName: () => 'Notebook',
   askVerb: 'Edit the notebook',
-  // Deleting a cell loses its source and outputs.
-  isDestructive: (input) => input.edit_mode === 'delete',
-  dynamic: { destructive: true },
+  // lathe's own fact: deleting a cell loses its source and outputs.
+  destroysExisting: (input) => input.edit_mode === 'delete',
   touchedPaths: (input) => [input.path],
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   validateInput(input) {

@@ -35,7 +35,7 @@ export const replaceInFile = buildTool({
   },
   refusedInStrictPlan: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  title: () => 'Edit',
+  userFacingName: () => 'Edit',
   touchedPaths: (input) => [input.path],
   describeChange: (input, ctx) =>
     previewFileChange(ctx, input.path, (before) => {

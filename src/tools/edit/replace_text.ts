@@ -77,14 +77,12 @@ export const replaceText = buildTool({
   availability: { profiles: ['standard'] },
   kind: 'edit',
   example: { files: { 'src/a.ts': 'let a = 1;\n' }, input: { glob: 'src/**/*.ts', find: 'a', replace: 'b' } },
-  refusedInStrictPlan: true,
-  title: () => 'Replace',
+  userFacingName: () => 'Replace',
   detail: (input) => `${input.find} → ${input.replace} in ${input.glob}`,
   // The files are those the glob matches when the call runs: the glob stands for them.
   touchedPaths: (input) => (input.preview ? [] : [input.glob]),
-  isReadOnly: (input) => input.preview === true,
-  isConcurrencySafe: (input) => input.preview === true,
-  dynamic: { readOnly: true, concurrencySafe: true },
+  // lathe's own fact: a preview writes nothing, so Plan mode lets it run.
+  planModeAllowed: (input) => input.preview === true,
   permissionSubject: (input) => ({ kind: input.preview ? 'read' : 'edit', paths: ['.'] }),
   checkPermissions: decideForMatches,
   validateInput(input) {

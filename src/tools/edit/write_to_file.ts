@@ -23,10 +23,10 @@ export const writeToFile = buildTool({
   kind: 'edit',
   example: { input: { path: 'notes.md', content: 'hello\n' } },
   refusedInStrictPlan: true,
-  // Overwrites the whole file: what it held is gone.
-  isDestructive: () => true,
+  // Not destructive by the contract; lathe's own fact: an overwrite loses what the file held.
+  destroysExisting: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
-  title: () => 'Write',
+  userFacingName: () => 'Write',
   touchedPaths: (input) => [input.path],
   describeChange: (input, ctx) => previewFileChange(ctx, input.path, () => input.content),
   async call(input, ctx) {

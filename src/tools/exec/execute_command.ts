@@ -87,9 +87,9 @@ export const executeCommand = buildTool({
   availability: { profiles: ['standard', 'lite', 'simple'] },
   kind: 'execute',
   resultView: 'tail',
-  // A command that is not read-only may delete or overwrite anything it can reach.
-  isDestructive: (input, facts) => !isReadOnly(input, facts),
-  dynamic: { readOnly: true, concurrencySafe: true, destructive: true },
+  dynamic: { readOnly: true, concurrencySafe: true },
+  // lathe's own fact: a command that is not read-only may delete or overwrite anything it can reach.
+  destroysExisting: (input, facts) => !isReadOnly(input, facts),
   maxResultChars: SHELL_RESULT_CHARS,
   cancelsSiblingsOnError: true,
   parseFacts: (input) => commandCallFacts(input.command),
@@ -107,7 +107,7 @@ export const executeCommand = buildTool({
     if ((await pathKind(folder)).kind !== 'directory') return `cwd ${input.cwd} is not a folder.`;
     return undefined;
   },
-  title: () => 'Run',
+  userFacingName: () => 'Run',
   detail: (input, show) => {
     const lines = input.command.split('\n');
     const command = lines.length > 1 ? `${lines[0]} …` : lines[0];
@@ -216,7 +216,7 @@ export const killCommand = buildTool({
   description: 'Stop a command started with execute_command run_in_background, with its whole process tree.',
   availability: { profiles: ['standard', 'lite'] },
   kind: 'other',
-  title: () => 'Stop',
+  userFacingName: () => 'Stop',
   askVerb: 'Stop the command',
   detail: (input) => input.id,
   isDestructive: () => true,

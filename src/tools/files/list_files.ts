@@ -90,7 +90,7 @@ export const listFiles = buildTool({
   availability: { profiles: ['standard', 'lite'] },
   kind: 'read',
   example: { files: { 'src/a.ts': 'export {};\n' }, input: { path: 'src' } },
-  title: () => 'List',
+  userFacingName: () => 'List',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),

@@ -76,7 +76,7 @@ export const readFileTool = buildTool({
   availability: { profiles: ['standard', 'lite', 'simple'] },
   kind: 'read',
   example: { files: { 'notes.md': 'hello\n' }, input: { path: 'notes.md' } },
-  title: () => 'Read',
+  userFacingName: () => 'Read',
   resultView: 'lineCount',
   detail: (input, show) => {
     const range =

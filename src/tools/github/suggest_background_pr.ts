@@ -52,9 +52,10 @@ export const suggestBackgroundPr = buildTool({
     'by asking you to.',
   availability: { profiles: ['standard'], feature: 'internal' },
   kind: 'other',
-  title: () => 'Suggest pull request',
+  userFacingName: () => 'Suggest pull request',
   detail: (input) => input.branch,
-  isReadOnly: () => true,
+  // lathe's own fact: it reads the branch and writes only into the session folder; nothing is pushed, so Plan mode lets it run.
+  planModeAllowed: true,
   example: {
     input: {
       title: 'Retry failed uploads',

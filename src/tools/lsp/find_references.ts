@@ -9,6 +9,7 @@ import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { loadTextFile } from '../edit/text_file.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
+import { readableFilter } from '../shared/denied_paths.js';
 import { absolutePath } from '../shared/paths.js';
 import {
   ADDRESS_HELP,
@@ -18,6 +19,7 @@ import {
   positionParams,
   validateAddress,
 } from './address_input.js';
+import { openFilesWithWord } from './word_files_opened.js';
 
 const inputSchema = lazySchema(() =>
   z.strictObject({
@@ -60,11 +62,13 @@ async function textSearchFallback(input: Input, ctx: ToolContext, why: string): 
   if (run.exitCode === 2 && run.lines.length === 0)
     return { isError: true, text: `find_references failed: ${ripgrepError(run.stderr)}` };
   const places: Place[] = [];
+  const readable = readableFilter(ctx, 'find_references');
   for (const line of run.lines) {
     const match = /^(.*?):(\d+):(\d+):/.exec(line);
     if (!match) continue;
     const start = { line: Number(match[2]) - 1, character: Number(match[3]) - 1 };
-    places.push({ file: join(ctx.workspace, match[1]), range: { start, end: start } });
+    const place = { file: join(ctx.workspace, match[1]), range: { start, end: start } };
+    if (readable?.(place.file) ?? true) places.push(place);
   }
   const note = `${why}: these are whole-word text matches of ${word} (they may include unrelated uses and miss renamed imports).`;
   if (places.length === 0) return { text: `${note}\nNo matches.` };
@@ -87,7 +91,7 @@ export const findReferences = buildTool({
     input: { path: 'a.ts', anchor: 'answer', occurrence: 1 },
   },
   maxResultChars: SEARCH_RESULT_CHARS,
-  title: () => 'Find references',
+  userFacingName: () => 'Find references',
   detail: (input, show) =>
     `${input.symbol ?? input.anchor ?? `${input.line}:${input.column}`} in ${show(input.path)}`,
   isReadOnly: () => true,
@@ -98,21 +102,37 @@ export const findReferences = buildTool({
     try {
       const found = await openAddressed(ctx, input);
       if (!found.ok) {
-        const reason = found.unavailable?.reason;
-        if (reason === 'none' || reason?.startsWith('no server'))
-          return textSearchFallback(
-            input,
-            ctx,
-            `No language server for ${found.unavailable?.language ?? 'this file'}`,
-          );
-        return { isError: true, text: found.error };
+        if (!found.unavailable) return { isError: true, text: found.error };
+        return textSearchFallback(
+          input,
+          ctx,
+          fallbackReason(found.unavailable, shownName(absolutePath(ctx, input.path), ctx.workspace)),
+        );
       }
       const { at } = found;
-      const answer = await at.server.request<Location[] | null>(
-        'textDocument/references',
-        { ...positionParams(at), context: { includeDeclaration: input.include_declaration ?? true } },
-        ctx.signal,
-      );
+      if (!at.server.capabilities.referencesProvider)
+        return textSearchFallback(
+          input,
+          ctx,
+          `The ${at.server.name} language server does not find references`,
+        );
+      // The server finds references only in the files it has been told of.
+      await openFilesWithWord(at.server, at.word, ctx, 'find_references');
+      let answer: Location[] | null;
+      try {
+        answer = await at.server.request<Location[] | null>(
+          'textDocument/references',
+          { ...positionParams(at), context: { includeDeclaration: input.include_declaration ?? true } },
+          ctx.signal,
+        );
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        return textSearchFallback(
+          input,
+          ctx,
+          `The ${at.server.name} language server failed (${(error as Error).message})`,
+        );
+      }
       const places = placesOf(answer);
       if (places.length === 0)
         return { text: `No references found for ${at.word || 'the symbol'} at ${placeName(at)}.` };
@@ -124,3 +144,12 @@ export const findReferences = buildTool({
     }
   },
 });
+
+/** Why the text search answers instead of a server, as its result's first words say. */
+function fallbackReason(unavailable: { language?: string; reason: string }, shown: string): string {
+  const { language, reason } = unavailable;
+  if (reason === 'none' || reason.startsWith('no server'))
+    return `No language server for ${language ?? shown}`;
+  if (!language) return `No language server knows ${shown}`;
+  return `The ${language} language server is unavailable (${reason})`;
+}

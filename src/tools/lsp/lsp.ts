@@ -65,7 +65,7 @@ export const lsp = buildTool({
     input: { operation: 'hover', path: 'a.ts', symbol: 'answer' },
   },
   maxResultChars: SEARCH_RESULT_CHARS,
-  title: () => 'Code intelligence',
+  userFacingName: () => 'Code intelligence',
   detail: (input, show) =>
     `${input.operation}${input.path ? ` ${show(input.path)}` : ''}${input.query ? ` ${input.query}` : ''}`,
   isReadOnly: () => true,

@@ -1,9 +1,11 @@
-import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { z } from 'zod';
 import { WriteRefusedError } from '../../edit/atomic_write.js';
 import type { FileChange } from '../../edit/file_transaction.js';
 import { shownName } from '../../lsp/language_servers.js';
 import { identifierProblem } from '../../lsp/languages.js';
+import { formatPlaces, type Place } from '../../lsp/locations.js';
+import { renameLeftovers } from '../../lsp/rename_leftovers.js';
 import { applyTextEdits, editsByFile, encodeEdited, isReadOnlyFile } from '../../lsp/workspace_edit.js';
 import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool } from '../../tool/build_tool.js';
@@ -21,12 +23,19 @@ import {
   positionParams,
   validateAddress,
 } from './address_input.js';
+import { openFilesWithWord } from './word_files_opened.js';
 
 const inputSchema = lazySchema(() =>
   z.strictObject({
     ...addressFields,
     new_name: z.string().min(1).describe('The new name'),
     preview: z.boolean().optional().describe('Show the change to each file without writing anything'),
+    accept_leftovers: z
+      .boolean()
+      .optional()
+      .describe(
+        'Rename although whole-word uses of the old name that the server does not change remain (a rename that leaves any is refused and lists them; strings and comments count too)',
+      ),
   }),
 );
 type Input = z.infer<typeof inputSchema>;
@@ -35,9 +44,11 @@ type Input = z.infer<typeof inputSchema>;
 type Plan =
   | {
       ok: true;
-      files: Map<string, import('vscode-languageserver-protocol').TextEdit[]>;
+      files: Map<string, TextEdit[]>;
       word: string;
       where: string;
+      /** Whole-word uses of the old name the edit leaves (accepted with accept_leftovers). */
+      leftovers: Place[];
     }
   | { ok: false; error: string };
 
@@ -48,6 +59,8 @@ async function planRename(input: Input, ctx: ToolContext): Promise<Plan> {
   const language = ctx.languageServers?.languageOf(at.file) ?? at.server.language;
   const invalid = identifierProblem(language, input.new_name);
   if (invalid) return { ok: false, error: `${invalid}; nothing was renamed.` };
+  // All or nothing: the server renames only in files it has been told of.
+  const holding = await openFilesWithWord(at.server, at.word, ctx, 'rename');
   let edit: WorkspaceEdit | null;
   try {
     edit = await at.server.request<WorkspaceEdit | null>(
@@ -65,7 +78,34 @@ async function planRename(input: Input, ctx: ToolContext): Promise<Plan> {
   if (!byFile.ok) return { ok: false, error: `${byFile.error}. Nothing was renamed.` };
   if (byFile.files.size === 0)
     return { ok: false, error: `Nothing to rename at ${placeName(at)} (${at.word || 'no symbol there'}).` };
-  return { ok: true, files: byFile.files, word: at.word, where: placeName(at) };
+  const leftovers = await leftoversOf(holding, byFile.files, at.word);
+  if (leftovers.length > 0 && !input.accept_leftovers) {
+    const list = await formatPlaces(leftovers, (f) => shownName(f, ctx.workspace));
+    const count = leftovers.length === 1 ? '1 whole-word use' : `${leftovers.length} whole-word uses`;
+    return {
+      ok: false,
+      error:
+        `The ${at.server.name} server's rename of ${at.word} would leave ${count} of the old name unchanged; nothing was renamed.\n${list}\n` +
+        'Change those places yourself, or, if they are meant to stay (strings, comments, another symbol of that name), call rename again with accept_leftovers: true.',
+    };
+  }
+  return { ok: true, files: byFile.files, word: at.word, where: placeName(at), leftovers };
+}
+
+/** The places in the files holding the word that the server's edits leave with the old name. */
+async function leftoversOf(
+  holding: readonly string[],
+  edits: ReadonlyMap<string, TextEdit[]>,
+  word: string,
+): Promise<Place[]> {
+  const places: Place[] = [];
+  for (const file of new Set([...holding, ...edits.keys()])) {
+    const loaded = await loadTextFile(file, file);
+    if (!loaded.ok) continue;
+    for (const start of renameLeftovers(loaded.text, word, edits.get(file) ?? []))
+      places.push({ file, range: { start, end: start } });
+  }
+  return places;
 }
 
 /** Files of the edit that lie outside the workspace (by their real paths): lathe refuses those. */
@@ -84,7 +124,7 @@ async function decideForRename(input: Input, ctx: ToolContext): Promise<Permissi
     tool: 'rename',
     readOnly: preview,
     subject: { kind: preview ? 'read' : 'edit', paths: files },
-    strictPlanRefused: !preview,
+    strictPlanRefused: false,
   });
   return { ...decision, checkedFiles: files };
 }
@@ -103,15 +143,13 @@ export const rename = buildTool({
     files: { 'a.ts': 'export const answer = 42;\nconsole.log(answer);\n' },
     input: { path: 'a.ts', symbol: 'answer', new_name: 'result' },
   },
-  refusedInStrictPlan: true,
-  title: () => 'Rename',
+  userFacingName: () => 'Rename',
   detail: (input, show) =>
     `${input.symbol ?? input.anchor ?? `${input.line}:${input.column}`} → ${input.new_name} in ${show(input.path)}`,
   // The server decides which files change: any file of the workspace may.
   touchedPaths: (input) => (input.preview ? [] : [input.path, '**']),
-  isReadOnly: (input) => input.preview === true,
-  isConcurrencySafe: (input) => input.preview === true,
-  dynamic: { readOnly: true, concurrencySafe: true },
+  // lathe's own fact: a preview writes nothing, so Plan mode lets it run.
+  planModeAllowed: (input) => input.preview === true,
   permissionSubject: (input) => ({ kind: input.preview ? 'read' : 'edit', paths: [input.path] }),
   checkPermissions: decideForRename,
   validateInput: (input, ctx) => validateAddress(input, ctx),
@@ -157,6 +195,8 @@ export const rename = buildTool({
       });
     }
     const summary = `${plan.word || plan.where} → ${input.new_name}: ${total} edit${total === 1 ? '' : 's'} in ${changes.length} file${changes.length === 1 ? '' : 's'}`;
+    if (plan.leftovers.length > 0)
+      report.push(`Left with the old name (accept_leftovers):\n${await formatPlaces(plan.leftovers, show)}`);
     if (input.preview) return { text: `Preview (nothing written): ${summary}.\n${report.join('\n')}` };
     try {
       // The servers' places are in the files on disk: an editor holding other text refuses the write.

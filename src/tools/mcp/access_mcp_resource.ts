@@ -18,7 +18,7 @@ export const accessMcpResource = buildTool({
     'Find URIs with list_mcp_resources.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
   kind: 'fetch',
-  title: () => 'MCP resource',
+  userFacingName: () => 'MCP resource',
   maxResultChars: MCP_RESULT_CHARS,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

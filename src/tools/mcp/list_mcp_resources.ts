@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { withMcp } from './shared.js';
 
@@ -17,7 +18,9 @@ export const listMcpResources = buildTool({
     'to read with access_mcp_resource.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
   kind: 'fetch',
-  title: () => 'MCP resources',
+  // Touches only what the servers offer; reading one is judged (access_mcp_resource): nothing the permission engine judges.
+  permissionSubject: touchesNothing,
+  userFacingName: () => 'MCP resources',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) => withMcp(ctx, (mcp) => mcp.listResources(input.server_name, ctx.signal)),

@@ -18,7 +18,7 @@ export const loadMcp = buildTool({
     'arguments, to call it correctly with use_mcp_tool.',
   availability: { profiles: ['standard'], requires: ['mcp'] },
   kind: 'other',
-  title: () => 'Load MCP tools',
+  userFacingName: () => 'Load MCP tools',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: (input, ctx) =>

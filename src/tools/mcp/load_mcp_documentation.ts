@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { MCP_GUIDE } from './mcp_guide.js';
 
@@ -11,8 +12,10 @@ export const loadMcpDocumentation = buildTool({
     'Use it when the user asks to create or install an MCP server.',
   availability: { profiles: ['standard'] },
   kind: 'read',
+  // Touches only a guide lathe ships: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'MCP guide',
+  userFacingName: () => 'MCP guide',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   call: async () => ({ text: MCP_GUIDE }),

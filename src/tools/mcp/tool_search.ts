@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { McpToolSummary } from '../../tool/context/mcp.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { Tool } from '../../tool/types.js';
 import { withMcp } from './shared.js';
@@ -82,10 +83,12 @@ export const toolSearch = buildTool({
     'them directly from your next message. Their names are listed below when there are any.',
   availability: { profiles: ['standard'], feature: 'tool_search', requires: ['mcp'] },
   kind: 'search',
+  // Touches only the pool's own tool list: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { query: 'issues' } },
-  title: () => 'Tool search',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  userFacingName: () => 'Tool search',
+  // lathe's own fact: loading tools into the pool changes only lathe's own state, so Plan mode lets it run.
+  planModeAllowed: true,
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const all = mcp.servers().flatMap((s) => s.tools);

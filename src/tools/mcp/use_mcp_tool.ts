@@ -48,7 +48,7 @@ export const useMcpTool = buildTool({
       strictPlanRefused: false,
     });
   },
-  title: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'MCP tool'),
+  userFacingName: (input) => (input ? `${input.server_name}: ${input.tool_name}` : 'MCP tool'),
   call: (input, ctx) =>
     withMcp(ctx, async (mcp) => {
       const args = parseArguments(input.arguments) as Record<string, unknown>;

@@ -46,8 +46,9 @@ export const verifyPlanExecution = buildTool({
     'file, command or test are marked unverified. Fix what is not done, or say why it changed.',
   availability: { profiles: ['standard'], feature: 'verify_plan' },
   kind: 'other',
-  title: () => 'Verify plan',
-  isReadOnly: () => true,
+  userFacingName: () => 'Verify plan',
+  // lathe's own fact: it reads the session's record and git status, so Plan mode lets it run.
+  planModeAllowed: true,
   example: { input: {} },
   async call(_input, ctx) {
     const entries = readWork(ctx.sessionDir);

@@ -34,7 +34,7 @@ export const repl = buildTool({
   availability: { profiles: ['standard'], feature: 'internal' },
   // Not `execute`: it runs no shell command (its sh helper's calls are execute_command's own).
   kind: 'other',
-  title: () => 'REPL',
+  userFacingName: () => 'REPL',
   detail: (input) => {
     const first = input.code.trim().split('\n')[0];
     return first.length > 80 ? `${first.slice(0, 79)}…` : first;

@@ -30,7 +30,7 @@ export const cronCreate = buildTool({
     'replayed. Schedules are kept across sessions; list them with cron_list, remove them with cron_delete.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'other',
-  title: () => 'Schedule',
+  userFacingName: () => 'Schedule',
   // A scheduled prompt later runs the agent with no one watching: it asks as a command would.
   permissionSubject: () => ({ kind: 'execute', readOnlyCommand: false }),
   validateInput: (input) => scheduleProblem(input.schedule),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
@@ -13,9 +14,11 @@ export const cronDelete = buildTool({
   description: 'Remove a scheduled prompt; it will not run again.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'delete',
-  title: () => 'Unschedule',
-  // The scheduled prompt is gone for good.
-  isDestructive: () => true,
+  // Touches only lathe's own schedules: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
+  userFacingName: () => 'Unschedule',
+  // lathe's own fact: the scheduled prompt is gone for good.
+  destroysExisting: true,
   async call(input, ctx) {
     const found = scheduleServices(ctx);
     if ('error' in found) return found.error;

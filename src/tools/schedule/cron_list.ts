@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { ScheduledPrompt } from '../../tool/context/schedules.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { scheduleServices, withNotices } from './schedule_context.js';
 
@@ -20,8 +21,10 @@ export const cronList = buildTool({
   description: 'List the scheduled prompts: schedule, prompt, next and last run, runs missed.',
   availability: { profiles: ['standard'], feature: 'triggers' },
   kind: 'read',
+  // Touches only lathe's own schedules: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'Schedules',
+  userFacingName: () => 'Schedules',
   // Listing changes nothing (seed 001: CronList is read-only and concurrency-safe).
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -28,10 +28,10 @@ export const remoteTrigger = buildTool({
     'JSON {"prompt": "…"} to start a headless run in this workspace. list shows them; revoke removes one.',
   availability: { profiles: ['standard'], feature: 'remote_triggers' },
   kind: 'other',
-  title: () => 'Remote trigger',
-  // Revoking a trigger ends it for good.
-  isDestructive: (input) => input.action === 'revoke',
-  dynamic: { readOnly: true, concurrencySafe: false, destructive: true },
+  userFacingName: () => 'Remote trigger',
+  // lathe's own fact: revoking a trigger ends it for good.
+  destroysExisting: (input) => input.action === 'revoke',
+  dynamic: { readOnly: true },
   isReadOnly: (input) => input.action === 'list',
   // A trigger lets whoever holds its token start runs: creating one asks as a command would.
   permissionSubject: (input) =>

@@ -31,7 +31,7 @@ export const glob = buildTool({
   availability: { profiles: ['standard'] },
   kind: 'search',
   example: { files: { 'src/a.ts': 'export {};\n' }, input: { pattern: '**/*.ts' } },
-  title: () => 'Glob',
+  userFacingName: () => 'Glob',
   detail: (input, show) => `${input.pattern}${input.path ? ` in ${show(input.path)}` : ''}`,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

@@ -38,7 +38,7 @@ export const listCodeDefinitionNames = buildTool({
   availability: { profiles: ['standard', 'lite'] },
   kind: 'read',
   example: { files: { 'a.ts': 'export function f() {}\n' }, input: { path: 'a.ts' } },
-  title: () => 'Outline',
+  userFacingName: () => 'Outline',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path] }),

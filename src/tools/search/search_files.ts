@@ -97,7 +97,7 @@ export const searchFiles = buildTool({
   availability: { profiles: ['standard', 'lite'] },
   kind: 'search',
   example: { files: { 'src/a.ts': '// TODO\n' }, input: { regex: 'TODO' } },
-  title: () => 'Search',
+  userFacingName: () => 'Search',
   detail: (input, show) => `/${input.regex}/${input.path ? ` in ${show(input.path)}` : ''}`,
   maxResultChars: SEARCH_RESULT_CHARS,
   isReadOnly: () => true,

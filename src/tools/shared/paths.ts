@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { expandHome } from '../../permission/paths.js';
 import type { ToolContext } from '../../tool/types.js';
+import { leavesFolder } from '../../util/inside_folder.js';
 
 /** The absolute path a tool's `path` argument names (relative to the working folder, or absolute). */
 export function absolutePath(ctx: Pick<ToolContext, 'cwd'>, p: string): string {
@@ -12,7 +13,7 @@ export function absolutePath(ctx: Pick<ToolContext, 'cwd'>, p: string): string {
 export function displayPath(ctx: Pick<ToolContext, 'workspace'>, absolute: string): string {
   const rel = relative(ctx.workspace, absolute);
   if (rel === '') return '.';
-  return rel.startsWith('..') || isAbsolute(rel) ? absolute : rel;
+  return leavesFolder(rel) ? absolute : rel;
 }
 
 export type PathKind = 'file' | 'directory' | 'other' | 'missing';

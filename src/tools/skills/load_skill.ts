@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { skillDocument } from '../../config/skills/document.js';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext } from '../../tool/types.js';
 import { displayPath } from '../shared/paths.js';
@@ -33,11 +34,13 @@ export const loadSkill = buildTool({
   // Offered only when a skill exists (the system prompt lists them).
   availability: { profiles: ['standard'], requires: ['skills'] },
   kind: 'read',
+  // Touches only the session's skills, listed to the model already: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { name: 'pdf-tools' } },
-  title: () => 'Skill',
+  userFacingName: () => 'Skill',
   detail: (input) => input.name,
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: it reads a skill (its pre-approvals are lathe's own state, and Plan mode still asks for changes), so Plan mode lets it run.
+  planModeAllowed: true,
   validateInput: (input, ctx) => whyNot(input.name, ctx),
   async call(input, ctx) {
     const problem = whyNot(input.name, ctx);

@@ -38,7 +38,7 @@ export const taskCreate = buildTool({
     "With team, the task goes on that team's shared list (open, then claimed by an owner, then done), seen by every member.",
   availability: TASKS_AVAILABILITY,
   kind: 'execute',
-  title: () => 'Start task',
+  userFacingName: () => 'Start task',
   detail: (input) => input.command ?? input.subject,
   parseFacts: (input) => commandCallFacts(input.command),
   permissionSubject: (input, _ctx, facts) =>

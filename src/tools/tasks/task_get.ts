@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize } from './output_file.js';
@@ -14,8 +15,10 @@ export const taskGet = buildTool({
     'Show one task: subject, description, status, command, how it ended, and how much output is unread.',
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  // Touches only lathe's task table: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { id: 'task_1' } },
-  title: () => 'Task',
+  userFacingName: () => 'Task',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   async call(input, ctx) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { TASKS_AVAILABILITY, taskData, taskLine, taskTable } from './task_table.js';
 import { ANY_TASK_STATUS, listTeamTasks, statusProblem, TEAM_PARAMETER } from './team_tasks.js';
@@ -19,8 +20,10 @@ export const taskList = buildTool({
     "List this session's tasks with their status, oldest first; with team, that team's shared task list.",
   availability: TASKS_AVAILABILITY,
   kind: 'read',
+  // Touches only lathe's task table: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: {} },
-  title: () => 'Tasks',
+  userFacingName: () => 'Tasks',
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   validateInput: (input) => statusProblem(input.team, input.status),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundTask } from '../../tool/context/tasks.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 import { fileSize, readSlice } from './output_file.js';
-import { endOf, lookupTask, TASKS_AVAILABILITY } from './task_table.js';
+import { endOf, lookupTask, TASK_CONTROL_AVAILABILITY } from './task_table.js';
 
 /** Bytes of output one call returns; the rest waits for the next call (or read_file). */
 const MAX_BYTES = 24_000;
@@ -65,15 +66,20 @@ export const taskOutput = buildTool({
   description:
     "Read a task's output: by default what is new since your last read, or all of it with all: true. " +
     'wait: N first waits up to N seconds for the task to end. Long output comes in parts; call again for the rest.',
-  availability: TASKS_AVAILABILITY,
+  availability: TASK_CONTROL_AVAILABILITY,
   kind: 'read',
+  // Touches only the output lathe keeps of its own tasks: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { id: 'task_1' } },
-  title: () => 'Task output',
+  userFacingName: () => 'Task output',
   maxResultChars: SHELL_RESULT_CHARS,
-  // Reading changes nothing but this tool's own read position; reads that move it must not race.
-  dynamic: { readOnly: false, concurrencySafe: true },
-  isReadOnly: () => true,
+  // Read-only, and then concurrency-safe, when it only reads: `all` leaves the read position
+  // where it is; other reads move it, and must not race.
+  dynamic: { readOnly: true, concurrencySafe: true },
+  isReadOnly: (input: Input) => input.all === true,
   isConcurrencySafe: (input: Input) => input.all === true,
+  // lathe's own fact: the read position is lathe's own state, so Plan mode lets every read run.
+  planModeAllowed: true,
   async call(input, ctx) {
     const found = lookupTask(ctx, input.id);
     if ('error' in found) return found.error;

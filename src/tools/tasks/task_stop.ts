@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
-import { endOf, lookupTask, TASKS_AVAILABILITY, taskData } from './task_table.js';
+import { endOf, lookupTask, TASK_CONTROL_AVAILABILITY, taskData } from './task_table.js';
 
 export const taskStop = buildTool({
   name: 'task_stop',
@@ -10,11 +10,12 @@ export const taskStop = buildTool({
   ),
   description:
     "Stop a running task: its command's whole process tree ends, or its child agent stops. A tracked task is marked stopped.",
-  availability: TASKS_AVAILABILITY,
+  availability: TASK_CONTROL_AVAILABILITY,
   kind: 'other',
-  title: () => 'Stop task',
-  // Ends the task's process tree.
-  isDestructive: () => true,
+  userFacingName: () => 'Stop task',
+  isConcurrencySafe: () => true,
+  // lathe's own fact: it ends the task's process tree.
+  destroysExisting: true,
   async call(input, ctx) {
     const found = lookupTask(ctx, input.id);
     if ('error' in found) return found.error;

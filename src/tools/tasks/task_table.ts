@@ -5,7 +5,10 @@ import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { describeSize } from '../exec/output_capture.js';
 import type { RunningProcess } from '../exec/run_process.js';
 
+/** task_create, task_get, task_update, task_list: feature `tasks`. */
 export const TASKS_AVAILABILITY = { profiles: ['standard'], feature: 'tasks' } as const;
+/** task_output and task_stop read and stop every kind of task (spawned, background children) without it. */
+export const TASK_CONTROL_AVAILABILITY = { profiles: ['standard'] } as const;
 
 export function newTaskId(): string {
   return `task_${randomBytes(4).toString('hex')}`;

@@ -33,7 +33,7 @@ export const taskUpdate = buildTool({
     "With team, changes an item of that team's shared list: its status (open, claimed, done) and owner.",
   availability: TASKS_AVAILABILITY,
   kind: 'other',
-  title: () => 'Update task',
+  userFacingName: () => 'Update task',
   validateInput(input) {
     if (input.owner !== undefined && input.team === undefined)
       return "owner is for a team's task: give team too.";

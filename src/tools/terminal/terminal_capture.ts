@@ -2,6 +2,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import type { BackgroundCommand } from '../../tool/context/background_commands.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { ToolContext, ToolOutput } from '../../tool/types.js';
 import { readFileTail } from '../../util/file_tail.js';
@@ -68,10 +69,12 @@ export const terminalCapture = buildTool({
     'instead of asking them to paste it. Without a target: the newest background command, else the list of panes.',
   availability: { profiles: ['standard'], feature: 'terminal_panel' },
   kind: 'read',
-  title: () => 'Capture terminal',
+  // Touches only the screen of a terminal lathe runs: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
+  userFacingName: () => 'Capture terminal',
   detail: (input) => input.target ?? 'newest panel',
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own fact: it reads a terminal's visible text, so Plan mode lets it run.
+  planModeAllowed: true,
   example: { input: {} },
   async call(input, ctx) {
     const target = input.target;

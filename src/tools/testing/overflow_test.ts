@@ -14,10 +14,11 @@ export const overflowTest = buildTool({
   description: 'Test tool: returns `chars` characters of numbered lines, after `delay_ms`.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   kind: 'other',
-  title: () => 'Overflow test',
+  userFacingName: () => 'Overflow test',
   maxResultChars: 10_000,
-  isReadOnly: () => true,
-  isConcurrencySafe: () => true,
+  // lathe's own facts: it changes nothing, and the executor's parallel batches are tested with it.
+  planModeAllowed: true,
+  runsInParallel: true,
   async call(input, ctx) {
     if (input.delay_ms) await new Promise((resolve) => setTimeout(resolve, input.delay_ms));
     if (ctx.signal.aborted) return { isError: true, text: 'cancelled' };

@@ -9,8 +9,12 @@ export const testingPermission = buildTool({
   description: 'Test tool: asks for edit permission on a path and does nothing.',
   availability: { profiles: ['standard', 'lite', 'simple'], testOnly: true },
   kind: 'other',
-  title: () => 'Permission test',
+  userFacingName: () => 'Permission test',
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path ?? '.'] }),
+  isReadOnly: () => true,
+  isConcurrencySafe: () => true,
+  // lathe's own fact: it stands for an edit, so Plan mode asks for it as for one.
+  planModeAllowed: false,
   async call(input) {
     return { text: `permission granted for ${input.path ?? '.'}` };
   },

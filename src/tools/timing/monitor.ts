@@ -95,11 +95,11 @@ export const monitor = buildTool({
     files: { 'build.log': 'done\n' },
     input: { path: 'build.log', until: 'done', from_start: true },
   },
-  title: () => 'Monitor',
+  userFacingName: () => 'Monitor',
   maxResultChars: SHELL_RESULT_CHARS,
-  dynamic: { readOnly: true, concurrencySafe: false },
   parseFacts: (input) => commandCallFacts(input.command),
-  isReadOnly: (input, facts) => input.command === undefined || isReadOnlyCommand(facts, input.command),
+  // lathe's own fact: watching a log, or a command that only reads, leaves the workspace alone.
+  planModeAllowed: (input, facts) => input.command === undefined || isReadOnlyCommand(facts, input.command),
   permissionSubject: (input, _ctx, facts) =>
     input.command !== undefined
       ? commandSubject(facts, input.command)

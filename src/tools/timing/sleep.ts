@@ -33,8 +33,9 @@ export const sleep = buildTool({
     'interrupt the wait. Prefer it to a shell sleep, which holds a process and cannot be interrupted cleanly.',
   availability: { profiles: ['standard'], feature: 'proactive' },
   kind: 'other',
-  title: () => 'Sleep',
-  isReadOnly: () => true,
+  userFacingName: () => 'Sleep',
+  // lathe's own fact: it only waits, so Plan mode lets it run.
+  planModeAllowed: true,
   async call(input, ctx) {
     const started = performance.now();
     ctx.progress?.(`waiting ${input.seconds} s${input.reason ? `: ${input.reason}` : ''}`);

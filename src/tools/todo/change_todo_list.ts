@@ -66,7 +66,7 @@ export const changeTodoList = buildTool({
   availability: { profiles: ['standard'], feature: 'focus_chain', notFor: ['subagent'] },
   kind: 'conversation',
   needsAgent: true,
-  title: () => 'Todo list',
+  userFacingName: () => 'Todo list',
   permissionSubject: () => ({ kind: 'todo' }),
   call: (input, ctx) =>
     withInteraction(ctx, 'change_todo_list', async (agent) => {

@@ -112,15 +112,15 @@ export const browserAction = buildTool({
     'JavaScript in the page and always asks the user first. Requests to private or local addresses are refused unless ' +
     'settings allow them. Prefer web_fetch to read a page that needs no interaction.',
   liteDescription: 'Drive a headless browser: navigate, click or type by snapshot reference, screenshot.',
-  availability: { profiles: ['standard', 'lite'], feature: 'browser', needs: ['browserUse'] },
+  availability: { profiles: ['standard'], feature: 'browser', needs: ['browserUse'] },
   kind: 'fetch',
-  title: () => 'Browser',
+  userFacingName: () => 'Browser',
   detail: (input) => {
     const what = input.url ?? input.ref ?? (input.x !== undefined ? `(${input.x}, ${input.y})` : '');
     return what ? `${input.action} ${what}` : input.action;
   },
-  isReadOnly: (input) => LOOKING.has(input.action),
-  dynamic: { readOnly: true },
+  // lathe's own fact: looking at a page changes nothing of the workspace.
+  planModeAllowed: (input) => LOOKING.has(input.action),
   // Going to a site asks by host (rules `browser_action(example.com)`); acting on the page the
   // user let it open does not ask again, and every request it makes passes the request policy.
   permissionSubject: (input) => {

@@ -52,16 +52,15 @@ export const generateImage = buildTool({
   liteDescription: 'Draw a PNG with the configured image model into the workspace.',
   availability: { profiles: ['standard', 'lite'], feature: 'image_generation', needs: ['imageGeneration'] },
   kind: 'edit',
-  refusedInStrictPlan: true,
-  // Overwrites the file at path, if there is one.
-  isDestructive: () => true,
+  // lathe's own fact: it overwrites the file at path, if there is one.
+  destroysExisting: true,
   permissionSubject: (input) => ({ kind: 'edit', paths: [input.path] }),
   checkPermissions: (input, ctx) =>
     input.edit_from
       ? ctx.permissions.decidePath('generate_image', 'read', absolutePath(ctx, input.edit_from))
       : { behavior: 'allow' },
   example: { input: { prompt: 'a red square', path: 'assets/square.png' } },
-  title: () => 'Draw',
+  userFacingName: () => 'Draw',
   touchedPaths: (input) => [input.path],
   resultView: 'head',
   async validateInput(input, ctx) {

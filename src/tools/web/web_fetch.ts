@@ -24,7 +24,7 @@ export const webFetch = buildTool({
     'Fetch a URL and return it as Markdown (paged: offset, max_chars); `prompt` asks a small model about it.',
   availability: { profiles: ['standard'], feature: 'web' },
   kind: 'fetch',
-  title: () => 'Fetch',
+  userFacingName: () => 'Fetch',
   detail: (input) => input.url,
   maxResultChars: 110_000,
   isReadOnly: () => true,

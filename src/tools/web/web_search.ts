@@ -70,7 +70,7 @@ export const webSearch = buildTool({
   liteDescription: 'Search the web; returns titles, links and snippets.',
   availability: { profiles: ['standard'], feature: 'web' },
   kind: 'fetch',
-  title: () => 'Search the web',
+  userFacingName: () => 'Search the web',
   detail: (input) => input.query,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,

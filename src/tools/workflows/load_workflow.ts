@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
+import { touchesNothing } from '../../tool/declared_subject.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { displayPath } from '../shared/paths.js';
 
@@ -18,10 +19,11 @@ export const loadWorkflow = buildTool({
   liteDescription: "Load a workflow's steps by name.",
   availability: { profiles: ['standard'], requires: ['workflows'] },
   kind: 'read',
+  // Touches only the session's workflows: nothing the permission engine judges.
+  permissionSubject: touchesNothing,
   example: { input: { name: 'release' } },
   isReadOnly: () => true,
-  isConcurrencySafe: () => true,
-  title: () => 'Load workflow',
+  userFacingName: () => 'Load workflow',
   detail: (input) => input.name,
   async call(input, ctx) {
     const workflows = ctx.workflows?.workflows ?? [];

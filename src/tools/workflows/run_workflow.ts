@@ -66,18 +66,18 @@ export function runWorkflowTool(scripts: readonly WorkflowScript[], workspace: s
     kind: 'execute',
     resultView: 'tail',
     maxResultChars: SHELL_RESULT_CHARS,
-    isDestructive: () => true,
+    // lathe's own fact: a script may delete or overwrite anything it can reach.
+    destroysExisting: true,
     parseFacts: (input) => commandCallFacts(commandOf(input)),
     permissionSubject: (input, _ctx, facts) => {
       const command = commandOf(input);
       return command ? { ...commandSubject(facts, command), readOnlyCommand: false } : { kind: 'none' };
     },
-    isReadOnly: () => false,
     validateInput(input) {
       if (find(input.name)) return undefined;
       return `No workflow script "${input.name}". Scripts: ${listed}.`;
     },
-    title: () => 'Run workflow',
+    userFacingName: () => 'Run workflow',
     detail: (input) => [input.name, ...(input.args ?? [])].join(' '),
     async call(input, ctx) {
       const command = commandOf(input) as string;

@@ -29,7 +29,7 @@ export const enterWorktree = buildTool({
   // Its setup commands write: not in Plan mode, whose commands are read-only.
   availability: { ...WORKTREE_AVAILABILITY, modes: ['act'] },
   kind: 'other',
-  title: () => 'Enter worktree',
+  userFacingName: () => 'Enter worktree',
   detail: (input) => input.name ?? input.base ?? 'new worktree',
   async call(input, ctx) {
     const move = ctx.workspaceMove;

@@ -22,7 +22,7 @@ export const exitWorktree = buildTool({
     'removed with its branch. With keep: true the folder and its uncommitted changes stay for later.',
   availability: WORKTREE_AVAILABILITY,
   kind: 'other',
-  title: () => 'Leave worktree',
+  userFacingName: () => 'Leave worktree',
   detail: (input) => (input.keep ? 'keep' : 'finish'),
   async call(input, ctx) {
     const move = ctx.workspaceMove;

@@ -1,9 +1,12 @@
 import type { Availability } from '../../tool/types.js';
 import type { Worktree } from '../../worktree/index.js';
 
-/** The worktree tools: feature `worktree`; a child agent is isolated by its parent instead. */
+/**
+ * The worktree tools: feature `worktree`, standard profile (seed 000 marks no tool of seed 001 Lite,
+ * and simple keeps its three tools); a child agent is isolated by its parent instead.
+ */
 export const WORKTREE_AVAILABILITY: Availability = {
-  profiles: ['standard', 'lite', 'simple'],
+  profiles: ['standard'],
   feature: 'worktree',
   notFor: ['subagent'],
 };

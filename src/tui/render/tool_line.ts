@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import { leavesFolder } from '../../util/inside_folder.js';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
@@ -21,7 +22,7 @@ export function shownPath(path: string, cwd: string | undefined): string {
   if (!cwd || !isAbsolute(path)) return path;
   const rel = relative(cwd, path);
   if (rel === '') return '.';
-  return rel === '..' || rel.startsWith('../') || isAbsolute(rel) ? path : rel;
+  return leavesFolder(rel) ? path : rel;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, relative, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { pathInside } from '../../util/inside_folder.js';
 
 /** Files larger than this are named, not attached: the model can read them in ranges. */
 const MAX_FILE_BYTES = 256 * 1024;
@@ -32,7 +33,7 @@ export function attachFiles(prompt: string, cwd: string): Attached {
     const absolute = resolve(cwd, written);
     if (seen.has(absolute)) continue;
     seen.add(absolute);
-    const shown = relative(cwd, absolute).startsWith('..') ? absolute : relative(cwd, absolute) || '.';
+    const shown = absolute === cwd ? '.' : (pathInside(absolute, cwd) ?? absolute);
     let stat: ReturnType<typeof statSync>;
     try {
       stat = statSync(absolute);

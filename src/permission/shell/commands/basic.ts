@@ -15,8 +15,8 @@ import { isHarmlessVariable } from '../variables.js';
 const READ_ONLY_ANY_ARGUMENTS = [
   // files and text
   'ls dir cat tac head tail wc nl od hexdump strings cut paste join fold fmt column expand unexpand rev tr',
-  'comm cmp diff grep egrep fgrep jq stat du df basename dirname realpath readlink pathchk',
-  'md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum base32 base64 numfmt seq expr factor tsort',
+  'comm cmp grep egrep fgrep jq stat du df basename dirname realpath readlink pathchk',
+  'md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum numfmt seq expr factor tsort',
   // the system and the shell
   'pwd echo true false : whoami id groups uname arch nproc uptime tty locale getconf which whereis type',
   'printenv ps pgrep free sleep cd cal',
@@ -180,5 +180,7 @@ export const BASIC_CHECKS: Record<string, CommandCheck> = {
   set: checkSet,
   less: checkPager,
   more: checkPager,
-  file: (args) => findForbiddenOption(args, { short: 'C', long: ['compile'] }),
+  // -C compiles a magic file; -z / -Z look inside compressed files, with decompression programs for some.
+  file: (args) =>
+    findForbiddenOption(args, { short: 'CzZ', long: ['compile', 'uncompress', 'uncompress-noreport'] }),
 };

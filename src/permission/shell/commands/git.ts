@@ -125,7 +125,7 @@ const checkConfig: CommandCheck = (args) => {
   return 'only reading configuration is read-only';
 };
 
-/** `reflog` shows by default; `expire` and `delete` rewrite it. */
+/** `reflog` shows by default (with log's options, --output among them); `expire` and `delete` rewrite it. */
 const checkReflog: CommandCheck = (args) => {
   const first: Word | undefined = args[0];
   if (
@@ -133,7 +133,7 @@ const checkReflog: CommandCheck = (args) => {
     (!first.dynamic && ['show', 'exists'].includes(first.value)) ||
     (!first.dynamic && first.value.startsWith('-'))
   ) {
-    return undefined;
+    return noOutputFile(args);
   }
   return 'only showing the reflog is read-only';
 };
@@ -157,9 +157,10 @@ const GIT_SUBCOMMANDS: Record<string, CommandCheck> = {
   'diff-index': noOutputFile,
   'diff-files': noOutputFile,
   whatchanged: noOutputFile,
-  shortlog: anyArguments,
-  blame: anyArguments,
-  annotate: anyArguments,
+  // These read log or blame options, --output among them.
+  shortlog: noOutputFile,
+  blame: noOutputFile,
+  annotate: noOutputFile,
   branch: checkBranch,
   tag: checkTag,
   remote: checkRemote,
@@ -170,7 +171,7 @@ const GIT_SUBCOMMANDS: Record<string, CommandCheck> = {
   // -O / --open-files-in-pager runs the given program on the matches.
   grep: (args) => findForbiddenOption(args, { short: 'O', long: ['open-files-in-pager'] }),
   'rev-parse': anyArguments,
-  'rev-list': anyArguments,
+  'rev-list': noOutputFile,
   'ls-files': anyArguments,
   'ls-tree': anyArguments,
   'cat-file': anyArguments,

@@ -21,6 +21,10 @@ const SED_OPTIONS = {
 export const checkSed: CommandCheck = (args) => {
   const parsed = parseStrict(args, SED_OPTIONS);
   if ('error' in parsed) return `sed: ${parsed.error}`;
+  // GNU -l takes a line length; BSD -l takes nothing, so there the word after it is the script.
+  const lineLength = parsed.options.find((o) => o.name === '-l' || o.name === '--line-length');
+  if (lineLength && (lineLength.value!.dynamic || !/^\d+$/.test(lineLength.value!.value)))
+    return 'sed: -l is followed by a script (BSD sed takes no line length)';
   const scripts = parsed.options.filter((option) => option.name === '-e' || option.name === '--expression');
   const script = scripts.length > 0 ? scripts.map((option) => option.value!) : parsed.operands.slice(0, 1);
   if (script.length === 0) return 'sed: no script';

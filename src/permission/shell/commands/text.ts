@@ -87,13 +87,21 @@ const checkFind: CommandCheck = (args) => {
   return undefined;
 };
 
+/** BSD and macOS base64 write the output file of -o / --output (GNU rejects them); -i is an input there. */
+const base64Check = forbidding('o', ['output']);
+
 export const TEXT_CHECKS: Record<string, CommandCheck> = {
-  sort: forbidding('o', ['output', 'compress-program']),
+  // -T writes temporary files into the folder it names; --compress-program runs a program.
+  sort: forbidding('oT', ['output', 'compress-program', 'temporary-directory']),
   uniq: checkUniq,
   xxd: checkXxd,
   find: checkFind,
-  // rg --pre and --hostname-bin run programs; ag --pager and fd -x/-X run commands.
-  rg: forbidding('', ['pre', 'hostname-bin']),
+  base64: base64Check,
+  base32: base64Check,
+  diff: forbidding('', ['output']),
+  // rg --pre (and --pre-glob, which only serves it), --hostname-bin and -z (decompression programs)
+  // run programs; ag --pager and fd -x/-X run commands.
+  rg: forbidding('z', ['pre', 'pre-glob', 'hostname-bin', 'search-zip']),
   ag: forbidding('', ['pager']),
   fd: forbidding('xX', ['exec', 'exec-batch']),
   fdfind: forbidding('xX', ['exec', 'exec-batch']),
