@@ -40,6 +40,16 @@ async function everything(dir: string, extra: Record<string, unknown> = {}, sett
   return { glob: lines(glob.text), search: lines(search.text), list: lines(list.text) };
 }
 
+/** The files (folders left out) each of the three tools shows, sorted: all three must equal `expected`. */
+function expectEachListed(found: Awaited<ReturnType<typeof everything>>, expected: string[]): void {
+  const files = (listed: string[]) => listed.filter((p) => !p.endsWith('/')).sort();
+  expect({ glob: files(found.glob), search: files(found.search), list: files(found.list) }).toEqual({
+    glob: expected,
+    search: expected,
+    list: expected,
+  });
+}
+
 const insideGit = (path: string) => path === '.git' || path.startsWith('.git/') || path.includes('/.git/');
 
 describe('.git is never listed or searched', () => {
@@ -170,9 +180,7 @@ describe("git's rules decide in a repository", () => {
     const expected = gitListing(dir);
     expect(expected).toEqual(['.gitignore', 'dist/keep.js', 'keep.log']);
     const found = await everything(dir);
-    expect(found.glob.sort()).toEqual(expected);
-    expect(found.search.sort()).toEqual(expected);
-    expect(found.list.filter((p) => !p.endsWith('/'))).toEqual(expected);
+    expectEachListed(found, expected);
     const top = await runtimeIn(dir).runTool('list_files', {});
     expect(lines(top.text)).toEqual(['.gitignore', 'dist/', 'keep.log']);
   });
@@ -191,9 +199,7 @@ describe("git's rules decide in a repository", () => {
     const expected = gitListing(dir);
     expect(expected).toEqual(['.gitignore', 'keep.tmp', 'pkg/.gitignore', 'pkg/gen.txt', 'src/a.ts']);
     const found = await everything(dir);
-    expect(found.glob.sort()).toEqual(expected);
-    expect(found.search.sort()).toEqual(expected);
-    expect(found.list.filter((p) => !p.endsWith('/'))).toEqual(expected);
+    expectEachListed(found, expected);
   });
   it('the global excludes file ($XDG_CONFIG_HOME/git/ignore), through lathe tool', () => {
     const dir = gitRepo({ 'a.ts': 'x\n', 'notes.local': 'x\n' });
@@ -230,9 +236,7 @@ describe("git's rules decide in a repository", () => {
       'vendor/clone/new.ts',
       'vendor/clone/y.log',
     );
-    expect(found.glob.sort()).toEqual(expected.sort());
-    expect(found.search.sort()).toEqual(expected);
-    expect(found.list.filter((p) => !p.endsWith('/')).sort()).toEqual(expected);
+    expectEachListed(found, expected.sort());
   });
   it('a repository added without .gitmodules is left out whole, as git lists only its gitlink', async () => {
     const dir = gitRepo({ 'top.ts': 'x\n' });
@@ -245,8 +249,6 @@ describe("git's rules decide in a repository", () => {
     git(dir, ['-c', 'advice.addEmbeddedRepo=false', 'add', 'top.ts', 'inner']);
     expect(gitListing(dir)).toEqual(['inner', 'top.ts']);
     const found = await everything(dir);
-    expect(found.glob).toEqual(['top.ts']);
-    expect(found.search).toEqual(['top.ts']);
-    expect(found.list.filter((p) => !p.endsWith('/'))).toEqual(['top.ts']);
+    expectEachListed(found, ['top.ts']);
   });
 });
