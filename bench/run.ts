@@ -24,6 +24,7 @@ import { benchRules } from './rules.js';
 import { benchSandbox } from './sandbox.js';
 import { benchSdk } from './sdk.js';
 import { benchSearch } from './search.js';
+import { benchSearchTree } from './search_tree.js';
 import { benchSkills } from './skills.js';
 import { benchStartup } from './startup.js';
 import { printTable } from './stats.js';
@@ -41,6 +42,10 @@ const benches: Array<[string, () => Promise<Rows>]> = [
     benchHeadlessTiming,
   ],
   ['search_files and glob vs ripgrep, 50,000 files', benchSearch],
+  [
+    'glob and search_files (lathe tool, start-up included) vs rg, 200,000 generated files (LATHE_BENCH_TREE_FILES)',
+    benchSearchTree,
+  ],
   ['edit engines: replace_in_file and apply_patch, 1,000 to 1,000,000 lines', benchEdit],
   ['list_code_definition_names engine (200 TS files)', async () => asRows(await benchOutline())],
   ['agent loop overhead per tool call', benchAgent],

@@ -1,26 +1,15 @@
 // search_files and glob through runTool against ripgrep run directly, on a generated tree.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime } from '../src/runtime/create_runtime.js';
 import { ripgrepPath } from '../src/tools/search/ripgrep.js';
+import { generateTree } from './generated_tree.js';
 import { median, printTable, timeRuns } from './stats.js';
 
 const FILES = 50_000;
-const PER_FOLDER = 100;
 const RUNS = 7;
-
-function generateTree(root: string): void {
-  const extensions = ['ts', 'js', 'py', 'md', 'json'];
-  for (let i = 0; i < FILES; i++) {
-    const folder = join(root, `pkg${Math.floor(i / 5_000)}`, `dir${Math.floor(i / PER_FOLDER)}`);
-    if (i % PER_FOLDER === 0) mkdirSync(folder, { recursive: true });
-    const needle = i % 997 === 0 ? 'const needleValue = computeDigest(input);\n' : '';
-    const body = `// file ${i}\nexport function f${i}(a: number) {\n  return a * ${i};\n}\n${needle}`;
-    writeFileSync(join(folder, `file${i}.${extensions[i % extensions.length]}`), body);
-  }
-}
 
 function rgDirect(rg: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,7 +23,7 @@ function rgDirect(rg: string, args: string[], cwd: string): Promise<void> {
 export async function benchSearch(): Promise<Array<Record<string, string | number>>> {
   const root = mkdtempSync(join(tmpdir(), 'lathe-bench-search-'));
   try {
-    generateTree(root);
+    generateTree(root, FILES);
     const runtime = createRuntime({
       cwd: root,
       documentsRoot: mkdtempSync(join(tmpdir(), 'lathe-bench-home-')),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { git } from '../support/git_trees.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 function workspace(
@@ -79,6 +80,19 @@ describe('replace_text checks every file its glob matches', () => {
     const r = await runtime.runTool('replace_text', { glob: '*.txt', find: 'x', replace: 'y' });
     expect(r.isError).toBe(false);
     expect(read('a.txt')).toBe('y\n');
+  });
+  it('a glob over everything leaves .git and what git ignores alone', async () => {
+    const { dir, runtime, read } = workspace(
+      { '.gitignore': 'node_modules/\n', 'node_modules/x/a.txt': 'x\n', 'a.txt': 'x\n' },
+      { yolo: true },
+    );
+    git(dir, ['init', '-q']);
+    writeFileSync(join(dir, '.git', 'x.txt'), 'x\n');
+    const r = await runtime.runTool('replace_text', { glob: '**/*.txt', find: 'x', replace: 'y' });
+    expect(r.isError).toBe(false);
+    expect(read('a.txt')).toBe('y\n');
+    expect(read('node_modules/x/a.txt')).toBe('x\n');
+    expect(read('.git/x.txt')).toBe('x\n');
   });
 });
 

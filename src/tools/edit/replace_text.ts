@@ -6,7 +6,9 @@ import { TimedRegex } from '../../edit/timed_regex.js';
 import { buildTool } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import type { PermissionCheck, ToolContext } from '../../tool/types.js';
-import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from '../search/ripgrep.js';
+import { isListedFile, listFiles } from '../search/file_listing.js';
+import { pathPattern } from '../search/path_pattern.js';
+import { FirstPaths } from '../shared/path_order.js';
 import { displayPath, formatCount } from '../shared/paths.js';
 import { planFileReplace } from './replace_text_file.js';
 import { commitTextChanges } from './text_writes.js';
@@ -27,21 +29,23 @@ type Input = z.infer<typeof inputSchema>;
 
 type Matches = { ok: true; files: string[] } | { ok: false; error: string };
 
-/** The files the glob matches, relative to the working folder, in path order. */
+/**
+ * The files the glob matches, relative to the working folder, in path order: those glob would
+ * show (never .git, nothing git ignores).
+ */
 async function listMatches(input: Input, ctx: ToolContext): Promise<Matches> {
-  const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.glob, '--sort', 'path'], {
-    cwd: ctx.cwd,
-    signal: ctx.signal,
-    maxLines: MAX_FILES,
+  const pattern = pathPattern(input.glob);
+  const first = new FirstPaths(MAX_FILES);
+  const listing = await listFiles(ctx.cwd, { includeIgnored: false, pattern, signal: ctx.signal }, (path) => {
+    if (pattern.matches(path)) first.add(path);
   });
-  if (run.exitCode === 2 && run.lines.length === 0)
-    return { ok: false, error: `replace_text failed: ${ripgrepError(run.stderr)}` };
-  if (run.truncated)
+  if (!listing.ok) return { ok: false, error: `replace_text failed: ${listing.error}` };
+  if (first.count > MAX_FILES)
     return {
       ok: false,
       error: `Over ${formatCount(MAX_FILES)} files match ${input.glob}; use a narrower glob.`,
     };
-  return { ok: true, files: run.lines.filter((l) => l !== '') };
+  return { ok: true, files: first.paths().filter((path) => isListedFile(ctx.cwd, path)) };
 }
 
 /**

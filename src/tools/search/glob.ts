@@ -1,42 +1,33 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { readableFilter } from '../shared/denied_paths.js';
+import { gitFolderProblem } from '../shared/git_folder.js';
 import { absolutePath, displayPath, folderProblem, formatCount } from '../shared/paths.js';
-import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
+import { listFiles } from './file_listing.js';
+import { INCLUDE_IGNORED_HELP, ignoredFolderNote } from './ignored_note.js';
+import { NewestFiles } from './newest_files.js';
+import { pathPattern } from './path_pattern.js';
 
 const MAX_RESULTS = 100;
-/** Files stat'ed between yields to the event loop (synchronous stat is several times faster here). */
-const STAT_BATCH = 2_000;
-/** More matches than this are not sorted by time (the note says so). */
-const MAX_SORTED = 200_000;
+/** Up to this many matches are ordered by time (a stat each); more are shown in path order. */
+const MAX_SORTED = 10_000;
 
 const inputSchema = lazySchema(() =>
   z.strictObject({
     pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
     path: z.string().optional().describe('Folder to search in (default: the working folder)'),
+    include_ignored: z.boolean().optional().describe(INCLUDE_IGNORED_HELP),
   }),
 );
-
-async function newestFirst(root: string, files: string[]): Promise<string[]> {
-  const times = new Float64Array(files.length);
-  for (let i = 0; i < files.length; i++) {
-    if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-    times[i] = statSync(join(root, files[i]), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  }
-  const order = Array.from(files.keys());
-  order.sort((a, b) => times[b] - times[a] || (files[a] < files[b] ? -1 : 1));
-  return order.map((i) => files[i]);
-}
 
 export const glob = buildTool({
   name: 'glob',
   inputSchema,
   description:
-    'Find files whose paths match a glob pattern ("**/*.ts", "src/**/*.test.js"), newest first. Honours ' +
-    `.gitignore. A pattern without "/" matches file names at any depth. At most ${MAX_RESULTS} results.`,
+    'Find files whose paths match a glob pattern ("**/*.ts", "src/**/*.test.js"), newest first. Skips ' +
+    `git-ignored files and .git. A pattern without "/" matches file names at any depth. At most ${MAX_RESULTS} results.`,
   availability: { profiles: ['standard'] },
   kind: 'search',
   example: { files: { 'src/a.ts': 'export {};\n' }, input: { pattern: '**/*.ts' } },
@@ -45,27 +36,31 @@ export const glob = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
-  validateInput: (input, ctx) => folderProblem(ctx, input.path),
+  validateInput: async (input, ctx) =>
+    gitFolderProblem(ctx, input.path, 'glob') ?? (await folderProblem(ctx, input.path)),
   async call(input, ctx) {
     const root = absolutePath(ctx, input.path ?? '.');
-    const run = await runRipgrep([...COMMON_RG_FLAGS, '--files', '--glob', input.pattern], {
-      cwd: root,
-      signal: ctx.signal,
-      maxLines: MAX_SORTED,
-    });
-    if (run.exitCode === 2 && run.lines.length === 0) {
-      return { isError: true, text: `glob failed: ${ripgrepError(run.stderr)}` };
-    }
+    const pattern = pathPattern(input.pattern);
     const readable = readableFilter(ctx, 'glob');
-    const files = run.lines.filter((l) => l !== '' && (!readable || readable(join(root, l))));
-    if (files.length === 0) return { text: `No files match ${input.pattern} in ${displayPath(ctx, root)}.` };
-    const sorted = run.truncated ? files.sort() : await newestFirst(root, files);
-    const shown = sorted.slice(0, MAX_RESULTS).map((f) => displayPath(ctx, join(root, f)));
-    let text = shown.join('\n');
-    if (files.length > MAX_RESULTS || run.truncated) {
-      const total = run.truncated ? `over ${formatCount(files.length)}` : formatCount(files.length);
-      text += `\n\n[${total} files match; showing the ${MAX_RESULTS} newest. Use a more specific pattern or path.]`;
+    const picked = new NewestFiles(MAX_RESULTS, MAX_SORTED);
+    const includeIgnored = input.include_ignored === true;
+    const listing = await listFiles(root, { includeIgnored, pattern, signal: ctx.signal }, (path) => {
+      if (pattern.matches(path) && (!readable || readable(join(root, path)))) picked.add(path);
+    });
+    if (!listing.ok) return { isError: true, text: `glob failed: ${listing.error}` };
+    const { files, total, order } = await picked.pick(root);
+    if (files.length === 0) {
+      const note = includeIgnored ? '' : await ignoredFolderNote(root, ctx);
+      return { text: `No files match ${input.pattern} in ${displayPath(ctx, root)}.${note}` };
     }
-    return { text, data: { total: files.length, shown: shown.length } };
+    let text = files.map((f) => displayPath(ctx, join(root, f))).join('\n');
+    if (total > files.length) {
+      const which =
+        order === 'time'
+          ? `the ${files.length} newest`
+          : `the first ${files.length} by path (too many to order by time)`;
+      text += `\n\n[${formatCount(total)} files match; showing ${which}. Use a more specific pattern or path.]`;
+    }
+    return { text, data: { total, shown: files.length } };
   },
 });

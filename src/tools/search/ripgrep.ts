@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let cachedPath: string | undefined;
 
@@ -16,8 +18,39 @@ export async function ripgrepPath(): Promise<string> {
   return cachedPath;
 }
 
-/** Flags every lathe search shares: hidden files, .gitignore honoured even outside git, never .git itself. */
-export const COMMON_RG_FLAGS = ['--hidden', '--no-require-git', '--glob', '!.git', '--no-config'];
+/**
+ * Flags every lathe search shares: hidden files, .gitignore honoured even outside git, never
+ * .git itself, and only git's ignore files (not ripgrep's own .ignore and .rgignore).
+ */
+export const COMMON_RG_FLAGS = [
+  '--hidden',
+  '--no-require-git',
+  '--glob',
+  '!.git',
+  '--no-config',
+  '--no-ignore-dot',
+];
+
+/** Starts ripgrep with its output piped. */
+function startRipgrep(rg: string, args: string[], options: { cwd: string; signal?: AbortSignal }) {
+  const child = spawn(rg, args, {
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    signal: options.signal,
+  });
+  return { child, stdout: child.stdout, stderr: child.stderr };
+}
+
+/**
+ * Writes ignore-file lines where only this user can read them, for ripgrep's `--ignore-file`
+ * (a pipe cannot serve: Node's are sockets, which /dev/fd cannot open); `remove` deletes them.
+ */
+function writeIgnoreFile(lines: readonly string[]): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'lathe-ignore-'));
+  const path = join(dir, 'ignored');
+  writeFileSync(path, lines.map((line) => `${line}\n`).join(''), { mode: 0o600 });
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 export interface RipgrepRun {
   lines: string[];
@@ -40,15 +73,37 @@ export async function runRipgrep(
     maxLines: number;
     skip?: number;
     transform?: (line: string) => string | undefined;
+    /** Ignore-file lines (gitignore syntax, anchored at `cwd`) ripgrep applies. */
+    ignoreLines?: readonly string[];
   },
 ): Promise<RipgrepRun> {
   const rg = await ripgrepPath();
+  if (!options.ignoreLines) return collectRipgrep(rg, args, options);
+  const file = writeIgnoreFile(options.ignoreLines);
+  try {
+    const run = await collectRipgrep(rg, ['--ignore-file', file.path, ...args], options);
+    // ripgrep goes on without an ignore file it cannot read: here that would show ignored files.
+    if (run.stderr.includes(file.path)) {
+      return {
+        lines: [],
+        truncated: false,
+        exitCode: 2,
+        stderr: `cannot apply git's ignore rules: ${run.stderr}`,
+      };
+    }
+    return run;
+  } finally {
+    file.remove();
+  }
+}
+
+function collectRipgrep(
+  rg: string,
+  args: string[],
+  options: Omit<Parameters<typeof runRipgrep>[1], 'ignoreLines'>,
+): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, {
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      signal: options.signal,
-    });
+    const { child, stdout, stderr: errors } = startRipgrep(rg, args, options);
     const lines: string[] = [];
     let skip = options.skip ?? 0;
     let truncated = false;
@@ -69,15 +124,15 @@ export async function runRipgrep(
       }
       lines.push(line);
     };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
       if (truncated) return;
       const parts = (pending + chunk).split('\n');
       pending = parts.pop() ?? '';
       for (const part of parts) take(part);
     });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
+    errors.setEncoding('utf8');
+    errors.on('data', (chunk: string) => {
       if (stderr.length < 10_000) stderr += chunk;
     });
     child.on('error', (error) => {

@@ -1,10 +1,16 @@
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { buildTool, SEARCH_RESULT_CHARS } from '../../tool/build_tool.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
 import { readableFilter } from '../shared/denied_paths.js';
+import { gitFolderProblem } from '../shared/git_folder.js';
 import { absolutePath, displayPath, formatCount, missingProblem } from '../shared/paths.js';
+import { insideGit } from './file_listing.js';
+import { INCLUDE_IGNORED_HELP, ignoredFolderNote } from './ignored_note.js';
+import { type PathPattern, pathPattern } from './path_pattern.js';
+import { resultLineFilter } from './result_lines.js';
 import { COMMON_RG_FLAGS, ripgrepError, runRipgrep } from './ripgrep.js';
+import { type SearchScope, searchScope } from './search_scope.js';
 
 const DEFAULT_HEAD_LIMIT = 200;
 
@@ -43,15 +49,17 @@ const inputSchema = lazySchema(() =>
       .min(0)
       .optional()
       .describe('Skip this many lines first (to page through results)'),
+    include_ignored: z.boolean().optional().describe(INCLUDE_IGNORED_HELP),
   }),
 );
 type Input = z.infer<typeof inputSchema>;
 
-function ripgrepArgs(input: Input, target: string, filtered: boolean): string[] {
+function ripgrepArgs(input: Input, scope: SearchScope, pattern: PathPattern | undefined): string[] {
   const args = [...COMMON_RG_FLAGS, '--color', 'never', '--max-columns', '400', '--max-columns-preview'];
+  if (scope.noIgnore) args.push('--no-ignore');
   const mode = input.output_mode ?? 'content';
   // A NUL after each path lets results be told apart by file whatever the file names hold.
-  if (filtered && mode !== 'files_with_matches') args.push('--null');
+  if (mode !== 'files_with_matches') args.push('--null');
   if (mode === 'files_with_matches') args.push('--files-with-matches');
   else if (mode === 'count') args.push('--count-matches', '--with-filename');
   else {
@@ -60,51 +68,29 @@ function ripgrepArgs(input: Input, target: string, filtered: boolean): string[] 
   }
   if (input.case_insensitive) args.push('--ignore-case');
   if (input.multiline) args.push('--multiline', '--multiline-dotall');
-  if (input.file_pattern) args.push('--glob', input.file_pattern);
   if (input.type) args.push('--type', input.type);
+  // A file-name glob lets ripgrep skip the files the pattern cannot match (the pattern still decides).
+  else if (pattern?.nameGlob) args.push('--type-add', `pattern:${pattern.nameGlob}`, '--type', 'pattern');
   args.push('--regexp', input.regex);
-  // Searching "." by name would prefix every path with "./".
-  if (target !== '.') args.push('--', target);
+  if (scope.file !== undefined) args.push('--', scope.file);
   return args;
 }
 
-/**
- * Leaves out the lines of files the engine denies (`--null` output: `path\0rest`) and restores
- * ripgrep's usual `path:12:text`, `path-12-text` (context) and `path:3` (count) forms.
- */
-function deniedLineFilter(
-  input: Input,
-  workspace: string,
-  readable: (absolute: string) => boolean,
-): (line: string) => string | undefined {
-  const mode = input.output_mode ?? 'content';
-  // A `--` between context groups is held until groups on both sides of it are known to be kept.
-  let separator = false;
-  let shownAny = false;
-  return (line) => {
-    if (mode === 'files_with_matches') return readable(resolve(workspace, line)) ? line : undefined;
-    const nul = line.indexOf('\0');
-    if (nul < 0) {
-      separator = true;
-      return undefined;
-    }
-    const path = line.slice(0, nul);
-    const rest = line.slice(nul + 1);
-    const held = separator;
-    separator = false;
-    if (!readable(resolve(workspace, path))) return undefined;
-    const shown = `${path}${mode === 'content' && /^\d+-/.test(rest) ? '-' : ':'}${rest}`;
-    const after = held && shownAny;
-    shownAny = true;
-    return after ? `--\n${shown}` : shown;
-  };
+/** Whether a result's file (relative to the scope's root) is shown: never .git, the pattern, deny rules. */
+function shownFile(
+  root: string,
+  pattern: PathPattern | undefined,
+  readable: ((absolute: string) => boolean) | undefined,
+): (path: string) => boolean {
+  return (path) =>
+    !insideGit(path) && (!pattern || pattern.matches(path)) && (!readable || readable(join(root, path)));
 }
 
 export const searchFiles = buildTool({
   name: 'search_files',
   inputSchema,
   description:
-    'Search file contents with a regular expression (ripgrep). Honours .gitignore. Modes: content (matching ' +
+    'Search file contents with a regular expression (ripgrep). Skips git-ignored files and .git. Modes: content (matching ' +
     'lines as path:line:text, with optional context lines), files_with_matches, count. Filter with file_pattern ' +
     '(glob) or type. Page with head_limit and offset. Prefer this to running grep through execute_command.',
   liteDescription: 'Regex search in files (ripgrep). Shows path:line:text.',
@@ -117,28 +103,36 @@ export const searchFiles = buildTool({
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
   permissionSubject: (input) => ({ kind: 'read', paths: [input.path ?? '.'] }),
-  validateInput: (input, ctx) => missingProblem(ctx, input.path),
+  validateInput: async (input, ctx) =>
+    gitFolderProblem(ctx, input.path, 'search_files') ?? (await missingProblem(ctx, input.path)),
   async call(input, ctx) {
     const target = absolutePath(ctx, input.path ?? '.');
+    const where = displayPath(ctx, target);
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
-    const readable = readableFilter(ctx, 'search_files');
-    const run = await runRipgrep(ripgrepArgs(input, displayPath(ctx, target), readable !== undefined), {
-      cwd: ctx.workspace,
+    const scope = await searchScope(target, input.include_ignored === true, ctx.signal);
+    if (scope.allIgnored) {
+      return { text: `No matches for /${input.regex}/ in ${where}.${await ignoredFolderNote(target, ctx)}` };
+    }
+    const pattern = input.file_pattern === undefined ? undefined : pathPattern(input.file_pattern);
+    const shownRoot = displayPath(ctx, scope.root);
+    const prefix = shownRoot === '.' ? '' : `${shownRoot}/`;
+    const keep = shownFile(scope.root, pattern, readableFilter(ctx, 'search_files'));
+    const run = await runRipgrep(ripgrepArgs(input, scope, pattern), {
+      cwd: scope.root,
       signal: ctx.signal,
       maxLines: limit,
       skip: input.offset,
-      transform: readable && deniedLineFilter(input, ctx.workspace, readable),
+      transform: resultLineFilter(input.output_mode ?? 'content', keep, (path) => prefix + path),
+      ignoreLines: scope.ignoreLines,
     });
-    if (run.exitCode === 2 && run.lines.length === 0) {
+    // ripgrep calls a walk that every file was left out of an error; here it is no match.
+    const nothingSearched = run.stderr.includes('No files were searched');
+    if (run.exitCode === 2 && run.lines.length === 0 && !nothingSearched) {
       return { isError: true, text: `search_files failed: ${ripgrepError(run.stderr)}` };
     }
     if (run.lines.length === 0) {
-      const where = displayPath(ctx, target);
-      return {
-        text: input.offset
-          ? `No results past offset ${input.offset}.`
-          : `No matches for /${input.regex}/ in ${where}.`,
-      };
+      if (input.offset) return { text: `No results past offset ${input.offset}.` };
+      return { text: `No matches for /${input.regex}/ in ${where}.` };
     }
     let text = run.lines.join('\n');
     if (run.truncated) {
