@@ -1,6 +1,4 @@
 import type { z } from 'zod';
-import type { ApprovalCategory } from '../config/types.js';
-import type { StickyAsk } from '../permission/types.js';
 import { budgetResult } from './budget.js';
 import {
   decidePermission,
@@ -10,9 +8,7 @@ import {
   refusedByPermissions,
 } from './call_permission.js';
 import type { BeforeCallVerdict, CallEnvironment, ToolCall } from './call_types.js';
-import type { SubagentTag } from './context/agents.js';
 import { withEditDiagnostics } from './edit_diagnostics.js';
-import type { ApprovalAnswerer } from './events.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { mayChangeFiles, namedFiles } from './may_change_files.js';
 import { findTool } from './pool.js';
