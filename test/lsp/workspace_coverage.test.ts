@@ -92,7 +92,7 @@ describe('typescript-language-server and the files outside its project', () => {
     const workspace = writeTree({
       'package.json': '{ "name": "plain", "type": "module" }\n',
       'lib/total.js': 'export function total(items) {\n  return items.length;\n}\n',
-      'lib/report.js': "import { total } from './total.js';\nexport const line = `n=${total([1])}`;\n",
+      'lib/report.js': "import { total } from './total.js';\nexport const line = 'n=' + total([1]);\n",
       'bin/cli.js': "import { total } from '../lib/total.js';\nconsole.log(total([]));\n",
     });
     const result = await open(workspace).runTool('find_references', {
