@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
 import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
+import { checkCommandTypo } from './command_guess.js';
 import type { McpSubcommand } from './commands/mcp.js';
 import { errorLine, UsageError } from './errors.js';
 
@@ -131,6 +132,7 @@ export async function runCli(
     .command('doctor')
     .description('check what lathe needs here: tools, sandbox, keys, endpoints, MCP servers, settings')
     .option('--cwd <dir>', 'the folder whose settings and servers are checked')
+    .option('-m, --model <provider/model>', 'the model to check (default: settings, or LATHE_MODEL)')
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const { doctorCommand } = await import('./commands/doctor.js');
@@ -568,6 +570,7 @@ export async function runCli(
     });
 
   try {
+    checkCommandTypo(program, argv);
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });
   } catch (error) {
     if (error instanceof ParsedOnly) return 0;
