@@ -496,6 +496,7 @@ export async function runCli(
     )
     .option('--base-url <url>', 'the provider endpoint (OpenAI-compatible servers, proxies)')
     .option('--api-key <key>', 'the API key (default: the provider’s usual environment variable)')
+    .option('--list-models', 'list the known models by provider, ✗ where a key or endpoint is missing')
     .addOption(
       new Option('--output-format <format>', 'headless output')
         .choices(['text', 'json', 'stream-json'])
@@ -547,6 +548,10 @@ export async function runCli(
       [],
     )
     .action(async (positional: string | undefined, opts) => {
+      if (opts.listModels) {
+        exitCode = (await import('./list_models.js')).listModelsCommand(opts);
+        return;
+      }
       if (opts.print === undefined) {
         if (opts.image.length > 0)
           throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
