@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { nodeAsync } from './support/cli.js';
 import { pathWithout } from './support/no_bubblewrap.js';
 import { missingProgramsMessage } from './support/required_programs.js';
 
@@ -10,21 +10,10 @@ const CONFIG = 'test/support/required_programs/vitest.config.ts';
 
 /** Vitest on the fixture file that needs tmux, with tmux (and only tmux) hidden from PATH. */
 function vitestWithoutTmux(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [VITEST, 'run', '--config', CONFIG, '--reporter', 'verbose'], {
+  return nodeAsync(VITEST, ['run', '--config', CONFIG, '--reporter', 'verbose'], {
     cwd: checkout,
-    env: { ...process.env, PATH: pathWithout(['tmux']), LATHE_TEST_SKIP_MISSING: '', NO_COLOR: '1', ...env },
+    env: { PATH: pathWithout(['tmux']), LATHE_TEST_SKIP_MISSING: '', NO_COLOR: '1', ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    stdout += d;
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
 }
 
 describe('the check for the programs the tests run', () => {
