@@ -80,4 +80,11 @@ export const SLOW_TESTS = [
   'test/checkpoints/store.test.ts',
   // Eighteen runs of the built command against an untrusted folder's MCP servers and settings.
   'test/cli/trust.test.ts',
+  // lathe mcp serve driven by the MCP Inspector, a program of its own per call.
+  'test/mcp/server.test.ts',
+  // Commands that misbehave (floods, hangs, orphans) and replace_text over whole trees.
+  'test/tools/exec_faults.test.ts',
+  'test/tools/replace_text.test.ts',
+  // A reply far taller than the screen, streamed through the real UI.
+  'test/tui/calm.test.ts',
 ];
