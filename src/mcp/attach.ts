@@ -14,7 +14,11 @@ export interface McpHost {
   readonly pool: readonly Tool[];
   /** Feature `tool_search` defers the servers' tools. */
   readonly conditions: { readonly features: ReadonlySet<string> };
-  readonly permissions: { addRules(rules: RuleLists, source: string): string[] };
+  readonly permissions: {
+    addRules(rules: RuleLists, source: string): string[];
+    /** The `--add-dir` folders: the roots a server's `roots: ["added"]` stands for. */
+    readonly extraRoots?: readonly string[];
+  };
   readonly settings: { readonly mcp: { readonly startupTimeoutMs: number } };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
 }
@@ -65,6 +69,7 @@ export async function attachMcp(
   const { McpHub } = await import('./hub.js');
   const hub: McpHub = new McpHub(config.servers, {
     workspace: host.workspace,
+    addDirs: host.permissions.extraRoots,
     clientVersion: options.clientVersion,
     startupWaitMs: host.settings.mcp.startupTimeoutMs,
     onReport: options.report,
