@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolOutput } from '../tool/types.js';
 import { isNeedsLogin } from './auth/errors.js';
+import { answerElicitations, ELICITATION_CAPABILITY, type Elicit } from './elicitation.js';
 import type { McpServerConfig } from './config.js';
 import { classifyFailure, describeFailure } from './failures.js';
 import { mapCallResult, mapResourceContents } from './results.js';
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   workspace?: string;
   /** The `--add-dir` folders, which a server's `roots: ["added"]` stands for. */
   addDirs?: readonly string[];
+  /** Asks the user what a server's `elicitation/create` wants; every request is declined without it. */
+  elicit?: Elicit;
   clientVersion?: string;
   /**
    * How long a use waits for a server that is still starting (settings `mcp.startupTimeout`);
@@ -97,8 +100,14 @@ export class McpConnection {
       const offersRoots = this.config.roots.length > 0;
       const client = new Client(
         { name: 'lathe', version: this.options.clientVersion ?? '0' },
-        { capabilities: offersRoots ? { roots: { listChanged: true } } : {} },
+        {
+          capabilities: {
+            elicitation: ELICITATION_CAPABILITY,
+            ...(offersRoots ? { roots: { listChanged: true } } : {}),
+          },
+        },
       );
+      answerElicitations(client, types, this.config.name, this.options.elicit);
       if (offersRoots) {
         client.setRequestHandler(types.ListRootsRequestSchema, () => ({
           roots: resolveRoots(this.config.roots, this.places),
