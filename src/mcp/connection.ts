@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolOutput } from '../tool/types.js';
 import { isNeedsLogin } from './auth/errors.js';
-import { answerElicitations, ELICITATION_CAPABILITY, type Elicit } from './elicitation.js';
 import type { McpServerConfig } from './config.js';
+import { answerElicitations, ELICITATION_CAPABILITY, type Elicit } from './elicitation.js';
 import { classifyFailure, describeFailure } from './failures.js';
 import { mapCallResult, mapResourceContents } from './results.js';
 import { type RootPlaces, resolveRoots } from './roots.js';

@@ -43,7 +43,13 @@ export function answerElicitations(client: Client, types: Types, server: string,
     const params = request.params;
     const asked: ElicitationRequest =
       params.mode === 'url'
-        ? { server, mode: 'url', message: params.message, url: params.url, elicitationId: params.elicitationId }
+        ? {
+            server,
+            mode: 'url',
+            message: params.message,
+            url: params.url,
+            elicitationId: params.elicitationId,
+          }
         : { server, mode: 'form', message: params.message, fields: formFields(params.requestedSchema) };
     return elicit(asked, extra.signal);
   });
