@@ -2,6 +2,7 @@ import type { RuleLists } from '../permission/types.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { Tool } from '../tool/types.js';
 import { loadMcpConfig, type McpServerConfig } from './config.js';
+import type { Elicit } from './elicitation.js';
 import type { McpHub } from './hub.js';
 import { mcpToolName, sanitizeName } from './names.js';
 
@@ -46,6 +47,8 @@ export async function attachMcp(
     report: (line: string) => void;
     env?: NodeJS.ProcessEnv;
     clientVersion?: string;
+    /** Asks the user what a server's elicitation wants (declined without it). */
+    elicit?: Elicit;
     /** A program's servers (the SDK's `mcpServers`); one replaces a configured server of its name. */
     servers?: readonly McpServerConfig[];
   },
@@ -70,6 +73,7 @@ export async function attachMcp(
   const hub: McpHub = new McpHub(config.servers, {
     workspace: host.workspace,
     addDirs: host.permissions.extraRoots,
+    elicit: options.elicit,
     clientVersion: options.clientVersion,
     startupWaitMs: host.settings.mcp.startupTimeoutMs,
     onReport: options.report,

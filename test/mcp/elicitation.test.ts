@@ -1,7 +1,12 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitationRequest } from '../../src/mcp/elicitation.js';
 import { McpHub } from '../../src/mcp/hub.js';
-import { everythingStdio } from '../support/mcp_servers/peers.js';
+import { latheAsync } from '../support/cli.js';
+import { FakeModelServer } from '../support/fake_model_server.js';
+import { EVERYTHING_SERVER, everythingStdio } from '../support/mcp_servers/peers.js';
+import { tempDir } from '../support/runtime_fixtures.js';
 
 const signal = () => new AbortController().signal;
 
@@ -68,5 +73,61 @@ describe('MCP elicitation against server-everything', () => {
       elicitationId: 'e-1',
     });
     expect(out.text).toContain('User completed the URL elicitation flow');
+  });
+});
+
+describe('MCP elicitation in a headless run', () => {
+  let model: FakeModelServer | undefined;
+  afterEach(async () => {
+    await model?.close();
+    model = undefined;
+  });
+
+  it('answers a server’s form from --answers (a JSON object), then declines when none is left', async () => {
+    const workspace = tempDir('elicit-ws-');
+    mkdirSync(join(workspace, '.agents', 'mcp'), { recursive: true });
+    writeFileSync(
+      join(workspace, '.agents', 'mcp', 'servers.json'),
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: process.execPath,
+            args: [EVERYTHING_SERVER, 'stdio'],
+            autoApprove: ['trigger-elicitation-request'],
+          },
+        },
+      }),
+    );
+    const answers = join(tempDir('elicit-answers-'), 'answers.json');
+    writeFileSync(answers, JSON.stringify(['{"name": "Ada"}']));
+    const call = {
+      name: 'use_mcp_tool',
+      input: { server_name: 'everything', tool_name: 'trigger-elicitation-request', arguments: {} },
+    };
+    model = await FakeModelServer.start({
+      turns: [
+        { toolCalls: [call] },
+        { toolCalls: [call] },
+        { toolCalls: [{ name: 'attempt_completion', input: { result: 'done' } }] },
+      ],
+    });
+    const r = await latheAsync(
+      ['-p', 'ask me', '--model', 'anthropic/claude-sonnet-4-5', '--trust', '--answers', answers],
+      {
+        cwd: workspace,
+        env: {
+          LATHE_HOME: tempDir('lathe-home-'),
+          NODE_ENV: 'test',
+          ANTHROPIC_BASE_URL: model.url,
+          ANTHROPIC_API_KEY: 'k',
+        },
+      },
+    );
+    expect(r.code).toBe(0);
+    const requests = model.requests.filter((q) => q.kind === 'model');
+    expect(requests[1].toolResults[0].content).toContain('- Name: Ada');
+    expect(requests[2].toolResults[0].content).toContain(
+      'User declined to provide the requested information',
+    );
   });
 });
