@@ -71,4 +71,13 @@ export const SLOW_TESTS = [
   'test/cli/arguments.test.ts',
   'test/agent/conversation.test.ts',
   'test/agent/cost_and_caching.test.ts',
+  // Packs lathe, installs the tarball from the registry into a fresh prefix and runs it.
+  'test/install/packed_tarball.test.ts',
+  // node-ignore's 75 cases, each through three tools and checked against git itself.
+  'test/tools/gitignore_oracle.test.ts',
+  // Checkpoints of whole trees, each through the snapshot thread and the shadow repository.
+  'test/checkpoints/snapshot.test.ts',
+  'test/checkpoints/store.test.ts',
+  // Eighteen runs of the built command against an untrusted folder's MCP servers and settings.
+  'test/cli/trust.test.ts',
 ];
