@@ -304,6 +304,25 @@ export async function runCli(
     .option('--cwd <dir>')
     .option('--trust', TRUST_HELP)
     .action((name, opts) => mcpAction('logout')(name, undefined, opts));
+  mcp
+    .command('import')
+    .description('copy the MCP servers of another program’s settings into lathe’s, saying what it took')
+    .addOption(
+      new Option('--from <program>', 'whose settings').choices([
+        'claude',
+        'codex',
+        'gemini',
+        'cursor',
+        'vscode',
+      ]),
+    )
+    .addOption(
+      new Option('--scope <scope>', 'where to write (default global)').choices(['global', 'workspace']),
+    )
+    .option('--force', 'replace a server lathe already has of the same name')
+    .option('--cwd <dir>')
+    .option('--trust', TRUST_HELP)
+    .action((opts) => mcpAction('import')(undefined, undefined, opts));
 
   program
     .command('lsp')

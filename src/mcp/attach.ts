@@ -2,6 +2,7 @@ import type { RuleLists } from '../permission/types.js';
 import type { McpAccess } from '../tool/context/mcp.js';
 import type { Tool } from '../tool/types.js';
 import { loadMcpConfig, type McpServerConfig } from './config.js';
+import type { Elicit } from './elicitation.js';
 import type { McpHub } from './hub.js';
 import { mcpToolName, sanitizeName } from './names.js';
 
@@ -14,7 +15,11 @@ export interface McpHost {
   readonly pool: readonly Tool[];
   /** Feature `tool_search` defers the servers' tools. */
   readonly conditions: { readonly features: ReadonlySet<string> };
-  readonly permissions: { addRules(rules: RuleLists, source: string): string[] };
+  readonly permissions: {
+    addRules(rules: RuleLists, source: string): string[];
+    /** The `--add-dir` folders: the roots a server's `roots: ["added"]` stands for. */
+    readonly extraRoots?: readonly string[];
+  };
   readonly settings: { readonly mcp: { readonly startupTimeoutMs: number } };
   setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
 }
@@ -42,6 +47,8 @@ export async function attachMcp(
     report: (line: string) => void;
     env?: NodeJS.ProcessEnv;
     clientVersion?: string;
+    /** Asks the user what a server's elicitation wants (declined without it). */
+    elicit?: Elicit;
     /** A program's servers (the SDK's `mcpServers`); one replaces a configured server of its name. */
     servers?: readonly McpServerConfig[];
   },
@@ -65,6 +72,8 @@ export async function attachMcp(
   const { McpHub } = await import('./hub.js');
   const hub: McpHub = new McpHub(config.servers, {
     workspace: host.workspace,
+    addDirs: host.permissions.extraRoots,
+    elicit: options.elicit,
     clientVersion: options.clientVersion,
     startupWaitMs: host.settings.mcp.startupTimeoutMs,
     onReport: options.report,

@@ -5,6 +5,7 @@ import { globalMcpSettingsPath, mcpAuthFolder, projectMcpJsonPath } from '../con
 import { readSettingsObject, SettingsError } from '../config/settings_file.js';
 import { type McpOAuthSettings, parseOAuthSettings } from './auth/settings.js';
 import { expandVariables } from './expand.js';
+import { parseRoots, type RootEntry } from './roots.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp' | 'inProcess';
 
@@ -36,6 +37,8 @@ export interface McpServerConfig {
   authFolder?: string;
   /** Tools of this server that run without asking. */
   autoApprove: string[];
+  /** The folders the server is told of when it asks for roots (its entry's `roots`; none by default). */
+  roots: RootEntry[];
   disabled: boolean;
   /** Per-request timeout in milliseconds (the file says seconds; default 60). */
   timeoutMs: number;
@@ -140,6 +143,8 @@ export function parseServer(
 
   const missing = new Set<string>();
   const expand = (text: string) => expandVariables(text, context.env, missing);
+  const roots = parseRoots(entry.roots, context.workspace, expand);
+  if (typeof roots === 'string') return `${where}: ${roots}`;
   const config: McpServerConfig = {
     name,
     transport,
@@ -147,6 +152,7 @@ export function parseServer(
     env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, expand(v)])),
     headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, expand(v)])),
     autoApprove,
+    roots,
     disabled: entry.disabled === true,
     timeoutMs: Math.round(timeout * 1000),
     source: context.source,

@@ -1,10 +1,11 @@
-import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ToolOutput } from '../tool/types.js';
 import { isNeedsLogin } from './auth/errors.js';
 import type { McpServerConfig } from './config.js';
+import { answerElicitations, ELICITATION_CAPABILITY, type Elicit } from './elicitation.js';
 import { classifyFailure, describeFailure } from './failures.js';
 import { mapCallResult, mapResourceContents } from './results.js';
+import { type RootPlaces, resolveRoots } from './roots.js';
 import { closeTransport, type OpenedTransport, openTransport } from './transport.js';
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'disabled' | 'closed';
@@ -25,8 +26,12 @@ export interface ConnectionEvents {
 }
 
 export interface ConnectionOptions {
-  /** Offered to servers that ask for the client's roots. */
+  /** The folder a server's `roots: "workspace"` stands for. */
   workspace?: string;
+  /** The `--add-dir` folders, which a server's `roots: ["added"]` stands for. */
+  addDirs?: readonly string[];
+  /** Asks the user what a server's `elicitation/create` wants; every request is declined without it. */
+  elicit?: Elicit;
   clientVersion?: string;
   /**
    * How long a use waits for a server that is still starting (settings `mcp.startupTimeout`);
@@ -57,6 +62,8 @@ export class McpConnection {
   /** The transport of a connect in progress, so `close()` can end a server that is still starting. */
   private starting?: OpenedTransport;
   private crashes: number[] = [];
+  /** What the server's `roots` setting stands for now. */
+  private places: RootPlaces;
 
   constructor(
     readonly config: McpServerConfig,
@@ -64,6 +71,7 @@ export class McpConnection {
     private readonly options: ConnectionOptions = {},
   ) {
     this.state = config.disabled ? 'disabled' : 'idle';
+    this.places = { workspace: options.workspace, addDirs: options.addDirs };
   }
 
   /** Connects and lists the tools; settles (never rejects) when done, whatever the outcome. */
@@ -88,14 +96,21 @@ export class McpConnection {
       ]);
       opened = await openTransport(this.config);
       this.starting = opened;
+      // Roots only for a server whose entry asks for them: one given its own folders is told of none.
+      const offersRoots = this.config.roots.length > 0;
       const client = new Client(
         { name: 'lathe', version: this.options.clientVersion ?? '0' },
-        { capabilities: this.options.workspace ? { roots: { listChanged: false } } : {} },
+        {
+          capabilities: {
+            elicitation: ELICITATION_CAPABILITY,
+            ...(offersRoots ? { roots: { listChanged: true } } : {}),
+          },
+        },
       );
-      const workspace = this.options.workspace;
-      if (workspace) {
+      answerElicitations(client, types, this.config.name, this.options.elicit);
+      if (offersRoots) {
         client.setRequestHandler(types.ListRootsRequestSchema, () => ({
-          roots: [{ uri: pathToFileURL(workspace).href, name: 'workspace' }],
+          roots: resolveRoots(this.config.roots, this.places),
         }));
       }
       client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
@@ -277,6 +292,18 @@ export class McpConnection {
       ),
     ]);
     return { resources: resources.resources, templates: templates.resourceTemplates };
+  }
+
+  /**
+   * The folders roots stand for changed (a folder added, the session moved): a connected server
+   * that is sent roots is told, and asks again.
+   */
+  async setRootPlaces(places: RootPlaces): Promise<void> {
+    const before = JSON.stringify(resolveRoots(this.config.roots, this.places));
+    this.places = { ...this.places, ...places };
+    if (this.config.roots.length === 0 || !this.client) return;
+    if (JSON.stringify(resolveRoots(this.config.roots, this.places)) === before) return;
+    await this.client.sendRootsListChanged().catch(() => {});
   }
 
   /** A round trip to the server (`ping`), for `lathe mcp test`. */

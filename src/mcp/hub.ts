@@ -6,6 +6,7 @@ import { type ConnectionOptions, McpConnection, type RemoteTool } from './connec
 import { externalTool, isReadOnlyTool } from './external_tool.js';
 import { formatResourceListing, type ResourceListing } from './listing.js';
 import { uniqueToolNames } from './names.js';
+import type { RootPlaces } from './roots.js';
 
 export interface HubOptions extends ConnectionOptions {
   /** The tools or a server's state changed; the runtime rebuilds its pool. */
@@ -233,6 +234,11 @@ export class McpHub implements McpAccess {
     );
     const failed = server !== undefined && listings[0]?.error !== undefined;
     return { text: formatResourceListing(listings), ...(failed ? { isError: true } : {}) };
+  }
+
+  /** The workspace or the `--add-dir` folders changed: servers sent roots are told. */
+  async setRootPlaces(places: RootPlaces): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.setRootPlaces(places)));
   }
 
   loadTools(names: readonly string[]): string[] {

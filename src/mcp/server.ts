@@ -81,7 +81,9 @@ export async function createLatheServer(runtime: ServedRuntime, version: string)
   const server = new Server(
     { name: 'lathe', version },
     {
-      capabilities: { tools: {} },
+      // Prompts are declared (clients ask for them) but none is served: expanding a custom
+      // command may run its `!{…}` commands, which an MCP client has no way to approve.
+      capabilities: { tools: {}, prompts: {} },
       instructions:
         'lathe’s coding tools on this machine: read, search, edit and run code in the workspace. ' +
         'Paths are relative to the workspace. Calls that need approval are refused unless the server ' +
@@ -89,6 +91,7 @@ export async function createLatheServer(runtime: ServedRuntime, version: string)
     },
   );
   let calls = 0;
+  server.setRequestHandler(types.ListPromptsRequestSchema, () => ({ prompts: [] }));
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
     tools: servedTools(runtime).map((t) => describeTool(t, runtime)),
   }));

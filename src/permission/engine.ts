@@ -73,6 +73,11 @@ export class RulePermissionEngine implements PermissionEngine {
     this.warnings.push(...broadAllowWarnings(this.ruleList, options.pathRuleTools.commands ?? []));
   }
 
+  /** The folders added with `--add-dir`, as given. */
+  get extraRoots(): readonly string[] {
+    return this.options.extraRoots ?? [];
+  }
+
   private get workspaceReal(): string {
     const { workspace } = this.place;
     if (this.real?.workspace !== workspace) this.real = { workspace, real: realPathOf(workspace) };

@@ -37,6 +37,8 @@ export function programMcpServers(
         env: {},
         headers: {},
         autoApprove: [],
+        // The program's own code, in its own process: it is told of the folders it runs in.
+        roots: [{ kind: 'workspace' }, { kind: 'added' }],
         disabled: false,
         timeoutMs: DEFAULT_TIMEOUT_SECONDS * 1000,
         source: SOURCE,

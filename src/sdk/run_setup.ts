@@ -7,6 +7,7 @@ import { type ModelSource, modelSourceBeside } from '../agent/subagents/child_mo
 import type { Effort } from '../config/types.js';
 import { MODES, PROFILES } from '../config/types.js';
 import type { McpServerConfig } from '../mcp/config.js';
+import type { Elicit } from '../mcp/elicitation.js';
 import type { McpHub } from '../mcp/hub.js';
 import { capabilitiesFor, type ModelCapabilities } from '../provider/capabilities.js';
 import { createModel, providerOptionsFor } from '../provider/create_model.js';
@@ -195,12 +196,14 @@ export interface RuntimeServices {
 export function startRuntimeServices(
   runtime: Runtime,
   report: (line: string) => void,
-  options: { probeSandboxLater?: boolean; mcpServers?: readonly McpServerConfig[] } = {},
+  options: { probeSandboxLater?: boolean; mcpServers?: readonly McpServerConfig[]; elicit?: Elicit } = {},
 ): RuntimeServices {
   let probing = false;
   let ended = false;
   const mcp = import('../mcp/attach.js')
-    .then(({ attachMcp }) => attachMcp(runtime, { report, servers: options.mcpServers }))
+    .then(({ attachMcp }) =>
+      attachMcp(runtime, { report, servers: options.mcpServers, elicit: options.elicit }),
+    )
     .catch((error) => {
       report(`MCP: ${(error as Error).message}`);
       return undefined;

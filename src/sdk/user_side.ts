@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { UserSide } from '../agent/agent.js';
+import type { Elicit, ElicitationAnswer, ElicitedValue } from '../mcp/elicitation.js';
 import { UsageError } from './errors.js';
 
 const NO_USER =
@@ -32,9 +33,16 @@ export function readAnswers(file: string): string[] {
  * "no: reason"); without one, questions are answered that no user is present, plans are not
  * approved (unless --yolo) and phases are acknowledged.
  */
-export function headlessUserSide(options: { answers?: readonly string[]; yolo?: boolean }): UserSide {
+export function headlessUserSide(options: {
+  answers?: readonly string[];
+  yolo?: boolean;
+}): UserSide & { elicit: Elicit } {
   const answers = [...(options.answers ?? [])];
   return {
+    // An MCP server's question takes the next answer too; with none left it is declined.
+    async elicit() {
+      return elicitationAnswer(answers.shift());
+    },
     async ask() {
       const next = answers.shift();
       return next === undefined ? { answer: NO_USER, present: false } : { answer: next, present: true };
@@ -53,4 +61,23 @@ export function headlessUserSide(options: { answers?: readonly string[]; yolo?: 
       return { approved, ...(feedback ? { feedback } : {}) };
     },
   };
+}
+
+/**
+ * An `--answers` entry as the answer to an MCP server's question: a JSON object fills in a form,
+ * "yes"/"accept" accepts (a form with its defaults, a link as opened), "cancel" cancels, and
+ * anything else (or no answer left) declines.
+ */
+export function elicitationAnswer(answer: string | undefined): ElicitationAnswer {
+  const text = answer?.trim() ?? '';
+  if (text.startsWith('{')) {
+    try {
+      return { action: 'accept', content: JSON.parse(text) as Record<string, ElicitedValue> };
+    } catch {
+      return { action: 'decline' };
+    }
+  }
+  if (/^(yes|y|accept|ok)$/i.test(text)) return { action: 'accept' };
+  if (/^cancel$/i.test(text)) return { action: 'cancel' };
+  return { action: 'decline' };
 }

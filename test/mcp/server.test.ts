@@ -42,6 +42,11 @@ describe('lathe mcp serve: the tools offered and their hints come from the decla
   });
   afterAll(() => client.close());
 
+  it('declares prompts and answers prompts/list with none', async () => {
+    expect(client.getServerCapabilities()?.prompts).toEqual({});
+    expect(await client.listPrompts()).toEqual({ prompts: [] });
+  });
+
   it('does not offer change_todo_list, which needs a running agent', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('task_create');

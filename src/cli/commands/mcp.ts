@@ -18,6 +18,10 @@ export interface McpOptions extends CommonOptions {
   workspace?: boolean;
   /** `mcp login`: print the link and read the pasted redirect instead of opening a browser. */
   browser?: boolean;
+  /** `mcp import`: the program whose settings are read, where to write, and whether to replace. */
+  from?: string;
+  scope?: string;
+  force?: boolean;
 }
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -281,7 +285,7 @@ async function loginOrOut(sub: 'login' | 'logout', name: string | undefined, opt
   });
 }
 
-export type McpSubcommand = 'serve' | 'list' | 'add' | 'remove' | 'test' | 'login' | 'logout';
+export type McpSubcommand = 'serve' | 'list' | 'add' | 'remove' | 'test' | 'login' | 'logout' | 'import';
 
 export async function mcpCommand(
   sub: McpSubcommand,
@@ -302,5 +306,7 @@ export async function mcpCommand(
     case 'login':
     case 'logout':
       return loginOrOut(sub, args.name, opts);
+    case 'import':
+      return (await import('./mcp_import.js')).importCommand(opts, { out, fail });
   }
 }

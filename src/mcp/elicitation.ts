@@ -1,0 +1,88 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
+/** A value a form field takes: the primitive types MCP elicitation schemas allow. */
+export type ElicitedValue = string | number | boolean | string[];
+
+/** A field of a form elicitation, as the server's `requestedSchema` describes it. */
+export interface ElicitedField {
+  name: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'array';
+  title?: string;
+  description?: string;
+  required: boolean;
+  default?: ElicitedValue;
+  /** The allowed values of an enum field. */
+  options?: string[];
+}
+
+/** What a server asks of the user: fields to fill in, or a link to open. */
+export type ElicitationRequest =
+  | { server: string; mode: 'form'; message: string; fields: ElicitedField[] }
+  | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
+
+export type ElicitationAnswer =
+  | { action: 'accept'; content?: Record<string, ElicitedValue> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** Asks the user (a form in the UI, `--answers` headless, the editor over ACP). */
+export type Elicit = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
+
+/** What the client declares: forms (the SDK fills in the schema's defaults) and links. */
+export const ELICITATION_CAPABILITY = { form: { applyDefaults: true }, url: {} } as const;
+
+type Types = typeof import('@modelcontextprotocol/sdk/types.js');
+
+/**
+ * Answers `elicitation/create` for one server through `elicit`; with nothing to ask the user
+ * through, every request is declined (the server goes on without the answer).
+ */
+export function answerElicitations(client: Client, types: Types, server: string, elicit?: Elicit): void {
+  client.setRequestHandler(types.ElicitRequestSchema, async (request, extra) => {
+    if (!elicit) return { action: 'decline' };
+    const params = request.params;
+    const asked: ElicitationRequest =
+      params.mode === 'url'
+        ? {
+            server,
+            mode: 'url',
+            message: params.message,
+            url: params.url,
+            elicitationId: params.elicitationId,
+          }
+        : { server, mode: 'form', message: params.message, fields: formFields(params.requestedSchema) };
+    return elicit(asked, extra.signal);
+  });
+}
+
+/** The fields of a form's schema, in the order the server gives them. */
+export function formFields(schema: {
+  properties: Record<string, unknown>;
+  required?: string[];
+}): ElicitedField[] {
+  return Object.entries(schema.properties).map(([name, raw]) => {
+    const property = raw as Record<string, unknown>;
+    const options = enumOptions(property);
+    return {
+      name,
+      type: (property.type as ElicitedField['type']) ?? 'string',
+      ...(typeof property.title === 'string' ? { title: property.title } : {}),
+      ...(typeof property.description === 'string' ? { description: property.description } : {}),
+      required: schema.required?.includes(name) ?? false,
+      ...(property.default !== undefined ? { default: property.default as ElicitedValue } : {}),
+      ...(options ? { options } : {}),
+    };
+  });
+}
+
+/** An enum's values: `enum`, `oneOf` of `const`s, or the `items` of a multi-select. */
+function enumOptions(property: Record<string, unknown>): string[] | undefined {
+  const from = (value: unknown): string[] | undefined => {
+    const holder = value as { enum?: unknown; oneOf?: unknown; anyOf?: unknown } | undefined;
+    if (Array.isArray(holder?.enum)) return holder.enum.map(String);
+    const choices = holder?.oneOf ?? holder?.anyOf;
+    if (Array.isArray(choices)) return choices.map((c) => String((c as { const?: unknown }).const));
+    return undefined;
+  };
+  return from(property) ?? from(property.items);
+}
