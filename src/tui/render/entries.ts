@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../state/items.js';
 import { childSummaryLine } from './child_line.js';
 import { renderMarkdown } from './markdown.js';
+import { renderReadGroup } from './read_group.js';
 import type { Line, Style } from './style.js';
 import { renderToolLine } from './tool_line.js';
 import { sanitize, textWidth, wrapLine } from './width.js';
@@ -69,6 +70,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       );
     case 'tool':
       return renderToolLine(entry.tool, width);
+    case 'reads':
+      return renderReadGroup(entry.tools, width, { open: entry.open });
     case 'notice': {
       const [mark, style]: [string, Style] =
         entry.tone === 'error'

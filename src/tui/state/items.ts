@@ -52,6 +52,8 @@ export type TranscriptEntry =
   | { kind: 'assistant'; markdown: string }
   | { kind: 'result'; markdown: string }
   | { kind: 'tool'; tool: ToolLine }
+  /** Read-only calls made in a row, as one line; `open` prints each call's own line too (Ctrl+O). */
+  | { kind: 'reads'; tools: ToolLine[]; open?: boolean }
   | { kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' }
   | { kind: 'working'; text: string }
   | { kind: 'report'; title: string; markdown: string; path: string }
