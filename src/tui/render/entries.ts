@@ -1,5 +1,6 @@
 import type { TranscriptEntry } from '../state/items.js';
 import { childSummaryLine } from './child_line.js';
+import { renderDiffCard } from './diff_card.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReadGroup } from './read_group.js';
 import type { Line, Style } from './style.js';
@@ -125,6 +126,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
     case 'proposal':
       return [
         [{ text: entry.title, style: { bold: true } }],
+        ...(entry.diff ? renderDiffCard(entry.diff, width) : []),
         ...entry.lines.flatMap((line) => wrapLine(line, width)),
       ];
     case 'shell': {

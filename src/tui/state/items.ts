@@ -60,7 +60,8 @@ export type TranscriptEntry =
   | { kind: 'plan'; markdown: string }
   | { kind: 'phase'; phase: string; markdown: string }
   | { kind: 'question'; question: string; answer: string }
-  | { kind: 'proposal'; title: string; lines: Line[] }
+  /** What an approval is about: a title, a change drawn as a card (`diff`), then lines. */
+  | { kind: 'proposal'; title: string; lines: Line[]; diff?: string }
   | { kind: 'shell'; command: string; output: string; exitCode: number | null }
   | { kind: 'panel'; title?: string; lines: Line[] }
   | { kind: 'expanded'; title: string; text: string }
