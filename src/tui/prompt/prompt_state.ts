@@ -143,7 +143,12 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
     if (prompt.kind === 'approval') lines.push(...wrapLine(line, width, [{ text: '     ' }]));
     else lines.push(truncateLine(line, width));
   });
-  lines.push(...letteredRow(options.filter((o) => o.key), width));
+  lines.push(
+    ...letteredRow(
+      options.filter((o) => o.key),
+      width,
+    ),
+  );
   // Before a "don't ask again" choice is made, the rules it adds are shown in full.
   const chosen = numbered[ui.selected];
   if (prompt.kind === 'approval' && ['session', 'project', 'user'].includes(chosen?.value ?? '')) {
