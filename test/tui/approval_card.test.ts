@@ -76,13 +76,13 @@ function approval(rules: string[]): { prompt: Prompt; answers: ApprovalChoice[] 
 
 describe('the approval choices', () => {
   it('are three numbered ones, with saving the rule and saying why one letter away', () => {
-    const { prompt, answers } = approval(['edit_file(src/components/settings/**)']);
+    const { prompt, answers } = approval(['web_fetch(domain:docs.example.com)']);
     const numbered = promptLines(prompt, initialUi(prompt), 120)
       .map(plainText)
       .filter((l) => /^[› ] \d\./.test(l));
     expect(numbered).toEqual([
       '› 1. Yes',
-      "  2. Yes, and don't ask again this session for edit_file(src/components/settings/**)",
+      "  2. Yes, and don't ask again this session for web_fetch(domain:docs.example.com)",
       '  3. No',
     ]);
     const ui = initialUi(prompt);
@@ -99,13 +99,13 @@ describe('the approval choices', () => {
   });
 
   it('wrap at 60 columns instead of being cut', () => {
-    const { prompt } = approval(['edit_file(src/components/settings/**)']);
+    const { prompt } = approval(['web_fetch(domain:docs.example.com)']);
     const lines = promptLines(prompt, initialUi(prompt), 60);
     const text = lines.map(plainText);
     for (const line of lines) expect(lineWidth(line)).toBeLessThanOrEqual(60);
     expect(text.filter((l) => l.endsWith('…') && !l.endsWith('why…'))).toEqual([]);
     expect(text.join(' ').replace(/\s+/g, ' ')).toContain(
-      "2. Yes, and don't ask again this session for edit_file(src/components/settings/**)",
+      "2. Yes, and don't ask again this session for web_fetch(domain:docs.example.com)",
     );
     expect(text.join(' ').replace(/\s+/g, ' ')).toContain('p save the rule to this project’s settings');
   });
