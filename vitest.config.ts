@@ -9,7 +9,7 @@ export default defineConfig({
     include: slow ? SLOW_TESTS : ['test/**/*.test.ts'],
     exclude: slow ? [] : ['**/node_modules/**', ...SLOW_TESTS],
     environment: 'node',
-    globalSetup: ['test/temp_folder_setup.ts'],
+    globalSetup: ['test/required_programs_setup.ts', 'test/temp_folder_setup.ts'],
     // Most tests wait on real processes (lathe, bwrap, tmux, servers), not on the CPU: more
     // workers than cores keeps a two-core machine busy.
     maxWorkers: 4,

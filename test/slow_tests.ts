@@ -71,4 +71,6 @@ export const SLOW_TESTS = [
   'test/cli/arguments.test.ts',
   'test/agent/conversation.test.ts',
   'test/agent/cost_and_caching.test.ts',
+  // Packs lathe, installs the tarball from the registry into a fresh prefix and runs it.
+  'test/install/packed_tarball.test.ts',
 ];

@@ -270,7 +270,7 @@ export class AcpSession {
 }
 
 function stopReason(result: SdkResultMessage): StopReason {
-  switch (result.subtype) {
+  switch (result.outcome) {
     case 'aborted':
       return 'cancelled';
     case 'max_turns':

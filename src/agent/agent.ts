@@ -542,6 +542,7 @@ export class Agent {
     if (context) this.ledger.recorded(usage);
     this.emit({
       type: 'usage',
+      request: { ...usage },
       usage: { ...this.usage },
       contextTokens: this.ledger.tokens,
       costUsd: this.costUsd,

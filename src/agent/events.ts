@@ -47,7 +47,8 @@ export type AgentEvent =
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }
   | { type: 'tool_result'; id: string; name: string; result: ToolResult }
-  | { type: 'usage'; usage: Usage; contextTokens: number; costUsd?: number }
+  /** `request`: this request's own tokens; `usage`: the run's own totals so far. */
+  | { type: 'usage'; request: Usage; usage: Usage; contextTokens: number; costUsd?: number }
   | { type: 'retry'; attempt: number; delayMs: number; message: string }
   | { type: 'mode_change'; mode: Mode }
   | { type: 'question'; question: string; options?: string[]; answer: string }

@@ -46,6 +46,43 @@ const ATTRIBUTES = '* -text -eol -filter -ident -working-tree-encoding\n';
 
 export class ShadowGitError extends Error {}
 
+/**
+ * How far glibc's malloc lets free memory at the top of the heap grow before it gives it back.
+ * `git fast-import` allocates and frees a compression buffer of a few hundred KB for each blob;
+ * at the default (128 KB) each one moves the heap's end up and down again, and where that system
+ * call is slow (a sandboxed kernel) the first snapshot of 100,000 files spent minutes in it.
+ * Other C libraries ignore the variable.
+ */
+const MALLOC_TRIM_THRESHOLD = String(64 * 1024 * 1024);
+
+/**
+ * The environment of the shadow repository's git processes: its own folders and identity, no
+ * configuration but its own, and no GIT_* of the caller's (a hook's GIT_DIR, GIT_OBJECT_DIRECTORY
+ * would redirect these calls).
+ */
+export function shadowGitEnv(
+  gitDir: string,
+  workTree: string,
+  indexFile: string,
+  baseEnv: NodeJS.ProcessEnv,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(baseEnv)) if (!key.startsWith('GIT_')) env[key] = value;
+  return safeGitEnv({
+    MALLOC_TRIM_THRESHOLD_: MALLOC_TRIM_THRESHOLD,
+    ...env,
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: workTree,
+    GIT_INDEX_FILE: indexFile,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_NAME: 'lathe',
+    GIT_AUTHOR_EMAIL: 'checkpoints@lathe.invalid',
+    GIT_COMMITTER_NAME: 'lathe',
+    GIT_COMMITTER_EMAIL: 'checkpoints@lathe.invalid',
+  });
+}
+
 /** What one git command in the shadow repository printed. */
 export interface ShadowRun {
   stdout: string;
@@ -68,21 +105,7 @@ export class ShadowRepo {
     baseEnv: NodeJS.ProcessEnv = process.env,
   ) {
     this.indexFile = join(gitDir, 'index');
-    const env: NodeJS.ProcessEnv = {};
-    // No GIT_* of the caller's (a hook's GIT_DIR, GIT_OBJECT_DIRECTORY) may redirect these calls.
-    for (const [key, value] of Object.entries(baseEnv)) if (!key.startsWith('GIT_')) env[key] = value;
-    this.env = safeGitEnv({
-      ...env,
-      GIT_DIR: gitDir,
-      GIT_WORK_TREE: workTree,
-      GIT_INDEX_FILE: this.indexFile,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'lathe',
-      GIT_AUTHOR_EMAIL: 'checkpoints@lathe.invalid',
-      GIT_COMMITTER_NAME: 'lathe',
-      GIT_COMMITTER_EMAIL: 'checkpoints@lathe.invalid',
-    });
+    this.env = shadowGitEnv(gitDir, workTree, this.indexFile, baseEnv);
   }
 
   get exists(): boolean {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
 import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
+import { checkCommandTypo } from './command_guess.js';
 import type { McpSubcommand } from './commands/mcp.js';
 import { errorLine, UsageError } from './errors.js';
 
@@ -131,6 +132,7 @@ export async function runCli(
     .command('doctor')
     .description('check what lathe needs here: tools, sandbox, keys, endpoints, MCP servers, settings')
     .option('--cwd <dir>', 'the folder whose settings and servers are checked')
+    .option('-m, --model <provider/model>', 'the model to check (default: settings, or LATHE_MODEL)')
     .option('--json', 'print JSON')
     .action(async (opts) => {
       const { doctorCommand } = await import('./commands/doctor.js');
@@ -494,6 +496,7 @@ export async function runCli(
     )
     .option('--base-url <url>', 'the provider endpoint (OpenAI-compatible servers, proxies)')
     .option('--api-key <key>', 'the API key (default: the provider’s usual environment variable)')
+    .option('--list-models', 'list the known models by provider, ✗ where a key or endpoint is missing')
     .addOption(
       new Option('--output-format <format>', 'headless output')
         .choices(['text', 'json', 'stream-json'])
@@ -545,6 +548,10 @@ export async function runCli(
       [],
     )
     .action(async (positional: string | undefined, opts) => {
+      if (opts.listModels) {
+        exitCode = (await import('./list_models.js')).listModelsCommand(opts);
+        return;
+      }
       if (opts.print === undefined) {
         if (opts.image.length > 0)
           throw new UsageError('-i/--image goes with -p; in the UI, name the image with @file.png');
@@ -568,6 +575,7 @@ export async function runCli(
     });
 
   try {
+    checkCommandTypo(program, argv);
     await program.parseAsync(stripNoFeature(argv), { from: 'user' });
   } catch (error) {
     if (error instanceof ParsedOnly) return 0;

@@ -6,7 +6,7 @@ export type RuleAction = 'allow' | 'ask' | 'deny';
 export const PROFILES: readonly Profile[] = ['standard', 'lite', 'simple'];
 export const MODES: readonly Mode[] = ['plan', 'act'];
 
-/** How hard the model thinks before answering: each provider's reasoning setting (docs: README). */
+/** How hard the model thinks before answering: each provider's reasoning setting (docs/providers.md). */
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
 

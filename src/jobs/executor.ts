@@ -165,7 +165,7 @@ async function runInWorktree(
   const collected = {
     baseSha,
     text,
-    subtype: result.subtype as string | undefined,
+    subtype: result.outcome as string | undefined,
     turns: result.num_turns as number | undefined,
     usage: run.usage,
     costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,

@@ -119,7 +119,7 @@ export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
     } else if (event.type === 'request_start') {
       requests++;
     } else if (event.type === 'usage') {
-      const usage = event.usage as Record<string, number>;
+      const usage = event.total_usage as Record<string, number>;
       outcome.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
       const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
       if (dollars !== undefined) outcome.costUsd = dollars;

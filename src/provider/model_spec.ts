@@ -1,3 +1,5 @@
+import { closestName } from '../util/closest_name.js';
+
 export const PROVIDERS = [
   'anthropic',
   'openai',
@@ -36,6 +38,10 @@ export function parseModelSpec(text: string): ModelSpec {
   }
   const name = text.slice(0, slash).toLowerCase();
   const provider = (PROVIDERS as readonly string[]).includes(name) ? (name as ProviderName) : ALIASES[name];
-  if (!provider) throw new ModelConfigError(`unknown provider "${name}" (use ${PROVIDERS.join(', ')})`);
+  if (!provider) {
+    const meant = closestName(name, [...PROVIDERS, ...Object.keys(ALIASES)]);
+    const guess = meant ? `did you mean ${meant}/${text.slice(slash + 1)}? ` : '';
+    throw new ModelConfigError(`unknown provider "${name}": ${guess}(providers: ${PROVIDERS.join(', ')})`);
+  }
   return { provider, modelId: text.slice(slash + 1) };
 }

@@ -42,6 +42,11 @@ const TABLE_OF: Partial<Record<ModelSpec['provider'], string>> = {
   google: 'google',
 };
 
+/** The model ids the price table knows for a provider (none for local and compatible ones). */
+export function pricedModels(provider: ModelSpec['provider']): string[] {
+  return (TABLES[TABLE_OF[provider] ?? ''] ?? []).map((row) => row.model);
+}
+
 /**
  * The published price of a model, or undefined when it is not known. A row matches the id
  * itself or the id followed by '-' (`claude-sonnet-4` prices `claude-sonnet-4-5-20250929`, but

@@ -10,6 +10,9 @@ import type { DeniedCall } from './denials.js';
  */
 export type SdkMessage = SdkInitMessage | SdkEventMessage | SdkResultMessage;
 
+/** The result's `subtype`, as Claude Code's headless runs name it. */
+export type ResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution';
+
 export interface SdkUsage {
   input_tokens: number;
   output_tokens: number;
@@ -37,7 +40,10 @@ export interface SdkInitMessage {
 
 export interface SdkResultMessage {
   type: 'result';
-  subtype: AgentOutcomeKind;
+  /** Claude Code's values, for scripts written for it; `outcome` is lathe's own reason. */
+  subtype: ResultSubtype;
+  /** How the run ended, finer than `subtype`. */
+  outcome: AgentOutcomeKind;
   is_error: boolean;
   result: string;
   session_id: string;
@@ -77,7 +83,8 @@ export type SdkEventMessage =
       image_count?: number;
       permission_denial?: SdkPermissionDenial;
     }
-  | { type: 'usage'; usage: SdkUsage; context_tokens: number }
+  /** `request_usage`: the request's own tokens; `total_usage`: the run's own totals so far. */
+  | { type: 'usage'; request_usage: SdkUsage; total_usage: SdkUsage; context_tokens: number }
   | { type: 'retry'; attempt: number; delay_ms: number; message: string }
   | { type: 'mode_change'; mode: Mode }
   | { type: 'working'; message: string }

@@ -65,7 +65,12 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     case 'tool_result':
       return { type: event.type, id: event.id, name: event.name, ...toolResultFields(event.result) };
     case 'usage':
-      return { type: event.type, usage: usageRecord(event.usage), context_tokens: event.contextTokens };
+      return {
+        type: event.type,
+        request_usage: usageRecord(event.request),
+        total_usage: usageRecord(event.usage),
+        context_tokens: event.contextTokens,
+      };
     case 'retry':
       return { type: event.type, attempt: event.attempt, delay_ms: event.delayMs, message: event.message };
     case 'compaction':

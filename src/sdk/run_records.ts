@@ -4,6 +4,7 @@ import type { ApprovalCategory } from '../config/types.js';
 import type { Runtime } from '../runtime/create_runtime.js';
 import type { DeniedCall } from './denials.js';
 import { type JsonRecord, usageRecord } from './records.js';
+import { resultSubtype } from './result_subtype.js';
 
 /** How a run ended, for the result record and the exit code. */
 export interface RunSummary {
@@ -94,7 +95,8 @@ export function resultRecord(
   const total = addSpend({ usage: outcome.usage, costUsd: outcome.costUsd }, children);
   return {
     type: 'result',
-    subtype: outcome.kind,
+    subtype: resultSubtype(outcome.kind),
+    outcome: outcome.kind,
     is_error: exitCodeFor(outcome) !== 0,
     result: outcome.text,
     session_id: summary.sessionId,

@@ -168,10 +168,9 @@ describe('lathe acp, with the SDK client as the editor', () => {
     // The turn is under way once its model request has gone out.
     await eventually(() => server.requests.some((r) => r.kind === 'model'));
     const before = editor.updates.length;
-    const cancelledAt = performance.now();
     await agent.notify('session/cancel', { sessionId });
+    // The model request hangs for ever: the turn can only end if the cancel does not wait for it.
     expect((await turn).stopReason).toBe('cancelled');
-    const answeredIn = performance.now() - cancelledAt;
     const after = editor.updates.length;
     // The session goes on: the next prompt is answered.
     const next = await agent.request('session/prompt', {
@@ -181,8 +180,6 @@ describe('lathe acp, with the SDK client as the editor', () => {
     expect(next.stopReason).toBe('end_turn');
     expect(editor.text(sessionId)).toBe('Next answer.');
     expect(after).toBe(before);
-    // The answer is immediate: it waits for nothing the turn still does.
-    expect(answeredIn).toBeLessThan(200);
   });
 
   it('lists, resumes, loads (replaying the conversation) and closes sessions', async () => {

@@ -97,7 +97,7 @@ describe('Plan/Act and the conversation tools', () => {
     );
     expect(r.code).toBe(2);
     expect(r.events.find((e) => e.type === 'phase_report')).toMatchObject({ phase: 'Parser' });
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', subtype: 'stopped' });
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', outcome: 'stopped' });
     expect(r.requests).toHaveLength(1);
   });
 
@@ -136,7 +136,7 @@ describe('Plan/Act and the conversation tools', () => {
   it('qna_respond ends the run with the answer', async () => {
     const dir = tempDir();
     const r = await run(dir, [{ toolCalls: [{ name: 'qna_respond', input: { answer: '42.' } }] }]);
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', subtype: 'answered', result: '42.' });
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', outcome: 'answered', result: '42.' });
     expect(r.code).toBe(0);
   });
 
@@ -159,7 +159,7 @@ describe('Plan/Act and the conversation tools', () => {
     expect(after).toHaveLength(1);
     expect(JSON.stringify(after[0])).toContain('The conversation was compacted');
     expect(JSON.stringify(after[0])).toContain('1. task');
-    expect(r.events.at(-1)).toMatchObject({ subtype: 'completed' });
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'completed' });
     const session = readdirSync(join(r.home, 'sessions'))[0];
     expect(readdirSync(join(r.home, 'sessions', session)).some((f) => f.endsWith('.jsonl'))).toBe(true);
   });

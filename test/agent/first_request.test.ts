@@ -45,7 +45,7 @@ describe('the first model request of lathe -p', () => {
       ['--approve', 'edit'],
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json).toMatchObject({ subtype: 'completed', result: 'Edited the cell.' });
+    expect(r.json).toMatchObject({ outcome: 'completed', result: 'Edited the cell.' });
     expect(r.requests[1].toolResults[0].content).toContain('## notebook_edit (loaded)');
     expect(r.requests[1].toolNames).toContain('notebook_edit');
     expect(r.requests[3].toolResults[0].isError).toBeFalsy();

@@ -48,7 +48,7 @@ describe('lathe -p (headless) against the fake model server', () => {
     );
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({
-      subtype: 'completed',
+      outcome: 'completed',
       result: 'Bumped the version to 2.0.',
       num_turns: 4,
     });
@@ -110,7 +110,7 @@ describe('lathe -p (headless) against the fake model server', () => {
       { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
       { toolCalls: [{ name: 'attempt_completion', input: { result: 'Read it.' } }] },
     ]);
-    expect(r.json).toMatchObject({ subtype: 'completed' });
+    expect(r.json).toMatchObject({ outcome: 'completed' });
     expect(r.requests[2].lastUserText).toMatch(/working_respond but made no tool call/);
   });
 
@@ -141,7 +141,7 @@ describe('lathe -p (headless) against the fake model server', () => {
       { error: { status: 529, type: 'overloaded_error', message: 'overloaded' } },
       { text: 'Hello.' },
     ]);
-    expect(r.json).toMatchObject({ subtype: 'final_text', result: 'Hello.' });
+    expect(r.json).toMatchObject({ outcome: 'final_text', result: 'Hello.' });
     expect(r.requests).toHaveLength(3);
   });
 
@@ -229,7 +229,7 @@ describe('lathe -p (headless) against the fake model server', () => {
       ['--json-schema', schema],
     );
     expect(r.requests[1].toolResults[0].content).toMatch(/does not match the schema/);
-    expect(r.json).toMatchObject({ subtype: 'completed', result: '{"count":3}' });
+    expect(r.json).toMatchObject({ outcome: 'completed', result: '{"count":3}' });
     expect(r.json.structured_output).toEqual({ count: 3 });
   });
 
@@ -276,7 +276,7 @@ describe('lathe -p (headless) against the fake model server', () => {
       },
     );
     expect(r.code).toBe(130);
-    expect(JSON.parse(r.stdout)).toMatchObject({ subtype: 'aborted' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'aborted' });
     const list = await latheAsync(['sessions', '--json'], { cwd: dir, env: { LATHE_HOME: home } });
     const [session] = JSON.parse(list.stdout);
     const shown = await latheAsync(['sessions', 'export', session.id, '--format', 'jsonl'], {
@@ -301,6 +301,6 @@ describe('lathe -p (headless) against the fake model server', () => {
       ['--max-turns', '2'],
     );
     expect(r.code).toBe(2);
-    expect(r.json).toMatchObject({ subtype: 'max_turns' });
+    expect(r.json).toMatchObject({ outcome: 'max_turns' });
   });
 });

@@ -16,11 +16,12 @@ const reads = (rounds: number): ScriptedTurn[] => [
 const workspace = () => writeTree({ 'a.txt': 'line\n'.repeat(40) }, 'lathe-repo-');
 
 describe('lathe -p: the limits of a run, told in every output format', () => {
-  it('json: subtype max_turns, its limit, and exit code 2', async () => {
+  it('json: subtype error_max_turns (outcome max_turns), its limit, and exit code 2', async () => {
     const r = await runHeadless(workspace(), reads(10), ['--max-turns', '3']);
     expect(r.code).toBe(2);
     expect(r.json).toMatchObject({
-      subtype: 'max_turns',
+      subtype: 'error_max_turns',
+      outcome: 'max_turns',
       is_error: true,
       num_turns: 3,
       limit: { name: 'turns', used: 3, max: 3 },
@@ -41,7 +42,7 @@ describe('lathe -p: the limits of a run, told in every output format', () => {
     ]);
     expect(streamEvents(stream.stdout).at(-1)).toMatchObject({
       type: 'result',
-      subtype: 'max_turns',
+      outcome: 'max_turns',
       limit: { name: 'turns', used: 2, max: 2 },
     });
   });
@@ -59,7 +60,12 @@ describe('lathe -p: the limits of a run, told in every output format', () => {
       ['--max-cost', '0.05'],
     );
     expect(r.code).toBe(2);
-    expect(r.json).toMatchObject({ subtype: 'max_cost', limit: { name: 'cost', max: 0.05 }, num_turns: 1 });
+    expect(r.json).toMatchObject({
+      subtype: 'error_max_budget_usd',
+      outcome: 'max_cost',
+      limit: { name: 'cost', max: 0.05 },
+      num_turns: 1,
+    });
     expect(r.json.result).toBe('Stopped: the cost budget is spent ($0.0750 of $0.0500; --max-cost).');
     expect(r.requests).toHaveLength(1);
   });

@@ -232,6 +232,32 @@ describe('headless output: stream-json', () => {
   });
 });
 
+describe('headless output: Claude Code subtypes and per-request usage', () => {
+  it('says success with the finer outcome apart, and each usage event has its request and the totals', async () => {
+    const dir = writeTree({ 'a.txt': 'A\n' }, 'lathe-repo-');
+    const replies = [
+      {
+        toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }],
+        usage: { inputTokens: 100, outputTokens: 10 },
+      },
+      {
+        toolCalls: [{ name: 'attempt_completion', input: { result: 'ok' } }],
+        usage: { inputTokens: 150, outputTokens: 5 },
+      },
+    ];
+    const json = await runHeadless(dir, replies);
+    expect(json.json).toMatchObject({ subtype: 'success', outcome: 'completed', is_error: false });
+    const stream = await runHeadless(dir, replies, ['--output-format', 'stream-json']);
+    const usages = streamEvents(stream.stdout).filter((e) => e.type === 'usage');
+    expect(usages).toHaveLength(2);
+    expect(usages[1]).toMatchObject({
+      request_usage: { input_tokens: 150, output_tokens: 5 },
+      total_usage: { input_tokens: 250, output_tokens: 15 },
+    });
+    expect(usages[1]).not.toHaveProperty('usage');
+  });
+});
+
 describe('headless output: --json-schema', () => {
   it('puts the accepted object in structured_output of the stream-json result', async () => {
     const dir = writeTree({}, 'lathe-repo-');
@@ -243,7 +269,7 @@ describe('headless output: --json-schema', () => {
       ['--json-schema', schema, '--output-format', 'stream-json'],
     );
     const result = streamEvents(r.stdout).at(-1)!;
-    expect(result).toMatchObject({ type: 'result', subtype: 'completed' });
+    expect(result).toMatchObject({ type: 'result', outcome: 'completed' });
     expect(result.structured_output).toEqual({ files: ['a.ts', 'b.ts'] });
   });
 
@@ -252,7 +278,7 @@ describe('headless output: --json-schema', () => {
     const schema = join(dir, 'schema.json');
     writeFileSync(schema, JSON.stringify({ type: 'object' }));
     const r = await runHeadless(dir, [{ text: 'No structure.' }], ['--json-schema', schema]);
-    expect(r.json).toMatchObject({ subtype: 'final_text', structured_output: null });
+    expect(r.json).toMatchObject({ outcome: 'final_text', structured_output: null });
     const plain = await runHeadless(dir, [{ text: 'No schema.' }]);
     expect(plain.json).not.toHaveProperty('structured_output');
   });

@@ -31,7 +31,7 @@ describe('recording agent events in the session log', () => {
     const events: AgentEvent[] = [
       { type: 'text_delta', text: 'Hel' },
       ...TOOL_EVENTS,
-      { type: 'usage', usage: emptyUsage(), contextTokens: 10 },
+      { type: 'usage', request: emptyUsage(), usage: emptyUsage(), contextTokens: 10 },
       { type: 'tool_start', id: 'c1', name: 'read_file' },
     ];
     for (const event of events) recordAgentEvent(log, event);
@@ -65,7 +65,7 @@ describe('recording agent events in the session log', () => {
       { toolCalls: [{ name: 'working_respond', input: { message: 'Reading a.txt next.' } }] },
       { toolCalls: [{ name: 'attempt_completion', input: { result: 'Read it.' } }] },
     ]);
-    expect(r.json).toMatchObject({ subtype: 'completed' });
+    expect(r.json).toMatchObject({ outcome: 'completed' });
     const folder = sessionsDir(r.home, dir);
     const [file] = readdirSync(folder);
     const types = readSessionLog(join(folder, file)).events.map((e) => e.type);

@@ -31,8 +31,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-function doctor(options: { env?: Record<string, string>; cwd?: string; home?: string; json?: boolean } = {}) {
-  return latheAsync(['doctor', '--cwd', options.cwd ?? tempDir(), ...(options.json ? ['--json'] : [])], {
+function doctor(
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    home?: string;
+    json?: boolean;
+    args?: string[];
+  } = {},
+) {
+  const flags = [...(options.json ? ['--json'] : []), ...(options.args ?? [])];
+  return latheAsync(['doctor', '--cwd', options.cwd ?? tempDir(), ...flags], {
     env: { ...NO_KEYS, LATHE_HOME: options.home ?? tempDir('lathe-home-'), ...options.env },
   });
 }
@@ -125,6 +134,22 @@ describe('lathe doctor', () => {
       /^✗ model\s+openai\/gpt-5: OPENAI_API_KEY is not set — export OPENAI_API_KEY$/,
     );
     expect(r.code).toBe(1);
+  });
+
+  it('checks the model --model names instead of the configured one', async () => {
+    const r = await doctor({
+      env: { LATHE_MODEL: 'anthropic/claude-sonnet-4-5', ANTHROPIC_API_KEY: 'k' },
+      args: ['--model', 'openai/gpt-5'],
+    });
+    expect(line(r.stdout, 'model')).toMatch(/^✗ model\s+openai\/gpt-5: OPENAI_API_KEY is not set/);
+    expect(r.code).toBe(1);
+    const typo = await doctor({ args: ['--model', 'antrhopic/claude-sonnet-4-5'] });
+    expect(line(typo.stdout, 'model')).toContain('did you mean anthropic/claude-sonnet-4-5?');
+  });
+
+  it('marks the model row ✗ when no model is set, with how to set one', async () => {
+    const r = await doctor();
+    expect(line(r.stdout, 'model')).toMatch(/^✗ model\s+none set — pass --model provider\/model/);
   });
 
   it('asks each configured endpoint, and says which do not answer', async () => {

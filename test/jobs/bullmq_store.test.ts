@@ -1,12 +1,13 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { BullQueue } from '../../src/jobs/bullmq_queue.js';
 import { JobInfrastructureError } from '../../src/jobs/errors.js';
 import { parseJobSpec } from '../../src/jobs/job_spec.js';
 import type { JobExecutor } from '../../src/jobs/types.js';
 import { eventually } from '../support/processes.js';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 
 const spec = (id: string) => parseJobSpec({ id, repo: '/nowhere', prompt: 'p' }, 'test', '/');
 
@@ -15,7 +16,7 @@ const spec = (id: string) => parseJobSpec({ id, repo: '/nowhere', prompt: 'p' },
  * for the job's run: what the queue does with a cancellation, a failure of the machinery and a
  * run that failed.
  */
-describe('the BullMQ queue with a real Redis', () => {
+needs('redis-server')('the BullMQ queue with a real Redis', () => {
   let redis: RedisServer;
   let queue: BullQueue;
   /** BullMQ's own view of the queue, to see which of its lists a job is in. */

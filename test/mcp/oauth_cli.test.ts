@@ -55,5 +55,6 @@ describe('lathe mcp login / list / logout against a local authorization server',
     expect(logout.stdout).toBe('Logged out of MCP server "prot": its stored login is removed.\n');
     expect(readdirSync(authFolder)).toEqual([]);
     expect(readdirSync(cwd)).toEqual([]);
-  });
+    // Four lathe processes and a browser's: more than the default timeout on a busy machine.
+  }, 60_000);
 });

@@ -54,7 +54,7 @@ describe('query() against the fake model server', () => {
         .map((m) => (m as { text: string }).text)
         .join(''),
     ).toBe('Hello there.');
-    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'final_text', result: 'Hello there.' });
+    expect(messages.at(-1)).toMatchObject({ type: 'result', outcome: 'final_text', result: 'Hello there.' });
   });
 
   it('runs a conversation the program keeps feeding, one result per message', async () => {
@@ -111,7 +111,7 @@ describe('query() against the fake model server', () => {
         await run.interrupt();
       }
     }
-    expect(seen.at(-1)).toMatchObject({ type: 'result', subtype: 'aborted', is_error: true });
+    expect(seen.at(-1)).toMatchObject({ type: 'result', outcome: 'aborted', is_error: true });
     await eventually(() => processesCarrying(token).length === 0);
   });
 
@@ -122,7 +122,7 @@ describe('query() against the fake model server', () => {
     for await (const message of run)
       if (message.type === 'text_delta' && ++deltas === 3) await run.interrupt();
     const result = await run.result;
-    expect(result.subtype).toBe('aborted');
+    expect(result.outcome).toBe('aborted');
     expect(server.requests.filter((r) => r.kind === 'model')).toHaveLength(1);
   });
 
@@ -182,7 +182,7 @@ describe('query() against the fake model server', () => {
     ]);
     const result = await query({ prompt: 'read', options: { ...options, maxBudgetUsd: 0.01 } }).result;
     expect(result).toMatchObject({
-      subtype: 'max_cost',
+      outcome: 'max_cost',
       is_error: true,
       limit: { name: 'cost', used: 0.315, max: 0.01 },
     });

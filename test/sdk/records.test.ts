@@ -29,7 +29,7 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
       permissionDenial: { reason: 'needs approval', category: 'executeAll', remedy: '--approve executeAll' },
     },
   },
-  usage: { type: 'usage', usage, contextTokens: 15 },
+  usage: { type: 'usage', request: usage, usage, contextTokens: 15 },
   retry: { type: 'retry', attempt: 1, delayMs: 1000, message: 'rate limited' },
   mode_change: { type: 'mode_change', mode: 'plan' },
   working: { type: 'working', message: 'reading' },

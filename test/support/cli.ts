@@ -21,17 +21,32 @@ export function lathe(
  * Runs the built command without blocking the event loop, so a server in this process (the
  * fake model server) can answer it.
  */
-export function latheAsync(
+export function latheAsync(args: string[], options: AsyncRunOptions = {}): Promise<AsyncRunResult> {
+  return nodeAsync(LATHE_BIN, args, options);
+}
+
+interface AsyncRunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+interface AsyncRunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a Node script (this Node) without blocking the event loop; `env` adds to this process's. */
+export function nodeAsync(
+  script: string,
   args: string[],
-  options: {
-    cwd?: string;
-    env?: NodeJS.ProcessEnv;
-    input?: string;
-    onSpawn?: (child: ChildProcess) => void;
-  } = {},
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  options: AsyncRunOptions = {},
+): Promise<AsyncRunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LATHE_BIN, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -8,8 +8,13 @@ import { tempDir } from './runtime_fixtures.js';
  * as on a machine without bubblewrap.
  */
 export function pathWithoutBubblewrap(): string {
-  const dir = tempDir('lathe-no-bwrap-');
-  const linked = new Set(['bwrap']);
+  return pathWithout(['bwrap']);
+}
+
+/** A PATH with every program of the current one but `hidden`, as on a machine without them. */
+export function pathWithout(hidden: string[]): string {
+  const dir = tempDir('lathe-path-without-');
+  const linked = new Set(hidden);
   for (const folder of (process.env.PATH ?? '').split(delimiter)) {
     if (!folder || !existsSync(folder)) continue;
     for (const name of readdirSync(folder)) {

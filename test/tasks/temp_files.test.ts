@@ -18,7 +18,10 @@ describe('temp files', () => {
   it('are never made at a fixed path under the temp folder', () => {
     const offenders = sourceFiles(SRC).filter((file) => {
       // mkdtemp's prefix is no fixed path: the folder gets a random suffix.
-      const text = readFileSync(file, 'utf8').replace(/mkdtemp(Sync)?\(\s*join\(\s*(os\.)?tmpdir\(\)\s*,/g, '');
+      const text = readFileSync(file, 'utf8').replace(
+        /mkdtemp(Sync)?\(\s*join\(\s*(os\.)?tmpdir\(\)\s*,/g,
+        '',
+      );
       return /['"`]\/(var\/)?tmp\/[^'"`]/.test(text) || /join\(\s*(os\.)?tmpdir\(\)\s*,\s*['"`]/.test(text);
     });
     expect(offenders).toEqual([]);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { staticGraph } from '../support/static_graph.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 afterAll(() => TmuxTerminal.stopServer());
 
-describe('the first frame', () => {
+needs('tmux')('the first frame', () => {
   it('loads only the prompt: no runtime, tools, agent, model providers, sessions or MCP before it', () => {
     for (const entry of ['cli/interactive.ts', 'tui/index.tsx']) {
       const { files, packages } = staticGraph(entry);
@@ -36,7 +37,7 @@ describe('the first frame', () => {
   });
 });
 
-describe('keys before the session is ready', () => {
+needs('tmux')('keys before the session is ready', () => {
   it('a prompt sent meanwhile shows as queued and goes to the session once it is ready', async () => {
     app = await renderApp([{ text: 'Hello there.' }], { startLater: true });
     await app.waitFor('starting…');
@@ -77,7 +78,7 @@ describe('keys before the session is ready', () => {
   });
 });
 
-describe('lathe in a terminal', () => {
+needs('tmux')('lathe in a terminal', () => {
   it('reports a bad --resume in one line, with the UI gone, and exits with 2', async () => {
     const lathe = await startLathe([], { args: ['--resume', 'no-such-session'], waitForPrompt: false });
     running.push(lathe);

@@ -49,9 +49,10 @@ function format(results: CheckResult[]): string {
 
 /**
  * `lathe doctor`: what lathe needs here, one line each, every check at once. Exit code 1 when an
- * essential check fails (Node, ripgrep, the sandbox, settings, the configured model's key).
+ * essential check fails (Node, ripgrep, the sandbox, settings, the model's key). `--model` names
+ * the model to check instead of the configured one.
  */
-export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Promise<number> {
+export async function doctorCommand(opts: { cwd?: string; json?: boolean; model?: string }): Promise<number> {
   const env = process.env;
   const places = runtimePlaces({ cwd: opts.cwd });
   let settings: ResolvedSettings | undefined;
@@ -73,7 +74,7 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
     const [programs, sandbox, endpoints, servers, languageServers] = await Promise.all([
       Promise.all([checkNode(), checkRipgrep(), checkGit(), checkBubblewrap(), checkTmux(), checkChromium()]),
       checkSandbox(runtime, runtimeProblem),
-      checkEndpoints(settings, env),
+      checkEndpoints(settings, env, opts.model),
       checkMcpServers([...mcp.servers, ...mcp.untrusted], places),
       checkLanguageServers(settings?.lsp),
     ]);
@@ -83,7 +84,7 @@ export async function doctorCommand(opts: { cwd?: string; json?: boolean }): Pro
       ...programs.slice(4),
       ...languageServers,
       settingsCheck,
-      checkModel(settings, env),
+      checkModel(settings, env, opts.model),
       checkKeys(env),
       ...proxyLine(env),
       ...endpoints,

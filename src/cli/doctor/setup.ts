@@ -24,8 +24,13 @@ export function checkSettings(load: () => string[]): CheckResult {
   }
 }
 
-function modelOf(settings: ResolvedSettings | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  return settings?.model ?? env.LATHE_MODEL;
+/** The model doctor checks: `--model`, else the settings' or LATHE_MODEL's. */
+function modelOf(
+  settings: ResolvedSettings | undefined,
+  env: NodeJS.ProcessEnv,
+  given?: string,
+): string | undefined {
+  return given ?? settings?.model ?? env.LATHE_MODEL;
 }
 
 /** Which providers have a key in the environment. */
@@ -44,10 +49,19 @@ export function checkKeys(env: NodeJS.ProcessEnv): CheckResult {
   );
 }
 
-/** The model the settings or LATHE_MODEL name, and whether its key is there. */
-export function checkModel(settings: ResolvedSettings | undefined, env: NodeJS.ProcessEnv): CheckResult {
-  const name = modelOf(settings, env);
-  if (!name) return passed('model', 'none set (pass --model provider/model, or set "model" in settings)');
+/** The model `--model`, the settings or LATHE_MODEL name, and whether its key is there. */
+export function checkModel(
+  settings: ResolvedSettings | undefined,
+  env: NodeJS.ProcessEnv,
+  given?: string,
+): CheckResult {
+  const name = modelOf(settings, env, given);
+  if (!name)
+    return failed(
+      'model',
+      'none set',
+      'pass --model provider/model (lathe doctor --model … checks it), or set "model" in settings',
+    );
   let spec: ModelSpec;
   try {
     spec = parseModelSpec(name);
@@ -64,13 +78,14 @@ export function checkModel(settings: ResolvedSettings | undefined, env: NodeJS.P
 export async function checkEndpoints(
   settings: ResolvedSettings | undefined,
   env: NodeJS.ProcessEnv,
+  given?: string,
 ): Promise<CheckResult[]> {
   const urls = new Map<string, string>();
   for (const variable of new Set(Object.values(BASE_URL_VARIABLES))) {
     const url = env[variable];
     if (url) urls.set(variable, url);
   }
-  const model = modelOf(settings, env);
+  const model = modelOf(settings, env, given);
   if (model?.startsWith('ollama/') && !urls.has('OPENAI_COMPATIBLE_BASE_URL'))
     urls.set('ollama', 'http://localhost:11434/v1');
   return Promise.all([...urls].map(([variable, url]) => checkEndpoint(variable, url)));

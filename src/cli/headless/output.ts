@@ -43,7 +43,7 @@ export function createPrinter(
     finish(result: SdkResultMessage): void {
       if (format === 'text') {
         // An error was already written to stderr when it happened.
-        if (result.subtype === 'error') return;
+        if (result.outcome === 'error') return;
         const text = result.result;
         const stream = result.is_error ? err : out;
         stream.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -112,7 +112,7 @@ async function runToEnd(opts: HeadlessOptions): Promise<number> {
       } else if (message.type === 'result') {
         for (const off of signals.splice(0)) off();
         printer.finish(message);
-        exitCode = exitCodeFor({ kind: message.subtype });
+        exitCode = exitCodeFor({ kind: message.outcome });
       } else {
         printer.event(message);
       }

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { latheAsync } from '../../support/cli.js';
 import { closeFakeServers, runHeadless } from '../../support/headless_run.js';
 import { eventually } from '../../support/processes.js';
+import { needs } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 
 /** A tmux server of its own (a socket in a temp folder): the user's tmux is never touched. */
@@ -52,7 +53,7 @@ function capture(
   });
 }
 
-describe('terminal_capture through lathe tool', () => {
+needs('tmux')('terminal_capture through lathe tool', () => {
   it('prints the visible text of a tmux pane', async () => {
     const r = await capture({ target: 'work:0.0' });
     expect(r.code, r.stderr).toBe(0);
@@ -62,7 +63,7 @@ describe('terminal_capture through lathe tool', () => {
   });
 });
 
-describe('terminal_capture in a lathe -p run', () => {
+needs('tmux')('terminal_capture in a lathe -p run', () => {
   it("reads a tmux pane and a background command's panel for the model", async () => {
     const saved = process.env.TMUX;
     process.env.TMUX = insideTmux.TMUX;

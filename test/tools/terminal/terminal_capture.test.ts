@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { eventually } from '../../support/processes.js';
+import { needs } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { disposeAll, runtimeWith } from '../../tasks/helpers.js';
 
@@ -37,7 +38,7 @@ afterEach(disposeAll);
 
 const panelRuntime = () => runtimeWith(['terminal_panel'], { settings: { sandbox: { mode: 'off' } } });
 
-describe('terminal_capture', () => {
+needs('tmux')('terminal_capture', () => {
   it('is offered only with the terminal_panel feature, read-only', () => {
     expect(runtimeWith([]).pool.map((t) => t.name)).not.toContain('terminal_capture');
     const tool = panelRuntime().pool.find((t) => t.name === 'terminal_capture');

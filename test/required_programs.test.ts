@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { nodeAsync } from './support/cli.js';
+import { pathWithout } from './support/no_bubblewrap.js';
+import { missingProgramsMessage } from './support/required_programs.js';
+
+const checkout = fileURLToPath(new URL('..', import.meta.url));
+const VITEST = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
+const CONFIG = 'test/support/required_programs/vitest.config.ts';
+
+/** Vitest on the fixture file that needs tmux, with tmux (and only tmux) hidden from PATH. */
+function vitestWithoutTmux(env: Record<string, string> = {}) {
+  return nodeAsync(VITEST, ['run', '--config', CONFIG, '--reporter', 'verbose'], {
+    cwd: checkout,
+    env: { PATH: pathWithout(['tmux']), LATHE_TEST_SKIP_MISSING: '', NO_COLOR: '1', ...env },
+  });
+}
+
+describe('the check for the programs the tests run', () => {
+  it('stops the suite with one line naming the missing program and its install command', async () => {
+    const { code, stdout, stderr } = await vitestWithoutTmux();
+    expect(code).toBe(1);
+    expect(stderr).toBe(`${missingProgramsMessage(['tmux'])}\n`);
+    expect(stderr).toContain('apt install tmux');
+    expect(stdout).not.toContain('runs tmux');
+  });
+
+  it('under LATHE_TEST_SKIP_MISSING=1 skips the tests that need it, saying which program', async () => {
+    const { code, stdout } = await vitestWithoutTmux({ LATHE_TEST_SKIP_MISSING: '1' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/↓ .*a terminal test \(skipped: needs tmux\) > runs tmux/);
+    expect(stdout).toMatch(/✓ .*needs nothing/);
+  });
+});
