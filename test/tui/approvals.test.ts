@@ -96,7 +96,7 @@ describe('approvals in the app', () => {
     ]);
     await app.submit('touch');
     await app.waitFor('Run `touch one`?');
-    app.write('3');
+    app.write('p');
     const shown = await app.waitFor('These rules will be added to');
     const file = join(app.dir, '.agents', 'settings.json');
     expect(shown).toContain(file);
@@ -164,7 +164,7 @@ describe('new_rule', () => {
     ]);
     await app.submit('/newrule always run the tests');
     const shown = await app.waitFor('Write the rule .agents/rules/testing.md?');
-    expect(shown).toContain('+Run `npm test` before done.');
+    expect(shown).toContain('+ Run `npm test` before done.');
     // A protected path always asks: no "don't ask again" choices.
     expect(shown).not.toContain("don't ask again");
     expect(app.requests()[0].lastUserText).toMatch(/new_rule tool[\s\S]*always run the tests/);

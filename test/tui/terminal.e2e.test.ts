@@ -27,8 +27,8 @@ describe('lathe (the interactive UI) in a terminal', () => {
     term.type('bump the version');
     term.press('Enter');
     const asked = await term.waitFor('Edit src/config.ts?');
-    expect(asked).toContain('-export const VERSION = "1.0";');
-    expect(asked).toContain('+export const VERSION = "2.0";');
+    expect(asked).toContain('1 - export const VERSION = "1.0";');
+    expect(asked).toContain('1 + export const VERSION = "2.0";');
     expect(readFileSync(join(dir, 'src/config.ts'), 'utf8')).toContain('"1.0"');
     term.press('1');
     await term.waitFor('Bumped the version to 2.0.');
@@ -48,7 +48,7 @@ describe('lathe (the interactive UI) in a terminal', () => {
     lathe.term.press('Enter');
     const asked = await lathe.term.waitFor('Run `rm -rf build`?');
     expect(asked).toContain("don't ask again this session for `rm` commands");
-    lathe.term.press('Up', 'Enter'); // the last choice: No, and tell the model why
+    lathe.term.type('t'); // no, and tell the model why
     await lathe.term.waitFor('Tell the model why');
     lathe.term.type('the build folder is needed');
     lathe.term.press('Enter');
@@ -177,9 +177,9 @@ describe('lathe (the interactive UI) in a terminal', () => {
     term.type('shout');
     term.press('Enter');
     const screen = await term.waitFor('Enter or a digit to answer', { visible: true });
-    for (const part of ['Write big.txt?', '1. Yes', 'No, and tell the model why', ' ACT '])
+    for (const part of ['Write big.txt?', '1. Yes', 't tell the model why', ' ACT '])
       expect(screen).toContain(part);
-    expect(term.history()).toContain('+LINE 59');
+    expect(term.history()).toContain('60 + LINE 59');
     // No color codes (30–37, 90–97 foreground); bold and inverse may stay.
     expect(term.screenWithStyles()).not.toMatch(/\x1b\[[0-9;]*(3[0-7]|9[0-7])m/);
     term.press('1');

@@ -73,8 +73,8 @@ describe("an edit's diff", () => {
     app.write('1');
     const shown = await app.waitFor('Bumped.');
     expect(readFileSync(join(app.dir, 'src/config.ts'), 'utf8')).toContain('"2.0"');
-    expect(count(shown, '+export const VERSION = "2.0";')).toBe(1);
-    expect(count(shown, '-export const VERSION = "1.0";')).toBe(1);
+    expect(count(shown, '1 + export const VERSION = "2.0";')).toBe(1);
+    expect(count(shown, '1 - export const VERSION = "1.0";')).toBe(1);
     expect(shown).toMatch(/Edit src\/config\.ts.*\n\s+└ Edited src\/config\.ts \(1 replacement\)\. \+1 -1/);
   });
 

@@ -1,10 +1,12 @@
 import { memo } from 'react';
 import { renderEntry } from '../render/entries.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { renderReadGroup } from '../render/read_group.js';
 import type { Line } from '../render/style.js';
 import { formatElapsed, renderToolLine } from '../render/tool_line.js';
 import { truncateLine } from '../render/width.js';
 import type { LiveEntry } from '../state/items.js';
+import { readRun } from '../state/read_runs.js';
 import { LinesView } from './lines_view.js';
 import { spinnerFrame, useNow } from './use_terminal.js';
 
@@ -57,7 +59,13 @@ export const LiveArea = memo(function LiveArea({
   const now = useNow(100, ticking);
   if (live.length === 0) return null;
   let lines: Line[] = [];
-  for (const entry of live) lines.push(...entryLines(entry, width, maxLines, now));
+  for (let i = 0; i < live.length; i++) {
+    const run = readRun(live, i);
+    if (run.length > 1) {
+      lines.push(...renderReadGroup(run, width, { now, spinner: spinnerFrame(now) }));
+      i += run.length - 1;
+    } else lines.push(...entryLines(live[i], width, maxLines, now));
+  }
   if (lines.length > maxLines) {
     const hidden = lines.length - maxLines + 1;
     lines = [

@@ -7,7 +7,12 @@ export interface MenuOption {
   value: string;
   hint?: string;
   text?: { label: string };
+  /** A choice one key away (its letter), listed on a row of its own under the numbered ones. */
+  key?: string;
 }
+
+/** The numbered choices: those the arrows and digits move over. */
+export const primaryOptions = (options: MenuOption[]): MenuOption[] => options.filter((o) => !o.key);
 
 /**
  * What "don't ask again" will allow, in words: `npm test` commands, edits in src/app/**, or the
@@ -30,24 +35,29 @@ export function summarizeRules(rules: string[]): string {
 export function optionsFor(prompt: Prompt): MenuOption[] {
   switch (prompt.kind) {
     case 'approval': {
-      const always: MenuOption[] =
-        prompt.rules.length === 0
-          ? []
-          : [
+      // Three numbered choices; saving the rule and saying why are one letter away.
+      const rules = prompt.rules.length > 0;
+      return [
+        { label: 'Yes', value: 'yes' },
+        ...(rules
+          ? [
               {
                 label: `Yes, and don't ask again this session for ${summarizeRules(prompt.rules)}`,
                 value: 'session',
               },
-              { label: 'Yes, and always: save the rule to this project’s settings', value: 'project' },
-              { label: 'Yes, and always: save the rule to my user settings', value: 'user' },
-            ];
-      return [
-        { label: 'Yes', value: 'yes' },
-        ...always,
+            ]
+          : []),
         { label: 'No', value: 'no' },
+        ...(rules
+          ? [
+              { label: 'save the rule to this project’s settings', value: 'project', key: 'p' },
+              { label: 'to my user settings', value: 'user', key: 'u' },
+            ]
+          : []),
         {
-          label: 'No, and tell the model why…',
+          label: 'tell the model why…',
           value: 'no-why',
+          key: 't',
           text: { label: 'Tell the model why, or what to do instead' },
         },
       ];

@@ -10,10 +10,10 @@ import {
 } from '../input/editor.js';
 import type { EditorAction } from '../input/keys.js';
 import { renderEditor } from '../input/render_editor.js';
-import type { Line } from '../render/style.js';
-import { truncateLine, wrapLine } from '../render/width.js';
+import { type Line, STYLES } from '../render/style.js';
+import { lineWidth, truncateLine, wrapLine } from '../render/width.js';
 import type { Prompt } from '../state/prompts.js';
-import { answer, type MenuOption, optionsFor, promptTitle, startsWithText } from './menus.js';
+import { answer, type MenuOption, optionsFor, primaryOptions, promptTitle, startsWithText } from './menus.js';
 
 /** Where the user is in a prompt: choosing, typing words, or checking a rule before it is saved. */
 export interface PromptUi {
@@ -75,12 +75,14 @@ export function promptKey(
     prompt.resolve(undefined);
     return ui;
   }
-  if (key.upArrow) return { ...ui, selected: (ui.selected + options.length - 1) % options.length };
+  const numbered = primaryOptions(options);
+  if (key.upArrow) return { ...ui, selected: (ui.selected + numbered.length - 1) % numbered.length };
   if (key.downArrow || (key.tab && !key.shift))
-    return { ...ui, selected: (ui.selected + 1) % options.length };
+    return { ...ui, selected: (ui.selected + 1) % numbered.length };
   let chosen: MenuOption | undefined;
-  if (key.return) chosen = options[ui.selected];
-  else if (/^[1-9]$/.test(input) && Number(input) <= options.length) chosen = options[Number(input) - 1];
+  if (key.return) chosen = numbered[ui.selected];
+  else if (/^[1-9]$/.test(input) && Number(input) <= numbered.length) chosen = numbered[Number(input) - 1];
+  else if (options.some((o) => o.key === input)) chosen = options.find((o) => o.key === input);
   else if (prompt.kind === 'approval' && (input === 'y' || input === 'n'))
     chosen = options.find((o) => o.value === (input === 'y' ? 'yes' : 'no'));
   if (!chosen) return ui;
@@ -128,18 +130,27 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
     ];
   }
   const options = optionsFor(prompt);
+  const numbered = primaryOptions(options);
   const lines: Line[] = [...title];
-  options.forEach((option, index) => {
+  numbered.forEach((option, index) => {
     const selected = index === ui.selected;
     const line: Line = [
       { text: selected ? '› ' : '  ', style: { color: 'yellow' } },
       { text: `${index + 1}. ${option.label}`, style: selected ? { bold: true } : undefined },
     ];
     if (option.hint) line.push({ text: `  ${option.hint}`, style: GRAY });
-    lines.push(truncateLine(line, width));
+    // An approval's choices wrap under their words (a narrow terminal reads them whole).
+    if (prompt.kind === 'approval') lines.push(...wrapLine(line, width, [{ text: '     ' }]));
+    else lines.push(truncateLine(line, width));
   });
+  lines.push(
+    ...letteredRow(
+      options.filter((o) => o.key),
+      width,
+    ),
+  );
   // Before a "don't ask again" choice is made, the rules it adds are shown in full.
-  const chosen = options[ui.selected];
+  const chosen = numbered[ui.selected];
   if (prompt.kind === 'approval' && ['session', 'project', 'user'].includes(chosen?.value ?? '')) {
     const covers = wrapLine([{ text: `  allows: ${prompt.rules.join(', ')}`, style: GRAY }], width, [
       { text: '    ' },
@@ -148,6 +159,27 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
   }
   const escapeNote =
     prompt.kind === 'approval' ? 'Esc to stop' : prompt.kind === 'pick' ? 'Esc to leave' : 'Esc to interrupt';
-  lines.push([{ text: `↑↓ to choose · Enter or a digit to answer · ${escapeNote}`, style: GRAY }]);
+  lines.push(
+    ...wrapLine([{ text: `↑↓ to choose · Enter or a digit to answer · ${escapeNote}`, style: GRAY }], width),
+  );
   return lines;
+}
+
+/** The choices one letter away, on as few rows as fit, never splitting one choice's words. */
+function letteredRow(options: MenuOption[], width: number): Line[] {
+  const rows: Line[] = [];
+  let row: Line = [];
+  for (const option of options) {
+    const item: Line = [
+      { text: option.key!, style: STYLES.key },
+      { text: ` ${option.label}`, style: STYLES.keyHint },
+    ];
+    const joined: Line = [{ text: row.length === 0 ? '  ' : ' · ', style: STYLES.keyHint }, ...item];
+    if (row.length > 0 && lineWidth(row) + lineWidth(joined) > width) {
+      rows.push(row);
+      row = [{ text: '  ' }, ...item];
+    } else row.push(...joined);
+  }
+  if (row.length > 0) rows.push(row);
+  return rows.flatMap((line) => wrapLine(line, width, [{ text: '    ' }]));
 }

@@ -1,6 +1,8 @@
 import type { TranscriptEntry } from '../state/items.js';
 import { childSummaryLine } from './child_line.js';
+import { renderDiffCard } from './diff_card.js';
 import { renderMarkdown } from './markdown.js';
+import { renderReadGroup } from './read_group.js';
 import type { Line, Style } from './style.js';
 import { renderToolLine } from './tool_line.js';
 import { sanitize, textWidth, wrapLine } from './width.js';
@@ -69,6 +71,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       );
     case 'tool':
       return renderToolLine(entry.tool, width);
+    case 'reads':
+      return renderReadGroup(entry.tools, width, { open: entry.open });
     case 'notice': {
       const [mark, style]: [string, Style] =
         entry.tone === 'error'
@@ -122,6 +126,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
     case 'proposal':
       return [
         [{ text: entry.title, style: { bold: true } }],
+        ...(entry.diff ? renderDiffCard(entry.diff, width) : []),
         ...entry.lines.flatMap((line) => wrapLine(line, width)),
       ];
     case 'shell': {

@@ -7,6 +7,9 @@
 
 export type Color = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'white' | 'gray';
 
+/** Backgrounds, named by what they mark: the bands of a diff's lines and of its changed words. */
+export type Background = 'removedLine' | 'addedLine' | 'removedWord' | 'addedWord';
+
 export interface Style {
   color?: Color;
   bold?: boolean;
@@ -15,6 +18,7 @@ export interface Style {
   underline?: boolean;
   inverse?: boolean;
   strike?: boolean;
+  background?: Background;
 }
 
 export interface Span {
@@ -43,6 +47,31 @@ const COLOR_CODES: Record<Color, number> = {
   gray: 90,
 };
 
+/** 256-colour backgrounds: dark bands that keep the text on them readable. */
+const BACKGROUND_CODES: Record<Background, string> = {
+  removedLine: '48;5;52',
+  addedLine: '48;5;22',
+  removedWord: '48;5;124',
+  addedWord: '48;5;28',
+};
+
+/**
+ * The styles the UI draws with, by what they mean (one place, so a theme can replace them). A
+ * diff's bands and changed words; without colours, changed words are underlined instead.
+ */
+export const STYLES = {
+  diffRemoved: { background: 'removedLine' },
+  diffAdded: { background: 'addedLine' },
+  diffRemovedWord: { background: 'removedWord', underline: !COLORS },
+  diffAddedWord: { background: 'addedWord', underline: !COLORS },
+  diffRemovedMark: { color: 'red', background: 'removedLine' },
+  diffAddedMark: { color: 'green', background: 'addedLine' },
+  lineNumber: { color: 'gray' },
+  diffGap: { color: 'gray' },
+  keyHint: { color: 'gray' },
+  key: { bold: true },
+} satisfies Record<string, Style>;
+
 function sgr(style: Style, colors: boolean): string {
   const codes: number[] = [];
   if (style.bold) codes.push(1);
@@ -52,6 +81,9 @@ function sgr(style: Style, colors: boolean): string {
   if (style.inverse) codes.push(7);
   if (style.strike) codes.push(9);
   if (colors && style.color) codes.push(COLOR_CODES[style.color]);
+  const open = codes.join(';');
+  const background = colors && style.background ? BACKGROUND_CODES[style.background] : '';
+  if (background) return `\x1b[${open ? `${open};` : ''}${background}m`;
   // Without colours, gray text would look like any other: dim keeps it quieter.
   if (!colors && style.color === 'gray' && !style.dim) codes.push(2);
   return codes.length > 0 ? `\x1b[${codes.join(';')}m` : '';

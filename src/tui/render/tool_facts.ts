@@ -1,4 +1,5 @@
 import type { CallLabel } from '../../tool/call_label.js';
+import { NO_FACTS } from '../../tool/facts.js';
 import type { Tool } from '../../tool/types.js';
 
 /**
@@ -43,4 +44,19 @@ export const runsCommands = (name: string): boolean => declaredTool(name)?.kind 
 /** The tools that change files (they say which): one "edits in this folder" rule covers them all. */
 export function fileChangingTools(): string[] {
   return (catalogue?.all() ?? []).filter((t) => t.touchedPaths !== undefined).map((t) => t.name);
+}
+
+/**
+ * Whether a call only reads or searches (its tool's kind and its read-only fact): such calls in a
+ * row show as one line ("Read 10 files, searched 2 patterns"). Calls that stream their output
+ * (a monitor) keep their own line, where the output shows.
+ */
+export function onlyReads(name: string, input: unknown): boolean {
+  const tool = declaredTool(name);
+  if (!tool || (tool.kind !== 'read' && tool.kind !== 'search') || tool.resultView === 'tail') return false;
+  try {
+    return tool.isReadOnly(input as never, NO_FACTS);
+  } catch {
+    return false;
+  }
 }

@@ -52,6 +52,9 @@ const ICONS: Record<ToolLine['status'], [string, Style]> = {
 
 const BRANCH: Style = { color: 'gray' };
 
+/** The mark a call of this status shows before its line. */
+export const statusIcon = (status: ToolLine['status']): [string, Style] => ICONS[status];
+
 /** The tool's line and its collapsed result; `now` drives the elapsed time of running calls. */
 export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), spinner?: string): Line[] {
   const [icon, iconStyle] = ICONS[tool.status];

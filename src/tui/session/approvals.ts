@@ -3,7 +3,6 @@ import { saveAllowRules } from '../../config/settings_rules.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import { suggestRules } from '../../runtime/rule_suggestions.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
-import { diffLine } from '../render/highlight.js';
 import type { Line } from '../render/style.js';
 import { runsCommands } from '../render/tool_facts.js';
 import { shownPath, toolTitle } from '../render/tool_line.js';
@@ -51,6 +50,7 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
     kind: 'proposal' as const,
     title: child ? `${child.name} (${child.type}): ${verb} ${detail}` : `${verb} ${detail}`,
     lines: proposalLines(request, diff, suggestion.subcommands, cwd),
+    ...(diff ? { diff } : {}),
   };
   store.settleText();
   if (child) store.add(proposal);
@@ -121,9 +121,8 @@ function proposalLines(
 ): Line[] {
   const gray = { color: 'gray' } as const;
   const lines: Line[] = [];
-  if (diff) {
-    for (const text of diff.split('\n')) lines.push([{ text: '  ' }, ...diffLine(text)]);
-  } else if (runsCommands(request.tool.name)) {
+  // A diff is drawn as a card by the entry itself, at the terminal's width.
+  if (diff === undefined && runsCommands(request.tool.name)) {
     const input = request.input as { command?: string; cwd?: string };
     for (const text of (input.command ?? '').split('\n')) lines.push([{ text: `  $ ${text}` }]);
     if (input.cwd) lines.push([{ text: `  in ${shownPath(input.cwd, cwd)}`, style: gray }]);
@@ -131,7 +130,7 @@ function proposalLines(
       lines.push([{ text: '  subcommands:', style: gray }]);
       for (const sub of subcommands) lines.push([{ text: `    · ${sub}`, style: gray }]);
     }
-  } else {
+  } else if (diff === undefined) {
     const json = JSON.stringify(request.input, null, 2) ?? '';
     const all = json.split('\n');
     for (const text of all.slice(0, ARGUMENT_LINES)) lines.push([{ text: `  ${text}` }]);

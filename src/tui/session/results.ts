@@ -13,7 +13,9 @@ const KEPT_RESULT_CHARS = 200_000;
  */
 export class RecentResults {
   private readonly inputs = new Map<string, unknown>();
-  private readonly results: Array<{ title: string; text: string }> = [];
+  private readonly results: Array<{ title: string; text: string; id?: string }> = [];
+  /** The run of read-only calls last opened by Ctrl+O (its calls' lines print once). */
+  private openedReads: string[] = [];
 
   constructor(
     private readonly store: UiStore,
@@ -29,17 +31,18 @@ export class RecentResults {
     const { text, savedPath } = event.result;
     const { verb, detail } = toolTitle(event.name, input, this.cwd());
     const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;
-    this.keep(`${verb} ${detail}`, whole);
+    this.keep(`${verb} ${detail}`, whole, event.id);
   }
 
   /** Keeps something Ctrl-O can print in full, as the latest (a child agent's run, when it ends). */
-  keep(title: string, text: string): void {
-    this.results.push({ title, text: text.slice(0, KEPT_RESULT_CHARS) });
+  keep(title: string, text: string, id?: string): void {
+    this.results.push({ title, text: text.slice(0, KEPT_RESULT_CHARS), id });
     if (this.results.length > KEPT_RESULTS) this.results.shift();
   }
 
   /** Prints the latest result (or child agent's run) not yet shown in full. */
   expandLatest(): void {
+    if (this.openReads()) return;
     const latest = this.results.pop();
     if (!latest) {
       this.store.setHint('No tool result to expand.');
@@ -47,5 +50,21 @@ export class RecentResults {
     }
     this.store.add({ kind: 'expanded', title: latest.title, text: latest.text });
     this.store.flush();
+  }
+
+  /**
+   * When the latest result belongs to read-only calls printed as one line, Ctrl+O first prints
+   * that line opened: each call with its own line and preview.
+   */
+  private openReads(): boolean {
+    const ids = this.store.lastReads;
+    const latest = this.results.at(-1)?.id;
+    if (!latest || !ids.includes(latest) || this.openedReads === ids) return false;
+    const tools = this.store.printedReads();
+    if (!tools) return false;
+    this.openedReads = ids;
+    this.store.add({ kind: 'reads', tools, open: true });
+    this.store.flush();
+    return true;
   }
 }

@@ -52,13 +52,16 @@ export type TranscriptEntry =
   | { kind: 'assistant'; markdown: string }
   | { kind: 'result'; markdown: string }
   | { kind: 'tool'; tool: ToolLine }
+  /** Read-only calls made in a row, as one line; `open` prints each call's own line too (Ctrl+O). */
+  | { kind: 'reads'; tools: ToolLine[]; open?: boolean }
   | { kind: 'notice'; text: string; tone: 'info' | 'warn' | 'error' }
   | { kind: 'working'; text: string }
   | { kind: 'report'; title: string; markdown: string; path: string }
   | { kind: 'plan'; markdown: string }
   | { kind: 'phase'; phase: string; markdown: string }
   | { kind: 'question'; question: string; answer: string }
-  | { kind: 'proposal'; title: string; lines: Line[] }
+  /** What an approval is about: a title, a change drawn as a card (`diff`), then lines. */
+  | { kind: 'proposal'; title: string; lines: Line[]; diff?: string }
   | { kind: 'shell'; command: string; output: string; exitCode: number | null }
   | { kind: 'panel'; title?: string; lines: Line[] }
   | { kind: 'expanded'; title: string; text: string }

@@ -2,6 +2,7 @@ import { emptyUsage, type Usage } from '../../agent/events.js';
 import type { Mode } from '../../config/types.js';
 import type { ChildView, LiveEntry, TodoItem, ToolLine, TranscriptEntry, TranscriptItem } from './items.js';
 import type { Prompt, PromptRequest } from './prompts.js';
+import { isFinished, readRun } from './read_runs.js';
 import { StreamBlocks } from './stream_blocks.js';
 
 export interface StatusInfo {
@@ -126,7 +127,10 @@ export class UiStore {
   /** Prints an entry after everything live before it. */
   add(entry: TranscriptEntry): void {
     if (this.live.length === 0) this.unpublished.push({ ...entry, key: this.nextKey++ });
-    else this.live.push({ kind: 'done', entry });
+    else {
+      this.live.push({ kind: 'done', entry });
+      this.commitReady();
+    }
     this.schedule();
   }
 
@@ -145,6 +149,7 @@ export class UiStore {
     if (!this.stream) {
       this.stream = new StreamBlocks();
       this.live.push({ kind: 'stream', text: '' });
+      this.commitReady();
     }
     this.stream.append(delta);
     const finished = this.stream.takeFinished();
@@ -175,6 +180,7 @@ export class UiStore {
 
   addTool(tool: ToolLine): void {
     this.live.push({ kind: 'tool', tool });
+    this.commitReady();
     this.schedule();
   }
 
@@ -183,7 +189,7 @@ export class UiStore {
     if (index < 0) return undefined;
     const entry = this.live[index] as Extract<LiveEntry, { kind: 'tool' }>;
     const tool = { ...entry.tool, ...patch };
-    const finished = tool.status === 'ok' || tool.status === 'error' || tool.status === 'cancelled';
+    const finished = isFinished(tool);
     this.live[index] = finished ? { kind: 'done', entry: { kind: 'tool', tool } } : { kind: 'tool', tool };
     if (finished) this.commitReady();
     this.schedule();
@@ -216,7 +222,7 @@ export class UiStore {
         : e,
     );
     this.live = this.live.filter((e) => e.kind !== 'shell');
-    this.commitReady();
+    this.commitReady(true);
     this.schedule();
   }
 
@@ -226,11 +232,34 @@ export class UiStore {
     this.schedule();
   }
 
-  private commitReady(): void {
+  /**
+   * Prints the finished entries at the head of what is live. Read-only calls in a row wait for
+   * the row to end (something else follows, or the run ends) and print as one line.
+   */
+  private commitReady(ended = false): void {
     while (this.live.length > 0 && this.live[0].kind === 'done') {
+      const run = readRun(this.live, 0);
+      if (run.length > 1) {
+        if (!run.every(isFinished) || (run.length === this.live.length && !ended)) return;
+        this.live.splice(0, run.length);
+        this.lastReads = run.map((t) => t.id);
+        this.readsPrinted = run;
+        this.unpublished.push({ kind: 'reads', tools: run, key: this.nextKey++ });
+        continue;
+      }
+      if (run.length === 1 && this.live.length === 1 && !ended) return;
       const head = this.live.shift() as Extract<LiveEntry, { kind: 'done' }>;
       this.unpublished.push({ ...head.entry, key: this.nextKey++ });
     }
+  }
+
+  /** The ids of the latest read-only calls printed as one line. */
+  lastReads: string[] = [];
+  private readsPrinted: ToolLine[] | undefined;
+
+  /** The latest read-only calls printed as one line, as they ended. */
+  printedReads(): ToolLine[] | undefined {
+    return this.readsPrinted;
   }
 
   // ── Around the conversation ──────────────────────────────────────────────────────
