@@ -1,6 +1,14 @@
-import { diffWordsWithSpace } from 'diff';
+import { createRequire } from 'node:module';
 import { type Line, STYLES, type Style } from './style.js';
 import { lineWidth, sanitize, wrapLine } from './width.js';
+
+// The word diff is loaded at the first card drawn, not with the first frame.
+const load = createRequire(import.meta.url);
+let words: typeof import('diff').diffWordsWithSpace | undefined;
+const diffWords = (removed: string, added: string) => {
+  words ??= (load('diff') as typeof import('diff')).diffWordsWithSpace;
+  return words(removed, added);
+};
 
 /** One row of a diff: its kind, its line number on its side, its text. */
 interface DiffRow {
@@ -43,7 +51,7 @@ const SIMILAR = 0.5;
 
 /** The words of a removed line and the added line that replaced it, the changed ones marked. */
 function wordSpans(removed: string, added: string): { removed: Line; added: Line } | undefined {
-  const parts = diffWordsWithSpace(removed, added);
+  const parts = diffWords(removed, added);
   const kept = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
   if (kept < SIMILAR * Math.max(removed.length, added.length)) return undefined;
   const side = (drop: 'added' | 'removed', line: Style, word: Style): Line =>

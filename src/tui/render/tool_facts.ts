@@ -1,5 +1,4 @@
 import type { CallLabel } from '../../tool/call_label.js';
-import { NO_FACTS } from '../../tool/facts.js';
 import type { Tool } from '../../tool/types.js';
 
 /**
@@ -11,6 +10,8 @@ export interface ToolCatalogue {
   find(name: string): Tool | undefined;
   all(): readonly Tool[];
   label(tool: Tool | undefined, name: string, input: unknown, show: (path: string) => string): CallLabel;
+  /** The tool's read-only fact for this input, judged without a parse step's facts. */
+  readsOnly(tool: Tool, input: unknown): boolean;
 }
 
 /**
@@ -55,7 +56,7 @@ export function onlyReads(name: string, input: unknown): boolean {
   const tool = declaredTool(name);
   if (!tool || (tool.kind !== 'read' && tool.kind !== 'search') || tool.resultView === 'tail') return false;
   try {
-    return tool.isReadOnly(input as never, NO_FACTS);
+    return catalogue?.readsOnly(tool, input) ?? false;
   } catch {
     return false;
   }
