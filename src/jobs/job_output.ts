@@ -18,7 +18,7 @@ const IDENTITY = ['-c', 'user.name=lathe', '-c', 'user.email=lathe@localhost', '
 const worktreeGit = (cwd: string, args: string[]): Promise<GitRun> =>
   runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS });
 
-/** A git call on objects and refs alone (write-tree, commit-tree, branch): no filter can run. */
+/** A git call on objects and refs alone (commit-tree, branch, a diff of two trees): no filter can run. */
 const objectGit = (cwd: string, args: string[]): Promise<GitRun> =>
   runGit(args, { cwd, timeoutMs: GIT_TIMEOUT_MS, filterDrivers: [] });
 
@@ -56,7 +56,8 @@ export async function makeOutput(options: {
       worktreeGit(dir, ['reset', '--quiet', '--', ...options.included]),
       'cannot leave the included files out',
     );
-  const tree = await gitOk(objectGit(dir, ['write-tree']), 'cannot record the changes');
+  // write-tree refreshes stat-dirty index entries, which runs `clean` filters.
+  const tree = await gitOk(worktreeGit(dir, ['write-tree']), 'cannot record the changes');
   if (tree === base.tree) return { kind: 'none', reason: 'the run changed no file' };
   if (spec.output === 'patch') {
     const patch = await objectGit(dir, ['diff', '--binary', base.commit, tree]);

@@ -46,7 +46,7 @@ describe('the examples of docs/sdk.md', { timeout: 120_000 }, () => {
       'README.md': '# demo\n',
     });
     expect(stdout).toContain('There is one file, README.md.');
-    expect(stdout).toContain('final_text after 1 requests');
+    expect(stdout).toContain('success after 1 requests, 20 tokens out');
   });
 
   it('conversation.ts asks its second question after the first answer, in one session', async () => {
