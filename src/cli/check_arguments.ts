@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { ToolName } from '../config/builtin_tool_names.js';
 import { KNOWN_FEATURES } from '../config/features.js';
 import { APPROVAL_CATEGORIES } from '../config/types.js';
 import { readAnswers } from '../sdk/user_side.js';
@@ -62,7 +63,7 @@ function checkApprove(categories: string[]): void {
 }
 
 /** Features that switch a mode rather than tools of their own, and the tool each mode needs. */
-const MODE_FEATURES: Record<string, string> = { coordinator: 'use_subagent' };
+const MODE_FEATURES: Record<string, ToolName> = { coordinator: 'use_subagent' };
 
 /** A feature must be one lathe knows; the error lists those with tools behind them. */
 async function checkFeatures(names: string[]): Promise<void> {
