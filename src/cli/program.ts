@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
 import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
 import { checkCommandTypo } from './command_guess.js';
@@ -501,6 +501,15 @@ export async function runCli(
     .action(async (folder: string | undefined, opts) => {
       const { trustCommand } = await import('./commands/trust.js');
       exitCode = trustCommand(folder, opts);
+    });
+
+  program
+    .command('completion')
+    .description('print the completion script of a shell: source <(lathe completion bash)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      const { completionCommand } = await import('./completion/script.js');
+      exitCode = completionCommand(shell, program);
     });
 
   runtimeOptions(program)
