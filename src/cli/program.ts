@@ -556,6 +556,8 @@ export async function runCli(
     .option('--answers <file>', 'a JSON array of answers to questions and approvals, in order')
     .option('--resume <id>', 'resume a session (an id or unique prefix)')
     .option('-c, --continue', 'continue the latest session of this folder')
+    .option('--fork <id>', 'start a new session from the history of this one (an id or unique prefix)')
+    .option('--no-session', 'write no session: it cannot be resumed')
     .option('--verbose', 'print tool calls to stderr')
     .option(
       '--system-prompt <text>',
