@@ -181,6 +181,7 @@ export async function runConversation(
         prompt: text ?? current.text,
       },
       warn,
+      { forked: resumed, noSession: options.noSession },
     );
     const session = log;
     const denials = new DenialCollector();
