@@ -73,6 +73,7 @@ export type SdkEventMessage =
   | { type: 'assistant_text'; text: string }
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }
+  | { type: 'tool_progress'; id: string; name: string; message: string }
   | {
       type: 'tool_result';
       id: string;
