@@ -180,6 +180,13 @@ export class McpHub implements McpAccess {
     );
   }
 
+  /** One server's prompts, once it is up (connecting it first when needed). */
+  async promptsOf(server: string): Promise<RemotePrompt[]> {
+    const connection = this.serverNamed(server);
+    await connection.ready();
+    return connection.lists.prompts;
+  }
+
   private connected(): McpConnection[] {
     return [...this.connections.values()].filter((c) => c.state === 'connected');
   }

@@ -56,4 +56,27 @@ describe('a live MCP server in the UI', () => {
     );
     expect(shown).not.toMatch(/debug lively/);
   });
+
+  it('runs a server prompt as /server:prompt args, and attaches an @server:uri resource', async () => {
+    app = await renderApp([{ text: 'Hello, Ada.' }, { text: 'Milk noted.' }], {
+      mcpServers: lively(join(tempDir(), 'cancelled')),
+    });
+    const a = app;
+    await until(() => a.session.runtime.pool.some((t) => t.name === 'lively__log'));
+    await app.submit('/lively:greet Ada mood=warmly');
+    await app.waitFor('Hello, Ada.');
+    expect(app.requests()[0].lastUserText).toBe('Say hello to Ada, warmly.');
+
+    await app.submit('/lively:greet');
+    await app.waitFor('/lively:greet needs name (it takes name=… [mood=…])');
+    await app.submit('/lively:nope');
+    await app.waitFor('MCP server "lively" has no prompt "nope". Its prompts: /lively:greet.');
+
+    await app.submit('what do @lively:lively://notes say?');
+    await app.waitFor('Milk noted.');
+    expect(app.frame()).toContain('Attached lively:lively://notes');
+    expect(app.requests()[1].lastUserText).toBe(
+      'what do @lively:lively://notes say?\n\nAttached:\n<resource server="lively" uri="lively://notes">\n[resource lively://notes (text/plain)]\nThe notes say: remember the milk.\n</resource>',
+    );
+  });
 });
