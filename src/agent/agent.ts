@@ -447,6 +447,8 @@ export class Agent {
       signal,
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
+      onProgress: (call, message) =>
+        this.emit({ type: 'tool_progress', id: call.id, name: call.name, message }),
       agents: this.subagents,
       models: this.models(),
       conversation: this.conversation(),

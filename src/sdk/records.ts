@@ -155,6 +155,7 @@ export function eventRecord(event: AgentEvent): SdkEventMessage | undefined {
     case 'request_start':
     case 'assistant_text':
     case 'tool_start':
+    case 'tool_progress':
     case 'mode_change':
     case 'working':
     case 'phase_report':
