@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/processes.js';
+import { testNeeds } from '../support/required_programs.js';
 import { acpSetup, closeAcp, connectInProcess, initialized } from './support.js';
 
 afterEach(closeAcp);
@@ -117,23 +118,26 @@ describe('lathe acp, with the SDK client as the editor', () => {
     expect(paths.filter((path) => !isAbsolute(path))).toEqual([]);
   });
 
-  it('keeps "always allow" as the rule the UI would save, and does not ask again', async () => {
-    const { options, cwd, lines } = await acpSetup([
-      { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/a.txt', content: 'one' } }] },
-      { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/b.txt', content: 'two' } }] },
-      { text: 'Both.' },
-    ]);
-    const { agent, editor } = connectInProcess(options);
-    editor.answer = 'allow_always';
-    await initialized(agent);
-    const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
-    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write both' }] });
-    expect(readFileSync(join(cwd, 'notes/b.txt'), 'utf8')).toBe('two');
-    expect(editor.permissions).toHaveLength(1);
-    expect(lines).toEqual([]);
-    const saved = JSON.parse(readFileSync(join(cwd, '.agents/settings.json'), 'utf8'));
-    expect(saved.permissions.allow).toContain('write_to_file(notes/**)');
-  });
+  testNeeds('bwrap')(
+    'keeps "always allow" as the rule the UI would save, and does not ask again',
+    async () => {
+      const { options, cwd, lines } = await acpSetup([
+        { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/a.txt', content: 'one' } }] },
+        { toolCalls: [{ name: 'write_to_file', input: { path: 'notes/b.txt', content: 'two' } }] },
+        { text: 'Both.' },
+      ]);
+      const { agent, editor } = connectInProcess(options);
+      editor.answer = 'allow_always';
+      await initialized(agent);
+      const { sessionId } = await agent.request('session/new', { cwd, mcpServers: [] });
+      await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'write both' }] });
+      expect(readFileSync(join(cwd, 'notes/b.txt'), 'utf8')).toBe('two');
+      expect(editor.permissions).toHaveLength(1);
+      expect(lines).toEqual([]);
+      const saved = JSON.parse(readFileSync(join(cwd, '.agents/settings.json'), 'utf8'));
+      expect(saved.permissions.allow).toContain('write_to_file(notes/**)');
+    },
+  );
 
   it('refuses an edit in Plan mode with Strict Plan Mode, without asking', async () => {
     const { options, cwd } = await acpSetup([

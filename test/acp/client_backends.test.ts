@@ -13,6 +13,7 @@ import { query } from '../../src/sdk/query.js';
 import type { EditorCommand } from '../../src/tool/context/editor.js';
 import { closeSdkServers, sdkSetup } from '../sdk/support.js';
 import { ProcessTerminal } from '../support/program_editor.js';
+import { testNeeds } from '../support/required_programs.js';
 
 const SESSION = 'sess-1';
 const connections: Array<AgentConnection | ClientConnection> = [];
@@ -178,39 +179,42 @@ describe('clientBackends', () => {
 });
 
 describe('a query whose editor is an ACP client', () => {
-  it("reads the client's buffer, writes the edit there, and runs the command in its terminal", async () => {
-    const { options, cwd, modelRequests } = await sdkSetup(
-      [
-        { toolCalls: [{ name: 'read_file', input: { path: 'main.ts' } }] },
-        {
-          toolCalls: [
-            { name: 'edit_file', input: { path: 'main.ts', old_string: 'draft', new_string: 'done' } },
-          ],
+  testNeeds('bwrap')(
+    "reads the client's buffer, writes the edit there, and runs the command in its terminal",
+    async () => {
+      const { options, cwd, modelRequests } = await sdkSetup(
+        [
+          { toolCalls: [{ name: 'read_file', input: { path: 'main.ts' } }] },
+          {
+            toolCalls: [
+              { name: 'edit_file', input: { path: 'main.ts', old_string: 'draft', new_string: 'done' } },
+            ],
+          },
+          { toolCalls: [{ name: 'execute_command', input: { command: 'echo ran-in-editor' } }] },
+          { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] },
+        ],
+        { 'main.ts': 'const state = "saved";\n' },
+      );
+      const main = join(cwd, 'main.ts');
+      const buffers = new Map([[main, 'const state = "draft";\n']]);
+      const { connection, requests } = editorConnection(buffers);
+      await query({
+        prompt: 'finish it',
+        options: {
+          ...options,
+          approve: ['edit'],
+          settings: { lsp: { diagnosticsAfterEdit: false } },
+          editor: clientBackends(connection, SESSION, everything),
         },
-        { toolCalls: [{ name: 'execute_command', input: { command: 'echo ran-in-editor' } }] },
-        { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done.' } }] },
-      ],
-      { 'main.ts': 'const state = "saved";\n' },
-    );
-    const main = join(cwd, 'main.ts');
-    const buffers = new Map([[main, 'const state = "draft";\n']]);
-    const { connection, requests } = editorConnection(buffers);
-    await query({
-      prompt: 'finish it',
-      options: {
-        ...options,
-        approve: ['edit'],
-        settings: { lsp: { diagnosticsAfterEdit: false } },
-        editor: clientBackends(connection, SESSION, everything),
-      },
-    }).result;
-    expect(modelRequests()[1].toolResults[0].content).toContain('const state = "draft";');
-    expect(buffers.get(main)).toBe('const state = "done";\n');
-    expect(readFileSync(main, 'utf8')).toBe('const state = "saved";\n');
-    expect(modelRequests()[3].toolResults[0].content).toContain('ran-in-editor');
-    expect(requests.filter((r) => r.method === 'fs/write_text_file').map((r) => r.params)).toEqual([
-      { sessionId: SESSION, path: main, content: 'const state = "done";\n' },
-    ]);
-    expect(requests.some((r) => r.method === 'terminal/create')).toBe(true);
-  });
+      }).result;
+      expect(modelRequests()[1].toolResults[0].content).toContain('const state = "draft";');
+      expect(buffers.get(main)).toBe('const state = "done";\n');
+      expect(readFileSync(main, 'utf8')).toBe('const state = "saved";\n');
+      expect(modelRequests()[3].toolResults[0].content).toContain('ran-in-editor');
+      expect(requests.filter((r) => r.method === 'fs/write_text_file').map((r) => r.params)).toEqual([
+        { sessionId: SESSION, path: main, content: 'const state = "done";\n' },
+      ]);
+      expect(requests.some((r) => r.method === 'terminal/create')).toBe(true);
+    },
+  );
 });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readSessionLog } from '../../src/session/read.js';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 // `lathe -p` ends its process as soon as the run is over: these check that nothing it owes is
@@ -69,7 +70,7 @@ describe('lathe -p at its end', () => {
     expect(events.at(-1)).toMatchObject({ type: 'session_end', reason: 'final_text' });
   });
 
-  it('ends a command it left running in the background', async () => {
+  testNeeds('bwrap')('ends a command it left running in the background', async () => {
     const token = `lathe-bg-${randomUUID()}`;
     const r = await run(
       [

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { BrowserSession } from '../../src/browser/session.js';
 import { DEFAULT_BROWSER_SETTINGS } from '../../src/config/browser_settings.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { eventually } from '../support/processes.js';
+import { needs, testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { tableResolver } from '../web/local_server.js';
 import { bigPage, type PageServer, servePages } from './pages.js';
@@ -51,7 +52,7 @@ const LOGIN = `<!doctype html><title>Sign in</title><h1>Sign in</h1>
   <button>Sign in</button>
 </form>`;
 
-describe('browser_action on one page server', () => {
+needs('chromium')('browser_action on one page server', () => {
   let site: PageServer;
   let rt: Runtime;
   beforeAll(async () => {
@@ -152,7 +153,7 @@ describe('browser_action on one page server', () => {
   });
 });
 
-describe('the request policy in the browser', () => {
+needs('chromium')('the request policy in the browser', () => {
   it('sends no request to an address the settings do not allow, from navigation or from a page', async () => {
     const other = await servePages({ '/': '<h1>other</h1>', '/pixel.png': 'x' }, '127.0.0.2');
     const site = await servePages({
@@ -232,7 +233,7 @@ describe('the request policy in the browser', () => {
   });
 });
 
-describe('the browser process', () => {
+needs('chromium')('the browser process', () => {
   it('is relaunched on the next action after it was killed, and the result says so', async () => {
     const site = await servePages({ '/': '<title>A</title><h1>Alive</h1>' });
     const before = new Set(chromiumChildren());
@@ -264,19 +265,22 @@ describe('the browser process', () => {
     await site.close();
   });
 
-  it('drives the full browser too, when browser.executablePath names it rather than a headless shell', async () => {
-    const full = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-    const site = await servePages({ '/': '<title>Full</title><h1>Full browser</h1>' });
-    const rt = browserRuntime({ browser: { executablePath: full } });
-    try {
-      const r = await rt.runTool('browser_action', { action: 'navigate', url: `${site.url}/` });
-      expect(r.isError, r.text).toBe(false);
-      expect(r.text).toContain('heading "Full browser"');
-    } finally {
-      await rt.dispose();
-      await site.close();
-    }
-  });
+  testNeeds('chromium')(
+    'drives the full browser too, when browser.executablePath names it rather than a headless shell',
+    async () => {
+      const full = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
+      const site = await servePages({ '/': '<title>Full</title><h1>Full browser</h1>' });
+      const rt = browserRuntime({ browser: { executablePath: full } });
+      try {
+        const r = await rt.runTool('browser_action', { action: 'navigate', url: `${site.url}/` });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.text).toContain('heading "Full browser"');
+      } finally {
+        await rt.dispose();
+        await site.close();
+      }
+    },
+  );
 
   it('says in one line when there is no Chromium to run', async () => {
     const rt = browserRuntime({ browser: { executablePath: '/nonexistent/chromium' } });

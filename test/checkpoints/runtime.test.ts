@@ -5,6 +5,7 @@ import { checkpointsFolder } from '../../src/checkpoints/index.js';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { validateSettings } from '../../src/config/validate.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 let runtime: Runtime | undefined;
@@ -30,18 +31,21 @@ const labels = async (runtime: Runtime) =>
   (await runtime.checkpoints.store(runtime.workspace)?.list())?.map((c) => `${c.kind}: ${c.label}`);
 
 describe('the checkpoint step of the call pipeline', () => {
-  it('takes one before an edit and before a command that writes, none before a read-only command', async () => {
-    const { dir, runtime } = start();
-    writeFileSync(join(dir, 'a.txt'), 'a\n');
-    expect((await runtime.runTool('execute_command', { command: 'ls -la && cat a.txt' })).isError).toBe(
-      false,
-    );
-    expect(await labels(runtime)).toEqual([]);
+  testNeeds('bwrap')(
+    'takes one before an edit and before a command that writes, none before a read-only command',
+    async () => {
+      const { dir, runtime } = start();
+      writeFileSync(join(dir, 'a.txt'), 'a\n');
+      expect((await runtime.runTool('execute_command', { command: 'ls -la && cat a.txt' })).isError).toBe(
+        false,
+      );
+      expect(await labels(runtime)).toEqual([]);
 
-    await runtime.runTool('execute_command', { command: 'echo b > b.txt' });
-    await runtime.runTool('write_to_file', { path: 'c.txt', content: 'c\n' });
-    expect(await labels(runtime)).toEqual(['call: Run echo b > b.txt', 'call: Write c.txt']);
-  });
+      await runtime.runTool('execute_command', { command: 'echo b > b.txt' });
+      await runtime.runTool('write_to_file', { path: 'c.txt', content: 'c\n' });
+      expect(await labels(runtime)).toEqual(['call: Run echo b > b.txt', 'call: Write c.txt']);
+    },
+  );
 
   it('takes none before a call the user declined (headless: refused)', async () => {
     const dir = tempDir('lathe-ws-');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CheckpointStore, shadowGitDir } from '../../src/checkpoints/index.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { countingGit, treeState } from './fixture.js';
 
@@ -92,34 +93,37 @@ describe('a prompt', () => {
     expect(await store.undo()).toBeUndefined();
   });
 
-  it('undone brings back what its edits and its commands changed, ignored files its edits named too', async () => {
-    const { dir, git, runtime, store } = start();
-    const before = treeState(dir);
-    await runtime.checkpointTurn('change things', []);
-    await runtime.runTool('read_file', { path: 'src/f1.ts' });
-    await edit(runtime, 'edit_file', { path: 'src/f1.ts', old_string: '= 1', new_string: '= 11' });
-    await edit(runtime, 'execute_command', {
-      command: 'echo changed > src/f2.ts && rm src/f3.ts && echo made > src/made.ts',
-    });
-    expect(git.shadowCalls()).toContain('fast-import');
-    await runtime.runTool('read_file', { path: 'src/made.ts' });
-    await edit(runtime, 'edit_file', { path: 'src/made.ts', old_string: 'made', new_string: 'edited' });
-    await runtime.runTool('read_file', { path: 'kept.log' });
-    await edit(runtime, 'write_to_file', { path: 'kept.log', content: 'rewritten\n' });
-    await edit(runtime, 'write_to_file', { path: 'made.log', content: 'made by an edit\n' });
-    expect(readFileSync(join(dir, 'src/made.ts'), 'utf8')).toBe('edited\n');
-    writeFileSync(join(dir, 'untouched.log'), 'ignored, made by hand\n');
+  testNeeds('bwrap')(
+    'undone brings back what its edits and its commands changed, ignored files its edits named too',
+    async () => {
+      const { dir, git, runtime, store } = start();
+      const before = treeState(dir);
+      await runtime.checkpointTurn('change things', []);
+      await runtime.runTool('read_file', { path: 'src/f1.ts' });
+      await edit(runtime, 'edit_file', { path: 'src/f1.ts', old_string: '= 1', new_string: '= 11' });
+      await edit(runtime, 'execute_command', {
+        command: 'echo changed > src/f2.ts && rm src/f3.ts && echo made > src/made.ts',
+      });
+      expect(git.shadowCalls()).toContain('fast-import');
+      await runtime.runTool('read_file', { path: 'src/made.ts' });
+      await edit(runtime, 'edit_file', { path: 'src/made.ts', old_string: 'made', new_string: 'edited' });
+      await runtime.runTool('read_file', { path: 'kept.log' });
+      await edit(runtime, 'write_to_file', { path: 'kept.log', content: 'rewritten\n' });
+      await edit(runtime, 'write_to_file', { path: 'made.log', content: 'made by an edit\n' });
+      expect(readFileSync(join(dir, 'src/made.ts'), 'utf8')).toBe('edited\n');
+      writeFileSync(join(dir, 'untouched.log'), 'ignored, made by hand\n');
 
-    const undone = await store.undo();
-    expect(undone?.target.label).toBe('change things');
-    const { 'untouched.log': byHand, ...after } = treeState(dir);
-    expect(after).toEqual(before);
-    expect(byHand).toBeDefined();
-  });
+      const undone = await store.undo();
+      expect(undone?.target.label).toBe('change things');
+      const { 'untouched.log': byHand, ...after } = treeState(dir);
+      expect(after).toEqual(before);
+      expect(byHand).toBeDefined();
+    },
+  );
 });
 
 describe('a command that may change files', () => {
-  it('takes a snapshot of the tree first, which a restore goes back to', async () => {
+  testNeeds('bwrap')('takes a snapshot of the tree first, which a restore goes back to', async () => {
     const { dir, home, git, runtime, store } = start();
     const before = treeState(dir);
     await edit(runtime, 'execute_command', { command: 'echo x > src/x.ts && rm src/f0.ts' });

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { processesCarrying, uniqueToken } from '../support/processes.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 const env = () => ({ LATHE_HOME: tempDir('lathe-home-'), LATHE_FEATURES: '', NODE_ENV: 'test' });
@@ -19,7 +20,7 @@ function run(args: string[]) {
 }
 
 describe('lathe tool exits when its call is done', () => {
-  it('ends a background command it started, with a line on stderr', async () => {
+  testNeeds('bwrap')('ends a background command it started, with a line on stderr', async () => {
     const token = uniqueToken('tool-background');
     const command = `export MARK=${token}; sleep 300`;
     const r = await run([
@@ -40,7 +41,7 @@ describe('lathe tool exits when its call is done', () => {
     expect(processesCarrying(token)).toEqual([]);
   });
 
-  it('ends a task it started, with a line on stderr', async () => {
+  testNeeds('bwrap')('ends a task it started, with a line on stderr', async () => {
     const token = uniqueToken('tool-task');
     const r = await run([
       'tool',

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { globalMcpSettingsPath } from '../../src/config/paths.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
 import { LIVELY_SERVER } from '../support/mcp_servers/peers.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 afterEach(closeFakeServers);
@@ -29,7 +30,7 @@ describe('a server prompt in a headless run', () => {
     expect(run.requests[0].lastUserText).toBe('Say hello to Ada.');
   });
 
-  it('stops with one line when the prompt’s required argument is missing', async () => {
+  testNeeds('bwrap')('stops with one line when the prompt’s required argument is missing', async () => {
     const run = await runHeadless(tempDir(), [{ text: 'unused' }], ['-p', '/lively:greet'], {
       home: homeWithLively(),
     });

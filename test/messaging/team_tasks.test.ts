@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { call, say, startParent } from '../support/subagent_harness.js';
 
@@ -97,33 +98,36 @@ describe("the task tools on a team's shared list", () => {
     }
   });
 
-  it("refuses a team's status for a session task, and a command or an owner where they do not belong", async () => {
-    const runtime = runtimeWith(['tasks', 'swarms']);
-    await runtime.runTool('team_create', { name: 'crew' });
-    const mine = await runtime.runTool('task_create', { subject: 'mine' });
-    expect(await runtime.runTool('task_update', { id: idOf(mine), status: 'claimed' })).toMatchObject({
-      isError: true,
-      text: expect.stringContaining(`Status "claimed" is for a team's tasks (with team)`),
-    });
-    const shared = await runtime.runTool('task_create', { team: 'crew', subject: 'shared' });
-    expect(
-      await runtime.runTool('task_update', { team: 'crew', id: idOf(shared), status: 'running' }),
-    ).toMatchObject({
-      isError: true,
-      text: expect.stringContaining("A team's tasks are open, claimed, done"),
-    });
-    expect(await runtime.runTool('task_update', { id: idOf(mine), owner: 'ann' })).toMatchObject({
-      isError: true,
-      text: expect.stringContaining("owner is for a team's task"),
-    });
-    expect(
-      await runtime.runTool('task_create', { team: 'crew', subject: 'run', command: 'true' }),
-    ).toMatchObject({
-      isError: true,
-      text: expect.stringContaining("A team's task is tracked only"),
-    });
-    expect(await runtime.teams!.tasks('crew')).toMatchObject([{ subject: 'shared', status: 'open' }]);
-  });
+  testNeeds('bwrap')(
+    "refuses a team's status for a session task, and a command or an owner where they do not belong",
+    async () => {
+      const runtime = runtimeWith(['tasks', 'swarms']);
+      await runtime.runTool('team_create', { name: 'crew' });
+      const mine = await runtime.runTool('task_create', { subject: 'mine' });
+      expect(await runtime.runTool('task_update', { id: idOf(mine), status: 'claimed' })).toMatchObject({
+        isError: true,
+        text: expect.stringContaining(`Status "claimed" is for a team's tasks (with team)`),
+      });
+      const shared = await runtime.runTool('task_create', { team: 'crew', subject: 'shared' });
+      expect(
+        await runtime.runTool('task_update', { team: 'crew', id: idOf(shared), status: 'running' }),
+      ).toMatchObject({
+        isError: true,
+        text: expect.stringContaining("A team's tasks are open, claimed, done"),
+      });
+      expect(await runtime.runTool('task_update', { id: idOf(mine), owner: 'ann' })).toMatchObject({
+        isError: true,
+        text: expect.stringContaining("owner is for a team's task"),
+      });
+      expect(
+        await runtime.runTool('task_create', { team: 'crew', subject: 'run', command: 'true' }),
+      ).toMatchObject({
+        isError: true,
+        text: expect.stringContaining("A team's task is tracked only"),
+      });
+      expect(await runtime.teams!.tasks('crew')).toMatchObject([{ subject: 'shared', status: 'open' }]);
+    },
+  );
 
   it('a child member sees the lead’s task and claims it', async () => {
     harness = await startParent({

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { probeSandbox } from '../../src/permission/sandbox/bubblewrap.js';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 /** A folder outside the workspace and outside the temp folders the sandbox leaves writable. */
@@ -40,7 +41,7 @@ function runtime(sandbox: SettingsLayer['sandbox'] = {}, home = tempDir('lathe-h
   return { dir, rt, run, home };
 }
 
-describe('the bubblewrap sandbox (workspace-write)', () => {
+needs('bwrap')('the bubblewrap sandbox (workspace-write)', () => {
   it('is active here', async () => {
     expect(await runtime().rt.checkSandbox()).toEqual({ active: true });
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, type RuntimeOptions } from '../../src/runtime/create_runtime.js';
 import type { ApprovalRequest } from '../../src/tool/run_call.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 /** A runtime over a workspace holding a.txt, in the real sandbox, whose asks are recorded and declined. */
@@ -24,7 +25,7 @@ function runtime(options: RuntimeOptions = {}) {
 }
 
 describe('execute_command through the runtime, the permission engine and the sandbox', () => {
-  it("bash -lc 'ls -la' runs without asking", async () => {
+  testNeeds('bwrap')("bash -lc 'ls -la' runs without asking", async () => {
     const { rt, asked } = runtime();
     const result = await rt.runTool('execute_command', { command: "bash -lc 'ls -la'" });
     expect(asked).toEqual([]);
@@ -61,16 +62,19 @@ describe('execute_command through the runtime, the permission engine and the san
     expect(result).toMatchObject({ isError: true, text: expect.stringMatching(/denied by rule/) });
   });
 
-  it('base64 -o into .git/hooks asks as a protected path, so it does not run unasked', async () => {
-    const { rt, asked, cwd } = runtime();
-    mkdirSync(join(cwd, '.git', 'hooks'), { recursive: true });
-    writeFileSync(join(cwd, 'x.b64'), `${Buffer.from('#!/bin/sh\necho pwned\n').toString('base64')}\n`);
-    await rt.runTool('execute_command', { command: 'base64 -d -i x.b64 -o .git/hooks/pre-commit' });
-    expect(asked.map((request) => request.reason)).toEqual([
-      expect.stringMatching(/pre-commit is .*protected/),
-    ]);
-    expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'base64 -o into .git/hooks asks as a protected path, so it does not run unasked',
+    async () => {
+      const { rt, asked, cwd } = runtime();
+      mkdirSync(join(cwd, '.git', 'hooks'), { recursive: true });
+      writeFileSync(join(cwd, 'x.b64'), `${Buffer.from('#!/bin/sh\necho pwned\n').toString('base64')}\n`);
+      await rt.runTool('execute_command', { command: 'base64 -d -i x.b64 -o .git/hooks/pre-commit' });
+      expect(asked.map((request) => request.reason)).toEqual([
+        expect.stringMatching(/pre-commit is .*protected/),
+      ]);
+      expect(existsSync(join(cwd, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    },
+  );
 
   it('an allow rule broader than it looks is warned about at the start', () => {
     const { rt } = runtime({ settings: { permissions: { allow: ['execute_command(git *)'] } } });

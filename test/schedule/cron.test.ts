@@ -6,6 +6,7 @@ import { type ScheduledPromptEvent, ScheduleHost } from '../../src/schedule/sche
 import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { disposeAll, eventually, runtimeWith } from '../tasks/helpers.js';
 
@@ -38,7 +39,7 @@ describe('cron_create / cron_list / cron_delete', () => {
     ]);
   });
 
-  it('persist the schedule under documents-root, readable only by the user', async () => {
+  testNeeds('bwrap')('persist the schedule under documents-root, readable only by the user', async () => {
     const rt = runtimeWith(['triggers']);
     const created = await rt.runTool('cron_create', {
       schedule: '0 9 * * 1-5',
@@ -67,7 +68,7 @@ describe('cron_create / cron_list / cron_delete', () => {
     );
   });
 
-  it('refuse an expression croner cannot read, saying why', async () => {
+  testNeeds('bwrap')('refuse an expression croner cannot read, saying why', async () => {
     const rt = runtimeWith(['triggers']);
     const r = await rt.runTool('cron_create', { schedule: 'every day', prompt: 'x' });
     expect(r).toMatchObject({ isError: true });
@@ -77,7 +78,7 @@ describe('cron_create / cron_list / cron_delete', () => {
     );
   });
 
-  it('report a schedule file that does not parse, and never overwrite it', async () => {
+  testNeeds('bwrap')('report a schedule file that does not parse, and never overwrite it', async () => {
     const rt = runtimeWith(['triggers']);
     const path = join(rt.documentsRoot, 'schedules', 'cron.json');
     mkdirSync(join(rt.documentsRoot, 'schedules'));
@@ -89,7 +90,7 @@ describe('cron_create / cron_list / cron_delete', () => {
 });
 
 describe('the scheduler', () => {
-  it('fires a due prompt into the handler the client installed', async () => {
+  testNeeds('bwrap')('fires a due prompt into the handler the client installed', async () => {
     const rt = runtimeWith(['triggers']);
     const events: ScheduledPromptEvent[] = [];
     rt.onScheduledPrompt((event) => events.push(event));
@@ -99,7 +100,7 @@ describe('the scheduler', () => {
     await eventually(() => storeOf(rt.documentsRoot).jobs[0].lastRunAt);
   });
 
-  it('runs a one-time prompt once, then forgets it', async () => {
+  testNeeds('bwrap')('runs a one-time prompt once, then forgets it', async () => {
     const rt = runtimeWith(['triggers']);
     const events: ScheduledPromptEvent[] = [];
     rt.onScheduledPrompt((event) => events.push(event));

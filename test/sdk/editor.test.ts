@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { query } from '../../src/sdk/query.js';
 import type { EditorAccess, EditorTerminal } from '../../src/tool/context/editor.js';
 import { ProcessTerminal } from '../support/program_editor.js';
+import { testNeeds } from '../support/required_programs.js';
 import { closeSdkServers, sdkSetup } from './support.js';
 
 afterEach(closeSdkServers);
@@ -198,22 +199,25 @@ describe('staleness against the buffer', () => {
 });
 
 describe("the program's terminal", () => {
-  it("runs the command, wrapped in lathe's sandbox, and hands its output to the model", async () => {
-    const { options, cwd, modelRequests } = await sdkSetup([
-      { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-the-terminal' } }] },
-      done,
-    ]);
-    const { terminal, processes } = programTerminal();
-    await query({ prompt: 'x', options: { ...options, editor: { terminal } } }).result;
-    expect(processes.runs).toHaveLength(1);
-    expect(processes.runs[0].argv[0]).toBe('bwrap');
-    expect(processes.runs[0].argv.slice(-3)).toEqual(['bash', '-c', 'echo from-the-terminal']);
-    expect(processes.runs[0].cwd).toBe(cwd);
-    const result = modelRequests()[1].toolResults[0];
-    expect(result.isError).toBeFalsy();
-    expect(result.content).toContain('from-the-terminal');
-    expect(result.content).toContain('Exit code 0.');
-  });
+  testNeeds('bwrap')(
+    "runs the command, wrapped in lathe's sandbox, and hands its output to the model",
+    async () => {
+      const { options, cwd, modelRequests } = await sdkSetup([
+        { toolCalls: [{ name: 'execute_command', input: { command: 'echo from-the-terminal' } }] },
+        done,
+      ]);
+      const { terminal, processes } = programTerminal();
+      await query({ prompt: 'x', options: { ...options, editor: { terminal } } }).result;
+      expect(processes.runs).toHaveLength(1);
+      expect(processes.runs[0].argv[0]).toBe('bwrap');
+      expect(processes.runs[0].argv.slice(-3)).toEqual(['bash', '-c', 'echo from-the-terminal']);
+      expect(processes.runs[0].cwd).toBe(cwd);
+      const result = modelRequests()[1].toolResults[0];
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toContain('from-the-terminal');
+      expect(result.content).toContain('Exit code 0.');
+    },
+  );
 
   it("never gets a command lathe's permission rules deny", async () => {
     const { options, cwd, modelRequests } = await sdkSetup(
@@ -230,7 +234,7 @@ describe("the program's terminal", () => {
     expect(readFileSync(join(cwd, 'keep.txt'), 'utf8')).toBe('kept\n');
   });
 
-  it("stops a command at its timeout through the terminal's signal", async () => {
+  testNeeds('bwrap')("stops a command at its timeout through the terminal's signal", async () => {
     const { options, modelRequests } = await sdkSetup([
       { toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30', timeout: 1 } }] },
       done,
@@ -241,7 +245,7 @@ describe("the program's terminal", () => {
     expect(modelRequests()[1].toolResults[0].content).toContain('Stopped after 1 s (timeout)');
   });
 
-  it('runs a background command there, and kill_command stops it', async () => {
+  testNeeds('bwrap')('runs a background command there, and kill_command stops it', async () => {
     const { options, modelRequests } = await sdkSetup([
       {
         toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30', run_in_background: true } }],

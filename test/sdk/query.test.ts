@@ -6,6 +6,7 @@ import { UsageError } from '../../src/sdk/errors.js';
 import type { SdkMessage, SdkUserMessage } from '../../src/sdk/messages.js';
 import { query } from '../../src/sdk/query.js';
 import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
+import { testNeeds } from '../support/required_programs.js';
 import { closeSdkServers, readAll, results, sdkSetup } from './support.js';
 
 afterEach(closeSdkServers);
@@ -97,23 +98,26 @@ describe('query() against the fake model server', () => {
     );
   });
 
-  it('interrupt() mid-run ends it aborted, and the command it was running is gone', async () => {
-    const token = uniqueToken('sdk-interrupt');
-    const { options } = await sdkSetup([
-      { toolCalls: [{ name: 'execute_command', input: { command: `export T=${token}; sleep 60` } }] },
-    ]);
-    const run = query({ prompt: 'wait a minute', options: { ...options, approve: ['executeAll'] } });
-    const seen: SdkMessage[] = [];
-    for await (const message of run) {
-      seen.push(message);
-      if (message.type === 'tool_start') {
-        await eventually(() => processesCarrying(token).length > 0);
-        await run.interrupt();
+  testNeeds('bwrap')(
+    'interrupt() mid-run ends it aborted, and the command it was running is gone',
+    async () => {
+      const token = uniqueToken('sdk-interrupt');
+      const { options } = await sdkSetup([
+        { toolCalls: [{ name: 'execute_command', input: { command: `export T=${token}; sleep 60` } }] },
+      ]);
+      const run = query({ prompt: 'wait a minute', options: { ...options, approve: ['executeAll'] } });
+      const seen: SdkMessage[] = [];
+      for await (const message of run) {
+        seen.push(message);
+        if (message.type === 'tool_start') {
+          await eventually(() => processesCarrying(token).length > 0);
+          await run.interrupt();
+        }
       }
-    }
-    expect(seen.at(-1)).toMatchObject({ type: 'result', outcome: 'aborted', is_error: true });
-    await eventually(() => processesCarrying(token).length === 0);
-  });
+      expect(seen.at(-1)).toMatchObject({ type: 'result', outcome: 'aborted', is_error: true });
+      await eventually(() => processesCarrying(token).length === 0);
+    },
+  );
 
   it('interrupt() while the model streams its answer ends the run there', async () => {
     const { options, server } = await sdkSetup([{ text: 'word '.repeat(400), chunkDelayMs: 5 }]);

@@ -8,6 +8,7 @@ import { budgetResult } from '../../src/tool/budget.js';
 import { OutputCapture } from '../../src/tools/exec/output_capture.js';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer } from '../support/fake_model_server.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 // A full disk is real here: /dev/full for a write stream, and a small tmpfs (mounting one needs
@@ -102,35 +103,46 @@ describe.skipIf(!isRoot)('a full disk (a 256 KB tmpfs; mounting it needs root)',
     expect(fs.readdirSync(join(disk, 'session', 'tool-results'))).toEqual([]);
   });
 
-  it('lathe -p goes on when a command fills the disk: one warning line, the model told, the run done', async () => {
-    const dir = tempDir('lathe-repo-');
-    const server = await FakeModelServer.start({
-      turns: [
-        {
-          toolCalls: [
-            {
-              name: 'execute_command',
-              input: { command: 'head -c 2000000 /dev/zero | tr "\\0" x; echo; echo done' },
-            },
-          ],
-        },
-        { text: 'All done.' },
-      ],
-    });
-    try {
-      const run = await latheAsync(['-p', 'make noise', '--model', 'anthropic/claude-sonnet-4-5', '--yolo'], {
-        cwd: dir,
-        env: { LATHE_HOME: disk, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', NODE_ENV: 'test' },
+  testNeeds('bwrap')(
+    'lathe -p goes on when a command fills the disk: one warning line, the model told, the run done',
+    async () => {
+      const dir = tempDir('lathe-repo-');
+      const server = await FakeModelServer.start({
+        turns: [
+          {
+            toolCalls: [
+              {
+                name: 'execute_command',
+                input: { command: 'head -c 2000000 /dev/zero | tr "\\0" x; echo; echo done' },
+              },
+            ],
+          },
+          { text: 'All done.' },
+        ],
       });
-      expect(run).toMatchObject({ code: 0, stdout: 'All done.\n' });
-      const lines = run.stderr.trim().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^lathe: warning: session log .*: could not save \(the disk is full\)/);
-      const [result] = server.requests.filter((q) => q.kind === 'model')[1].toolResults;
-      expect(result.content).toContain('the whole output could not be saved (the disk is full)');
-      expect(result.content).toMatch(/done\n/);
-    } finally {
-      await server.close();
-    }
-  });
+      try {
+        const run = await latheAsync(
+          ['-p', 'make noise', '--model', 'anthropic/claude-sonnet-4-5', '--yolo'],
+          {
+            cwd: dir,
+            env: {
+              LATHE_HOME: disk,
+              ANTHROPIC_BASE_URL: server.url,
+              ANTHROPIC_API_KEY: 'k',
+              NODE_ENV: 'test',
+            },
+          },
+        );
+        expect(run).toMatchObject({ code: 0, stdout: 'All done.\n' });
+        const lines = run.stderr.trim().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^lathe: warning: session log .*: could not save \(the disk is full\)/);
+        const [result] = server.requests.filter((q) => q.kind === 'model')[1].toolResults;
+        expect(result.content).toContain('the whole output could not be saved (the disk is full)');
+        expect(result.content).toMatch(/done\n/);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });

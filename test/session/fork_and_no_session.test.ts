@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lathe } from '../support/cli.js';
 import { closeFakeServers, runHeadless } from '../support/headless_run.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 // The built `lathe -p` against the fake model server: --no-session writes no session, --fork
@@ -24,7 +25,7 @@ function sessionsOf(dir: string, home: string): Array<{ id: string; path: string
 }
 
 describe('--no-session', () => {
-  it('runs, with a tool call, and writes nothing into the sessions folder', async () => {
+  testNeeds('bwrap')('runs, with a tool call, and writes nothing into the sessions folder', async () => {
     const dir = writeTree({ 'a.txt': 'hello' });
     const run = await runHeadless(
       dir,

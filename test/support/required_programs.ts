@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { describe } from 'vitest';
+import { describe, it, type TestFunction } from 'vitest';
 
 /**
  * The programs the tests run for real, each with the Debian package that brings it. Checked
@@ -46,13 +46,30 @@ export function missingProgramsMessage(missing: RequiredProgram[]): string {
   );
 }
 
+/** Whether the tests needing `programs` are skipped, and the name that says why. */
+function skipFor(programs: RequiredProgram[]) {
+  const missing = programs.filter((program) => !onPath(program));
+  const skip = SKIP_MISSING && missing.length > 0;
+  return { skip, label: (name: string) => (skip ? `${name} (skipped: needs ${missing.join(', ')})` : name) };
+}
+
 /**
  * `describe` for the tests of a file that run `programs`: under LATHE_TEST_SKIP_MISSING=1, when
  * one is missing, the group is skipped and its name says which program it lacks.
  */
 export function needs(...programs: RequiredProgram[]) {
-  const missing = programs.filter((program) => !onPath(program));
-  const skip = SKIP_MISSING && missing.length > 0;
-  return (name: string, body: () => void) =>
-    describe.skipIf(skip)(skip ? `${name} (skipped: needs ${missing.join(', ')})` : name, body);
+  const { skip, label } = skipFor(programs);
+  const group = (name: string, body: () => void) => describe.skipIf(skip)(label(name), body);
+  /** `describe.each` the same way, for groups made once per case (e.g. per sandbox user). */
+  group.each =
+    <T>(cases: readonly T[]) =>
+    (name: string, body: (item: T) => void) =>
+      describe.skipIf(skip).each(cases as T[])(label(name), body as never);
+  return group;
+}
+
+/** `it` for one test that runs `programs`, skipped and named the same way as `needs`. */
+export function testNeeds(...programs: RequiredProgram[]) {
+  const { skip, label } = skipFor(programs);
+  return (name: string, fn: TestFunction, timeout?: number) => it.skipIf(skip)(label(name), fn, timeout);
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NO_FACTS } from '../../src/tool/facts.js';
 import { findTool } from '../../src/tool/pool.js';
 import { builtinTools } from '../../src/tools/index.js';
+import { testNeeds } from '../support/required_programs.js';
 import { disposeAll, eventually, processesCarrying, runtimeWith, uniqueToken } from './helpers.js';
 
 afterEach(disposeAll);
@@ -49,7 +50,7 @@ describe('task tools', () => {
     expect(tool('task_stop').isConcurrencySafe({ id: 'x' }, NO_FACTS)).toBe(true);
   });
 
-  it('runs a command as a real process and reports how it ended', async () => {
+  testNeeds('bwrap')('runs a command as a real process and reports how it ended', async () => {
     const rt = runtimeWith(['tasks']);
     const created = await rt.runTool('task_create', {
       subject: 'count',
@@ -63,29 +64,32 @@ describe('task tools', () => {
     expect(got.text).toMatch(/output: 8 bytes in .*tasks\/task_[0-9a-f]{8}\.log, 8 not yet read/);
   });
 
-  it('task_output returns what is new since the last read, or everything with all', async () => {
-    const rt = runtimeWith(['tasks']);
-    const dir = rt.cwd;
-    const id = idOf(
-      await rt.runTool('task_create', {
-        subject: 'print on demand',
-        command: `echo first; while [ ! -e ${dir}/go ]; do sleep 0.05; done; echo second`,
-      }),
-    );
-    await eventually(async () => /first/.test((await rt.runTool('task_output', { id, all: true })).text));
-    expect((await rt.runTool('task_output', { id })).text).toBe(`${id} [running], new output:\nfirst\n`);
-    expect((await rt.runTool('task_output', { id })).text).toBe(
-      `${id} [running], new output:\n(no new output)`,
-    );
-    await rt.runTool('execute_command', { command: 'touch go' });
-    const rest = await rt.runTool('task_output', { id, wait: 20 });
-    expect(rest.text).toBe(`${id} [completed, exit code 0], new output:\nsecond\n`);
-    expect((await rt.runTool('task_output', { id, all: true })).text).toBe(
-      `${id} [completed, exit code 0]:\nfirst\nsecond\n`,
-    );
-  });
+  testNeeds('bwrap')(
+    'task_output returns what is new since the last read, or everything with all',
+    async () => {
+      const rt = runtimeWith(['tasks']);
+      const dir = rt.cwd;
+      const id = idOf(
+        await rt.runTool('task_create', {
+          subject: 'print on demand',
+          command: `echo first; while [ ! -e ${dir}/go ]; do sleep 0.05; done; echo second`,
+        }),
+      );
+      await eventually(async () => /first/.test((await rt.runTool('task_output', { id, all: true })).text));
+      expect((await rt.runTool('task_output', { id })).text).toBe(`${id} [running], new output:\nfirst\n`);
+      expect((await rt.runTool('task_output', { id })).text).toBe(
+        `${id} [running], new output:\n(no new output)`,
+      );
+      await rt.runTool('execute_command', { command: 'touch go' });
+      const rest = await rt.runTool('task_output', { id, wait: 20 });
+      expect(rest.text).toBe(`${id} [completed, exit code 0], new output:\nsecond\n`);
+      expect((await rt.runTool('task_output', { id, all: true })).text).toBe(
+        `${id} [completed, exit code 0]:\nfirst\nsecond\n`,
+      );
+    },
+  );
 
-  it('gives long output in parts, never more than the budget at once', async () => {
+  testNeeds('bwrap')('gives long output in parts, never more than the budget at once', async () => {
     const rt = runtimeWith(['tasks']);
     const id = idOf(await rt.runTool('task_create', { subject: 'flood', command: 'seq 1 20000' }));
     const first = await rt.runTool('task_output', { id, wait: 20 });
@@ -97,7 +101,7 @@ describe('task tools', () => {
     expect(all).toMatch(/\n20000\n$/);
   });
 
-  it('task_stop ends the whole process tree and marks the task stopped', async () => {
+  testNeeds('bwrap')('task_stop ends the whole process tree and marks the task stopped', async () => {
     const rt = runtimeWith(['tasks']);
     const token = uniqueToken('task-stop');
     const id = idOf(
@@ -113,7 +117,7 @@ describe('task tools', () => {
     expect((await rt.runTool('task_stop', { id })).text).toMatch(/had already ended: stopped/);
   });
 
-  it('runtime.dispose() ends the tasks still running', async () => {
+  testNeeds('bwrap')('runtime.dispose() ends the tasks still running', async () => {
     const rt = runtimeWith(['tasks']);
     const token = uniqueToken('task-dispose');
     const id = idOf(
@@ -137,7 +141,7 @@ describe('task tools', () => {
     expect((await rt.runTool('task_output', { id: b })).text).toMatch(/runs no command, so it has no output/);
   });
 
-  it('a command task takes its status from its process, not from task_update', async () => {
+  testNeeds('bwrap')('a command task takes its status from its process, not from task_update', async () => {
     const rt = runtimeWith(['tasks']);
     const id = idOf(await rt.runTool('task_create', { subject: 'wait', command: 'sleep 30' }));
     const r = await rt.runTool('task_update', { id, status: 'completed', subject: 'renamed' });
@@ -156,14 +160,14 @@ describe('task tools', () => {
     );
   });
 
-  it('asks before running a command that changes things (headless: refused)', async () => {
+  testNeeds('bwrap')('asks before running a command that changes things (headless: refused)', async () => {
     const rt = runtimeWith(['tasks'], { approve: [] });
     const r = await rt.runTool('task_create', { subject: 'touch', command: 'touch made.txt' });
     expect(r.text).toMatch(/executeAll/);
     expect(existsSync(`${rt.cwd}/made.txt`)).toBe(false);
   });
 
-  it('stops a task whose output passes the cap, and says so', async () => {
+  testNeeds('bwrap')('stops a task whose output passes the cap, and says so', async () => {
     const rt = runtimeWith(['tasks'], { settings: { commands: { maxOutputBytes: 64 * 1024 } } });
     const created = await rt.runTool('task_create', { subject: 'flood', command: 'cat /dev/zero' });
     const id = idOf(created);
@@ -177,7 +181,7 @@ describe('task tools', () => {
     expect(statSync((created.data as { outputPath: string }).outputPath).size).toBe(64 * 1024);
   });
 
-  it('keeps output files in the session folder', async () => {
+  testNeeds('bwrap')('keeps output files in the session folder', async () => {
     const rt = runtimeWith(['tasks']);
     const created = await rt.runTool('task_create', { subject: 'hi', command: 'echo hi' });
     const { outputPath } = created.data as { outputPath: string };

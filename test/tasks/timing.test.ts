@@ -7,6 +7,7 @@ import { findTool } from '../../src/tool/pool.js';
 import type { ToolCall } from '../../src/tool/run_call.js';
 import type { ToolResult } from '../../src/tool/types.js';
 import { builtinTools } from '../../src/tools/index.js';
+import { testNeeds } from '../support/required_programs.js';
 import { disposeAll, eventually, processesCarrying, runtimeWith, uniqueToken } from './helpers.js';
 
 afterEach(disposeAll);
@@ -63,7 +64,7 @@ describe('monitor', () => {
     expect(tool.planModeAllowed({ command: 'rm -rf build' }, facts)).toBe(false);
   });
 
-  it("streams a command's lines as progress and returns them when it ends", async () => {
+  testNeeds('bwrap')("streams a command's lines as progress and returns them when it ends", async () => {
     const rt = runtimeWith(['monitor']);
     const progress: string[] = [];
     const r = await runWith(
@@ -77,18 +78,21 @@ describe('monitor', () => {
     );
   });
 
-  it('stops at the first line matching `until` and ends the command, tree and all', async () => {
-    const rt = runtimeWith(['monitor']);
-    const token = uniqueToken('monitor');
-    const r = await rt.runTool('monitor', {
-      command: `export MARK=${token}; bash -c 'sleep 60; echo child' & for i in $(seq 1 100); do echo "step $i"; sleep 0.05; done`,
-      until: 'step 3$',
-    });
-    expect(r.text).toMatch(
-      /: 3 lines. A line matched \/step 3\$\/. The command was stopped.\nMatching line: step 3\n/,
-    );
-    expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
-  });
+  testNeeds('bwrap')(
+    'stops at the first line matching `until` and ends the command, tree and all',
+    async () => {
+      const rt = runtimeWith(['monitor']);
+      const token = uniqueToken('monitor');
+      const r = await rt.runTool('monitor', {
+        command: `export MARK=${token}; bash -c 'sleep 60; echo child' & for i in $(seq 1 100); do echo "step $i"; sleep 0.05; done`,
+        until: 'step 3$',
+      });
+      expect(r.text).toMatch(
+        /: 3 lines. A line matched \/step 3\$\/. The command was stopped.\nMatching line: step 3\n/,
+      );
+      expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
+    },
+  );
 
   it('follows the lines appended to a log file until a pattern appears', async () => {
     const rt = runtimeWith(['monitor']);
@@ -119,7 +123,7 @@ describe('monitor', () => {
     expect(r.text).toMatch(/: 2 lines. Stopped after 1 s \(timeout\) with no match.\na\nb$/);
   });
 
-  it('keeps only the last lines of a long stream', async () => {
+  testNeeds('bwrap')('keeps only the last lines of a long stream', async () => {
     const rt = runtimeWith(['monitor']);
     const r = await rt.runTool('monitor', { command: 'seq 1 5000' });
     expect(r.text).toMatch(/: 5000 lines. The command ended \(exit code 0\).\nThe last 200 lines:\n4801\n/);
@@ -143,7 +147,7 @@ describe('monitor', () => {
     });
   }, 60_000);
 
-  it('refuses unclear input', async () => {
+  testNeeds('bwrap')('refuses unclear input', async () => {
     const rt = runtimeWith(['monitor']);
     expect((await rt.runTool('monitor', { command: 'ls', path: 'x' })).text).toMatch(
       /either command .* or path/,

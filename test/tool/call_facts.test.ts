@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
 import { parseCall } from '../../src/tool/run_call.js';
 import type { CallFacts, ToolContext } from '../../src/tool/types.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 const made: Runtime[] = [];
@@ -49,23 +50,29 @@ describe('the facts of a call come from parsing it, not from what ran before', (
     expect(tool.isConcurrencySafe(call.input, call.facts)).toBe(true);
   });
 
-  it('the permission engine asked directly and the pipeline agree on a read-only command', async () => {
-    const rt = runtime();
-    expect(await engineVerdict(rt, 'execute_command', { command: 'echo hello' })).toEqual({
-      behavior: 'allow',
-    });
-    const result = await rt.runTool('execute_command', { command: 'echo hello' });
-    expect(result.permissionDenial).toBeUndefined();
-    expect(result.text).toMatch(/^hello\n/);
-  });
+  testNeeds('bwrap')(
+    'the permission engine asked directly and the pipeline agree on a read-only command',
+    async () => {
+      const rt = runtime();
+      expect(await engineVerdict(rt, 'execute_command', { command: 'echo hello' })).toEqual({
+        behavior: 'allow',
+      });
+      const result = await rt.runTool('execute_command', { command: 'echo hello' });
+      expect(result.permissionDenial).toBeUndefined();
+      expect(result.text).toMatch(/^hello\n/);
+    },
+  );
 
-  it('the permission engine asked directly and the pipeline agree on a command that writes', async () => {
-    const rt = runtime();
-    const direct = await engineVerdict(rt, 'execute_command', { command: 'touch made.txt' });
-    expect(direct).toMatchObject({ behavior: 'ask', category: 'executeAll' });
-    const result = await rt.runTool('execute_command', { command: 'touch made.txt' });
-    expect(result.permissionDenial).toMatchObject({ category: 'executeAll' });
-  });
+  testNeeds('bwrap')(
+    'the permission engine asked directly and the pipeline agree on a command that writes',
+    async () => {
+      const rt = runtime();
+      const direct = await engineVerdict(rt, 'execute_command', { command: 'touch made.txt' });
+      expect(direct).toMatchObject({ behavior: 'ask', category: 'executeAll' });
+      const result = await rt.runTool('execute_command', { command: 'touch made.txt' });
+      expect(result.permissionDenial).toMatchObject({ category: 'executeAll' });
+    },
+  );
 
   it('the facts of one command say nothing of another: it is not read-only', async () => {
     const rt = runtime();
@@ -82,7 +89,7 @@ describe('the facts of a call come from parsing it, not from what ran before', (
     expect(tool.isReadOnly(call.input, call.facts)).toBe(false);
   });
 
-  it('a command that cannot be parsed asks, saying it could not be parsed', async () => {
+  testNeeds('bwrap')('a command that cannot be parsed asks, saying it could not be parsed', async () => {
     const rt = runtime();
     const direct = await engineVerdict(rt, 'execute_command', { command: 'echo "unclosed' });
     expect(direct).toMatchObject({

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsLayer } from '../../src/config/types.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 const made: Runtime[] = [];
@@ -90,7 +91,7 @@ describe('deny rules hold for the edit tools and commands', () => {
     expect((await rt.runTool('apply_patch', { input: patch })).text).toMatch(/^Not run: .*write_to_file/);
     expect(existsSync(join(dir, 'secrets', 'key'))).toBe(false);
   });
-  it('cat .env is refused; cat a.txt runs', async () => {
+  testNeeds('bwrap')('cat .env is refused; cat a.txt runs', async () => {
     const { rt } = runtime(FILES, { settings: DENY_ENV, yolo: true });
     expect((await rt.runTool('execute_command', { command: 'cat .env' })).text).toMatch(/^Not run: .*\.env/);
     expect((await rt.runTool('execute_command', { command: 'cat a.txt' })).text).toMatch(/TOKEN=public/);
@@ -128,7 +129,7 @@ describe('outside the workspace, nothing is told before approval', () => {
 });
 
 describe('refusals give the actual reason', () => {
-  it('under --yolo in Plan mode they do not say "rerun with --yolo"', async () => {
+  testNeeds('bwrap')('under --yolo in Plan mode they do not say "rerun with --yolo"', async () => {
     const { rt } = runtime({}, { yolo: true, mode: 'plan' });
     const r = await rt.runTool('execute_command', { command: 'touch x' });
     expect(r.text).toMatch(/Plan mode/);
@@ -149,13 +150,13 @@ describe('refusals give the actual reason', () => {
 });
 
 describe('headless runs without --approve schedule nothing', () => {
-  it('cron_create asks, so it is refused', async () => {
+  testNeeds('bwrap')('cron_create asks, so it is refused', async () => {
     const { rt } = runtime({}, { features: ['triggers'] });
     const r = await rt.runTool('cron_create', { schedule: '0 9 * * *', prompt: 'x' });
     expect(r.text).toMatch(/^Not run: cron_create needs approval \(category executeAll\)/);
     expect((await rt.runTool('cron_list', {})).text).not.toMatch(/0 9 \* \* \*/);
   });
-  it('remote_trigger create is refused; list is not', async () => {
+  testNeeds('bwrap')('remote_trigger create is refused; list is not', async () => {
     const { rt } = runtime({}, { features: ['remote_triggers'], env: { LATHE_TRIGGER_PORT: '0' } });
     expect((await rt.runTool('remote_trigger', { action: 'create' })).text).toMatch(/^Not run: .*executeAll/);
     expect((await rt.runTool('remote_trigger', { action: 'list' })).text).toMatch(/No remote triggers/);

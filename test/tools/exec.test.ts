@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../../src/runtime/create_runtime.js';
 import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
@@ -20,26 +21,26 @@ function runtime(options: Parameters<typeof createRuntime>[0] = {}) {
 }
 
 describe('execute_command', () => {
-  it('returns the output and the exit code', async () => {
+  testNeeds('bwrap')('returns the output and the exit code', async () => {
     const { rt } = runtime();
     const r = await rt.runTool('execute_command', { command: 'echo hello; echo oops >&2' });
     expect(r.isError).toBe(false);
     expect(r.text).toBe('hello\noops\n\nExit code 0.');
   });
 
-  it('reports a non-zero exit as a result with the output', async () => {
+  testNeeds('bwrap')('reports a non-zero exit as a result with the output', async () => {
     const { rt } = runtime();
     const r = await rt.runTool('execute_command', { command: 'echo failing; exit 3' });
     expect(r).toMatchObject({ isError: true, text: 'failing\n\nExit code 3.' });
   });
 
-  it('gives commands no standard input, so one waiting for input ends', async () => {
+  testNeeds('bwrap')('gives commands no standard input, so one waiting for input ends', async () => {
     const { rt } = runtime();
     const r = await rt.runTool('execute_command', { command: 'read x && echo "got:$x" || echo "no input"' });
     expect(r.text).toMatch(/^no input/);
   });
 
-  it('stops the whole process tree at the timeout', async () => {
+  testNeeds('bwrap')('stops the whole process tree at the timeout', async () => {
     const { rt } = runtime();
     const token = uniqueToken('timeout');
     const r = await rt.runTool('execute_command', {
@@ -51,19 +52,22 @@ describe('execute_command', () => {
     expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
-  it('keeps a flood of output out of memory: head and tail for the model, all of it on disk', async () => {
-    const { rt } = runtime();
-    const r = await rt.runTool('execute_command', {
-      command: "head -c 30000000 /dev/zero | tr '\\0' 'a'; echo; echo END",
-    });
-    expect(r.text.length).toBeLessThan(30_000);
-    expect(r.text).toMatch(/bytes omitted; the whole output is in (\S+) …/);
-    const path = /Full output: (\S+)/.exec(r.text)![1];
-    expect(statSync(path).size).toBe(30_000_005);
-    expect(r.text).toMatch(/END\n\nExit code 0/);
-  });
+  testNeeds('bwrap')(
+    'keeps a flood of output out of memory: head and tail for the model, all of it on disk',
+    async () => {
+      const { rt } = runtime();
+      const r = await rt.runTool('execute_command', {
+        command: "head -c 30000000 /dev/zero | tr '\\0' 'a'; echo; echo END",
+      });
+      expect(r.text.length).toBeLessThan(30_000);
+      expect(r.text).toMatch(/bytes omitted; the whole output is in (\S+) …/);
+      const path = /Full output: (\S+)/.exec(r.text)![1];
+      expect(statSync(path).size).toBe(30_000_005);
+      expect(r.text).toMatch(/END\n\nExit code 0/);
+    },
+  );
 
-  it('runs in a folder inside the workspace, and refuses one outside', async () => {
+  testNeeds('bwrap')('runs in a folder inside the workspace, and refuses one outside', async () => {
     const { dir, rt } = runtime();
     mkdirSync(join(dir, 'sub'));
     expect((await rt.runTool('execute_command', { command: 'pwd', cwd: 'sub' })).text).toMatch(/\/sub\n/);
@@ -72,7 +76,7 @@ describe('execute_command', () => {
     );
   });
 
-  it('runs in the background and is stopped by kill_command, tree and all', async () => {
+  testNeeds('bwrap')('runs in the background and is stopped by kill_command, tree and all', async () => {
     const { rt } = runtime();
     const token = uniqueToken('background');
     const started = await rt.runTool('execute_command', {
@@ -97,28 +101,28 @@ describe('execute_command', () => {
 });
 
 describe('execute_command permissions', () => {
-  it('runs a read-only command without approval', async () => {
+  testNeeds('bwrap')('runs a read-only command without approval', async () => {
     const { rt } = runtime({ approve: [] });
     expect((await rt.runTool('execute_command', { command: 'ls -la | head -3' })).text).toMatch(
       /Exit code 0/,
     );
   });
 
-  it('asks (headless: refuses) for a command that changes things', async () => {
+  testNeeds('bwrap')('asks (headless: refuses) for a command that changes things', async () => {
     const { dir, rt } = runtime({ approve: [] });
     const r = await rt.runTool('execute_command', { command: 'touch made.txt' });
     expect(r.text).toMatch(/executeAll/);
     expect(existsSync(join(dir, 'made.txt'))).toBe(false);
   });
 
-  it('treats requires_approval as the stricter answer', async () => {
+  testNeeds('bwrap')('treats requires_approval as the stricter answer', async () => {
     const { rt } = runtime({ approve: [] });
     expect((await rt.runTool('execute_command', { command: 'ls', requires_approval: true })).text).toMatch(
       /executeAll/,
     );
   });
 
-  it('an allow rule for npm test does not cover a chained rm', async () => {
+  testNeeds('bwrap')('an allow rule for npm test does not cover a chained rm', async () => {
     const { dir, rt } = runtime({
       approve: [],
       settings: { permissions: { allow: ['execute_command(echo test*)'] } },
@@ -129,7 +133,7 @@ describe('execute_command permissions', () => {
     expect(existsSync(join(dir, 'bad.txt'))).toBe(false);
   });
 
-  it('an allow rule never covers a redirection into a file it did not name', async () => {
+  testNeeds('bwrap')('an allow rule never covers a redirection into a file it did not name', async () => {
     const { dir, rt } = runtime({
       approve: [],
       settings: { permissions: { allow: ['execute_command(echo test*)'] } },
@@ -140,7 +144,7 @@ describe('execute_command permissions', () => {
     expect(existsSync(join(dir, 'out.txt'))).toBe(false);
   });
 
-  it('an allow rule that names the redirection target covers it', async () => {
+  testNeeds('bwrap')('an allow rule that names the redirection target covers it', async () => {
     const { dir, rt } = runtime({
       approve: [],
       settings: { permissions: { allow: ['execute_command(echo test > out.txt)'] } },
@@ -149,7 +153,7 @@ describe('execute_command permissions', () => {
     expect(existsSync(join(dir, 'out.txt'))).toBe(true);
   });
 
-  it('a command too complex to parse is never auto-allowed by a pattern rule', async () => {
+  testNeeds('bwrap')('a command too complex to parse is never auto-allowed by a pattern rule', async () => {
     const { rt } = runtime({ approve: [], settings: { permissions: { allow: ['execute_command(f*)'] } } });
     const r = await rt.runTool('execute_command', { command: 'f() { echo hi; }; f' });
     expect(r.text).toMatch(/needs approval/);
@@ -173,7 +177,7 @@ describe('execute_command permissions', () => {
 });
 
 describe('sending a running command to the background', () => {
-  it('hands the model the result at once and lets the command run on', async () => {
+  testNeeds('bwrap')('hands the model the result at once and lets the command run on', async () => {
     const { dir, rt } = runtime();
     // The command waits for the test's go-ahead, so it is still running when it is detached.
     const pending = rt.runTool('execute_command', {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime/create_runtime.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { checkoutState, git, latheBranches, repository, writeFiles } from '../worktree/repos.js';
 
@@ -126,7 +127,7 @@ describe('the workspace after enter_worktree', () => {
     expect(rt.permissions.decidePath('write_to_file', 'edit', target)).toEqual({ behavior: 'allow' });
   });
 
-  it('lets a sandboxed command write in the worktree only', async () => {
+  testNeeds('bwrap')('lets a sandboxed command write in the worktree only', async () => {
     const repo = repository();
     const rt = runtimeIn(repo, { settings: { sandbox: { mode: 'workspace-write' } } });
     expect(await rt.checkSandbox()).toEqual({ active: true });
@@ -152,20 +153,23 @@ describe('setup commands of .agents/worktree.json through enter_worktree', () =>
   const settingsRepo = (repoSetup: string) =>
     repository({ 'README.md': 'hello\n', '.agents/worktree.json': JSON.stringify({ setup: [repoSetup] }) });
 
-  it('run in the sandbox, writing only in the new worktree, when the folder is trusted', async () => {
-    const repo = repository();
-    writeFiles(repo, {
-      '.agents/worktree.json': JSON.stringify({
-        setup: [`echo ran > setup.txt; echo leaked > ${join(repo, 'leak.txt')}; true`],
-      }),
-    });
-    const rt = runtimeIn(repo, { trust: true });
-    const entered = await rt.runTool('enter_worktree', { name: 'setup' });
-    expect(entered.isError, entered.text).toBe(false);
-    expect(entered.text).toContain('Note: ran the setup commands of');
-    expect(readFileSync(join(rt.place.workspace, 'setup.txt'), 'utf8')).toBe('ran\n');
-    expect(existsSync(join(repo, 'leak.txt'))).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'run in the sandbox, writing only in the new worktree, when the folder is trusted',
+    async () => {
+      const repo = repository();
+      writeFiles(repo, {
+        '.agents/worktree.json': JSON.stringify({
+          setup: [`echo ran > setup.txt; echo leaked > ${join(repo, 'leak.txt')}; true`],
+        }),
+      });
+      const rt = runtimeIn(repo, { trust: true });
+      const entered = await rt.runTool('enter_worktree', { name: 'setup' });
+      expect(entered.isError, entered.text).toBe(false);
+      expect(entered.text).toContain('Note: ran the setup commands of');
+      expect(readFileSync(join(rt.place.workspace, 'setup.txt'), 'utf8')).toBe('ran\n');
+      expect(existsSync(join(repo, 'leak.txt'))).toBe(false);
+    },
+  );
 
   it('are not run in an untrusted folder, and the result says why', async () => {
     const repo = settingsRepo('echo ran > setup.txt');

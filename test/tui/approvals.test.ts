@@ -8,6 +8,7 @@ import { NO_FACTS } from '../../src/tool/facts.js';
 import type { ApprovalRequest } from '../../src/tool/run_call.js';
 import { editFile } from '../../src/tools/edit/edit_file.js';
 import { executeCommand } from '../../src/tools/exec/execute_command.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 import { repo } from './support/lathe_terminal.js';
@@ -74,7 +75,7 @@ describe('saving a rule to settings', () => {
 });
 
 describe('approvals in the app', () => {
-  it('"don\'t ask again this session" lets the same command run without asking', async () => {
+  testNeeds('bwrap')('"don\'t ask again this session" lets the same command run without asking', async () => {
     app = await renderApp([
       { toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] },
       { toolCalls: [{ name: 'execute_command', input: { command: 'touch two' } }] },
@@ -89,7 +90,7 @@ describe('approvals in the app', () => {
     expect(existsSync(join(app.dir, 'two'))).toBe(true);
   });
 
-  it('shows the rule and the file before saving it to the project settings', async () => {
+  testNeeds('bwrap')('shows the rule and the file before saving it to the project settings', async () => {
     app = await renderApp([
       { toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] },
       { text: 'Touched.' },
@@ -109,23 +110,26 @@ describe('approvals in the app', () => {
     });
   });
 
-  it('approves edits without asking in the auto-accept mode, but still asks for commands', async () => {
-    app = await renderApp(
-      [
-        { toolCalls: [{ name: 'write_to_file', input: { path: 'new.txt', content: 'x\n' } }] },
-        { toolCalls: [{ name: 'execute_command', input: { command: 'touch y' } }] },
-        { text: 'Ok.' },
-      ],
-      {},
-    );
-    app.write(KEYS.shiftTab);
-    await app.waitFor('edits approved');
-    await app.submit('write');
-    await app.waitFor('Run `touch y`?');
-    expect(readFileSync(join(app.dir, 'new.txt'), 'utf8')).toBe('x\n');
-    app.write('1');
-    await app.waitFor('Ok.');
-  });
+  testNeeds('bwrap')(
+    'approves edits without asking in the auto-accept mode, but still asks for commands',
+    async () => {
+      app = await renderApp(
+        [
+          { toolCalls: [{ name: 'write_to_file', input: { path: 'new.txt', content: 'x\n' } }] },
+          { toolCalls: [{ name: 'execute_command', input: { command: 'touch y' } }] },
+          { text: 'Ok.' },
+        ],
+        {},
+      );
+      app.write(KEYS.shiftTab);
+      await app.waitFor('edits approved');
+      await app.submit('write');
+      await app.waitFor('Run `touch y`?');
+      expect(readFileSync(join(app.dir, 'new.txt'), 'utf8')).toBe('x\n');
+      app.write('1');
+      await app.waitFor('Ok.');
+    },
+  );
 
   it('stops the step on Esc', async () => {
     app = await renderApp([{ toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] }]);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testNeeds } from '../support/required_programs.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
 let app: AppUnderTest | undefined;
@@ -53,7 +54,7 @@ describe('the prompt', () => {
     await app.waitFor('content line 11');
   });
 
-  it('sends a running command to the background with Ctrl-B', async () => {
+  testNeeds('bwrap')('sends a running command to the background with Ctrl-B', async () => {
     app = await renderApp(
       [
         { toolCalls: [{ name: 'execute_command', input: { command: 'sleep 30' } }] },

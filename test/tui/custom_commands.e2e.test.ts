@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { needs } from '../support/required_programs.js';
+import { needs, testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { latheStarter } from './support/lathe_terminal.js';
 
@@ -29,7 +29,7 @@ needs('tmux')('/name args in the UI', () => {
     expect(term.history()).toContain('/greet Ada');
   });
 
-  it('runs a TOML command’s !{…} part and sends its output', async () => {
+  testNeeds('bwrap')('runs a TOML command’s !{…} part and sends its output', async () => {
     const { term, requests } = await start([done('Reviewed.')], { dir: workspace(), args: ['--trust'] });
     term.type('/review x; touch marker');
     term.press('Enter');

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { testNeeds } from '../support/required_programs.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
 let app: AppUnderTest | undefined;
@@ -18,7 +19,7 @@ const searches = [
 
 describe('read-only calls in a row', () => {
   for (const columns of [120, 60])
-    it(`show as one line while they run and after, at ${columns} columns`, async () => {
+    testNeeds('bwrap')(`show as one line while they run and after, at ${columns} columns`, async () => {
       app = await renderApp(
         [{ toolCalls: [...reads, searches[0]] }, { toolCalls: [searches[1]] }, { text: 'All read.' }],
         {
@@ -50,7 +51,7 @@ describe('read-only calls in a row', () => {
     await app.waitFor(/\nRead src\/f\d\.ts\n.*export const v\d = \d;/);
   });
 
-  it('keep one line each when a call that is not read-only stands between them', async () => {
+  testNeeds('bwrap')('keep one line each when a call that is not read-only stands between them', async () => {
     app = await renderApp(
       [
         { toolCalls: [reads[0]] },

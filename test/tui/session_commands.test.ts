@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SLASH_COMMAND_NAMES } from '../../src/config/commands/builtin_names.js';
 import { globalSettingsPath } from '../../src/config/paths.js';
 import { SLASH_COMMANDS } from '../../src/tui/session/slash_commands.js';
+import { testNeeds } from '../support/required_programs.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
 let app: AppUnderTest | undefined;
@@ -102,26 +103,29 @@ describe('/permissions', () => {
     expect(app.session.runtime.permissions.rules.some((r) => r.pattern === 'npm test')).toBe(false);
   });
 
-  it('removes a rule allowed for this session, and refuses one from the command line', async () => {
-    app = await renderApp(
-      [{ toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] }, { text: 'Touched.' }],
-      { settings: { permissions: { deny: ['execute_command(rm)'] } } },
-    );
-    await app.submit('touch');
-    await app.waitFor('Run `touch one`?');
-    app.write('2');
-    await app.waitFor('Touched.');
-    await app.submit('/permissions');
-    const shown = await app.waitFor('Permission rules');
-    const session = /(\d+)\. allow\s+execute_command\(touch\)\s+this session/.exec(shown)?.[1];
-    const flag = /(\d+)\. deny\s+execute_command\(rm\)\s+command line/.exec(shown)?.[1];
-    expect(session).toBeDefined();
-    await app.submit(`/permissions remove ${flag}`);
-    await app.waitFor('comes from command line; change it there');
-    await app.submit(`/permissions remove ${session}`);
-    await app.waitFor('Removed allow execute_command(touch) from this session.');
-    expect(app.session.runtime.permissions.rules.some((r) => r.source === 'this session')).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'removes a rule allowed for this session, and refuses one from the command line',
+    async () => {
+      app = await renderApp(
+        [{ toolCalls: [{ name: 'execute_command', input: { command: 'touch one' } }] }, { text: 'Touched.' }],
+        { settings: { permissions: { deny: ['execute_command(rm)'] } } },
+      );
+      await app.submit('touch');
+      await app.waitFor('Run `touch one`?');
+      app.write('2');
+      await app.waitFor('Touched.');
+      await app.submit('/permissions');
+      const shown = await app.waitFor('Permission rules');
+      const session = /(\d+)\. allow\s+execute_command\(touch\)\s+this session/.exec(shown)?.[1];
+      const flag = /(\d+)\. deny\s+execute_command\(rm\)\s+command line/.exec(shown)?.[1];
+      expect(session).toBeDefined();
+      await app.submit(`/permissions remove ${flag}`);
+      await app.waitFor('comes from command line; change it there');
+      await app.submit(`/permissions remove ${session}`);
+      await app.waitFor('Removed allow execute_command(touch) from this session.');
+      expect(app.session.runtime.permissions.rules.some((r) => r.source === 'this session')).toBe(false);
+    },
+  );
 });
 
 describe('/export', () => {

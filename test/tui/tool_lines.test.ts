@@ -7,6 +7,7 @@ import { readFileTool } from '../../src/tools/files/read_file.js';
 import { summarizeRules } from '../../src/tui/prompt/menus.js';
 import { shownPath, toolTitle } from '../../src/tui/render/tool_line.js';
 import { approvalNote, approvalQuestion } from '../../src/tui/session/approval_words.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { type AppUnderTest, KEYS, renderApp } from './support/app_harness.js';
 
@@ -184,7 +185,7 @@ describe('Esc at an approval', () => {
     expect(next.lastUserText).toBe('what happened?');
   });
 
-  it('keeps a call stopped while it ran as interrupted too', async () => {
+  testNeeds('bwrap')('keeps a call stopped while it ran as interrupted too', async () => {
     app = await renderApp(
       [
         { toolCalls: [{ name: 'execute_command', input: { command: 'echo has-begun; sleep 30' } }] },

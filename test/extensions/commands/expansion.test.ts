@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ExpandError } from '../../../src/config/commands/index.js';
 import { expandContextOf } from '../../../src/runtime/command_expansion.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/create_runtime.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 
 // Each command format expanded against a real runtime (its `!{…}` parts are real execute_command
@@ -51,10 +52,13 @@ describe('golden expansions', () => {
     expect(expanded.text).toBe(golden('plain'));
   });
 
-  it('TOML: {{args}}, !{…} with the arguments shell-quoted, and @{file} inlined', async () => {
-    const expanded = await expand(workspaceRuntime(), 'review', 'the parser change');
-    expect(expanded.text).toBe(golden('review'));
-  });
+  testNeeds('bwrap')(
+    'TOML: {{args}}, !{…} with the arguments shell-quoted, and @{file} inlined',
+    async () => {
+      const expanded = await expand(workspaceRuntime(), 'review', 'the parser change');
+      expect(expanded.text).toBe(golden('review'));
+    },
+  );
 
   it('TOML without {{args}} gets the invocation after the prompt', async () => {
     const expanded = await expand(workspaceRuntime(), 'summary', 'briefly');
@@ -66,10 +70,13 @@ describe('golden expansions', () => {
     expect(expanded.text).toBe(golden('release'));
   });
 
-  it('a markdown command runs its !`command` parts and takes the arguments elsewhere', async () => {
-    const expanded = await expand(workspaceRuntime(), 'branch', 'and the tests');
-    expect(expanded.text).toBe(golden('branch'));
-  });
+  testNeeds('bwrap')(
+    'a markdown command runs its !`command` parts and takes the arguments elsewhere',
+    async () => {
+      const expanded = await expand(workspaceRuntime(), 'branch', 'and the tests');
+      expect(expanded.text).toBe(golden('branch'));
+    },
+  );
 });
 
 describe('hostile arguments never run', () => {
@@ -82,14 +89,14 @@ describe('hostile arguments never run', () => {
   ];
 
   for (const args of hostile) {
-    it(`TOML !{echo {{args}}} echoes ${args} as text`, async () => {
+    testNeeds('bwrap')(`TOML !{echo {{args}}} echoes ${args} as text`, async () => {
       const runtime = workspaceRuntime();
       const expanded = await expand(runtime, 'review', args);
       expect(expanded.text).toContain(`Echoed: ${args}`);
       expect(existsSync(join(runtime.workspace, 'marker'))).toBe(false);
     });
 
-    it(`Markdown $ARGUMENTS beside a !\`command\` keeps ${args} as text`, async () => {
+    testNeeds('bwrap')(`Markdown $ARGUMENTS beside a !\`command\` keeps ${args} as text`, async () => {
       const runtime = workspaceRuntime();
       const expanded = await expand(runtime, 'branch', args);
       expect(expanded.text).toContain(`the user adds: ${args}`);

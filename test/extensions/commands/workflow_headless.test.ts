@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeServers, runHeadless } from '../../support/headless_run.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 
 afterEach(closeFakeServers);
@@ -23,7 +24,7 @@ async function runHello(flags: string[]) {
 }
 
 describe('run_workflow in lathe -p', () => {
-  it("runs a trusted workspace's script with --yolo --trust", async () => {
+  testNeeds('bwrap')("runs a trusted workspace's script with --yolo --trust", async () => {
     const run = await runHello(['--yolo', '--trust']);
     expect(run.code).toBe(0);
     expect(run.result?.content).toContain('hello from the workflow: 2.1.0');
@@ -39,7 +40,7 @@ describe('run_workflow in lathe -p', () => {
     expect(existsSync(join(run.dir, 'workflow-ran.txt'))).toBe(false);
   });
 
-  it('asks without --yolo, and with no one to ask the script never runs', async () => {
+  testNeeds('bwrap')('asks without --yolo, and with no one to ask the script never runs', async () => {
     const run = await runHello(['--trust']);
     expect(run.result?.isError).toBe(true);
     expect(run.result?.content).toContain('needs approval');

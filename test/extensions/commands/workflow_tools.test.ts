@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../../src/runtime/create_runtime.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir, writeTree } from '../../support/runtime_fixtures.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/commands/workspace', import.meta.url));
@@ -63,30 +64,42 @@ describe('run_workflow', () => {
     expect(names(without)).not.toContain('run_workflow');
   });
 
-  it("runs a trusted workspace's .mjs script under --yolo: running it is no change to .agents/", async () => {
-    const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
-    const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['a'] });
-    expect(result.permissionDenial).toBeUndefined();
-    expect(result.text).toBe('hello from the workflow: a\n\nExit code 0.');
-    expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(true);
-  });
+  testNeeds('bwrap')(
+    "runs a trusted workspace's .mjs script under --yolo: running it is no change to .agents/",
+    async () => {
+      const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
+      const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['a'] });
+      expect(result.permissionDenial).toBeUndefined();
+      expect(result.text).toBe('hello from the workflow: a\n\nExit code 0.');
+      expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(true);
+    },
+  );
 
-  it('an argument naming .agents/ still asks even with --yolo: with no one to ask, the script never runs', async () => {
-    const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
-    const result = await runtime.runTool('run_workflow', { name: 'hello', args: ['.agents/settings.json'] });
-    expect(result.permissionDenial?.reason).toContain(
-      ".agents/settings.json is the project's .agents/ settings (protected: always asks)",
-    );
-    expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'an argument naming .agents/ still asks even with --yolo: with no one to ask, the script never runs',
+    async () => {
+      const runtime = runtimeIn(fixtureWorkspace(), { yolo: true });
+      const result = await runtime.runTool('run_workflow', {
+        name: 'hello',
+        args: ['.agents/settings.json'],
+      });
+      expect(result.permissionDenial?.reason).toContain(
+        ".agents/settings.json is the project's .agents/ settings (protected: always asks)",
+      );
+      expect(existsSync(join(runtime.workspace, 'workflow-ran.txt'))).toBe(false);
+    },
+  );
 
-  it('a script linked to a file elsewhere in .agents/ asks as a command naming it does', async () => {
-    const dir = fixtureWorkspace();
-    writeFileSync(join(dir, '.agents/setup.mjs'), "console.log('elsewhere');\n");
-    symlinkSync('../setup.mjs', join(dir, '.agents/workflows/linked.mjs'));
-    const result = await runtimeIn(dir, { yolo: true }).runTool('run_workflow', { name: 'linked' });
-    expect(result.permissionDenial?.reason).toContain("is the project's .agents/ settings");
-  });
+  testNeeds('bwrap')(
+    'a script linked to a file elsewhere in .agents/ asks as a command naming it does',
+    async () => {
+      const dir = fixtureWorkspace();
+      writeFileSync(join(dir, '.agents/setup.mjs'), "console.log('elsewhere');\n");
+      symlinkSync('../setup.mjs', join(dir, '.agents/workflows/linked.mjs'));
+      const result = await runtimeIn(dir, { yolo: true }).runTool('run_workflow', { name: 'linked' });
+      expect(result.permissionDenial?.reason).toContain("is the project's .agents/ settings");
+    },
+  );
 
   it('runs a .mjs script with node in the sandbox once approved, each argument one word', async () => {
     const asked: string[] = [];
@@ -104,7 +117,7 @@ describe('run_workflow', () => {
     expect(asked).toEqual(['run_workflow']);
   });
 
-  it('runs an executable script', async () => {
+  testNeeds('bwrap')('runs an executable script', async () => {
     const result = await runtimeIn(fixtureWorkspace(), { yolo: true }).runTool('run_workflow', {
       name: 'count',
       args: ['one', 'two'],

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { closeHookedRuntimes, hookedRuntime, preToolUse, writeHookSettings } from './support.js';
 
@@ -11,18 +12,21 @@ const pre = (fields: Record<string, unknown>) =>
   json({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
 
 describe('hooks in the call pipeline', () => {
-  it('updatedInput changes the command that runs, and permissions judge the new one', async () => {
-    const workspace = tempDir('lathe-hooks-');
-    writeHookSettings(
-      workspace,
-      preToolUse('Bash', { command: pre({ updatedInput: { command: 'touch changed' } }) }),
-    );
-    const { runtime } = await hookedRuntime(workspace);
-    const result = await runtime.runTool('execute_command', { command: 'touch original' });
-    expect(result.isError, result.text).toBe(false);
-    expect(existsSync(join(workspace, 'changed'))).toBe(true);
-    expect(existsSync(join(workspace, 'original'))).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'updatedInput changes the command that runs, and permissions judge the new one',
+    async () => {
+      const workspace = tempDir('lathe-hooks-');
+      writeHookSettings(
+        workspace,
+        preToolUse('Bash', { command: pre({ updatedInput: { command: 'touch changed' } }) }),
+      );
+      const { runtime } = await hookedRuntime(workspace);
+      const result = await runtime.runTool('execute_command', { command: 'touch original' });
+      expect(result.isError, result.text).toBe(false);
+      expect(existsSync(join(workspace, 'changed'))).toBe(true);
+      expect(existsSync(join(workspace, 'original'))).toBe(false);
+    },
+  );
 
   it('an updatedInput a deny rule forbids is refused like the model’s own call', async () => {
     const workspace = tempDir('lathe-hooks-');
@@ -39,7 +43,7 @@ describe('hooks in the call pipeline', () => {
     expect(existsSync(join(workspace, 'data'))).toBe(true);
   });
 
-  it('allow answers an ask no one is there for; a deny rule still stands', async () => {
+  testNeeds('bwrap')('allow answers an ask no one is there for; a deny rule still stands', async () => {
     const workspace = tempDir('lathe-hooks-');
     writeHookSettings(
       workspace,
@@ -84,36 +88,42 @@ describe('hooks in the call pipeline', () => {
     expect(existsSync(join(workspace, 'marker'))).toBe(false);
   });
 
-  it('PostToolUse sees the result and gives the model context; PostToolUseFailure sees the error', async () => {
-    const workspace = tempDir('lathe-hooks-');
-    const seen = join(workspace, 'seen.jsonl');
-    writeHookSettings(workspace, {
-      PostToolUse: [
-        {
-          matcher: 'execute_command',
-          hooks: [
-            { type: 'command', command: `cat >> ${seen}; ${json({ additionalContext: 'lint passed' })}` },
-          ],
-        },
-      ],
-      PostToolUseFailure: [{ matcher: '', hooks: [{ type: 'command', command: `cat >> ${seen}` }] }],
-    });
-    const { runtime } = await hookedRuntime(workspace);
-    const ok = await runtime.runTool('execute_command', { command: 'echo hello' });
-    expect(ok.text).toMatch(/hello[\s\S]*\n\nlint passed$/);
-    const failed = await runtime.runTool('execute_command', { command: 'cat missing.txt' });
-    expect(failed.isError).toBe(true);
-    const inputs = readFileSync(seen, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(inputs[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'execute_command' });
-    expect(inputs[0].tool_response).toContain('hello');
-    expect(inputs[1]).toMatchObject({ hook_event_name: 'PostToolUseFailure', tool_name: 'execute_command' });
-    expect(inputs[1].error).toContain('missing.txt');
-  });
+  testNeeds('bwrap')(
+    'PostToolUse sees the result and gives the model context; PostToolUseFailure sees the error',
+    async () => {
+      const workspace = tempDir('lathe-hooks-');
+      const seen = join(workspace, 'seen.jsonl');
+      writeHookSettings(workspace, {
+        PostToolUse: [
+          {
+            matcher: 'execute_command',
+            hooks: [
+              { type: 'command', command: `cat >> ${seen}; ${json({ additionalContext: 'lint passed' })}` },
+            ],
+          },
+        ],
+        PostToolUseFailure: [{ matcher: '', hooks: [{ type: 'command', command: `cat >> ${seen}` }] }],
+      });
+      const { runtime } = await hookedRuntime(workspace);
+      const ok = await runtime.runTool('execute_command', { command: 'echo hello' });
+      expect(ok.text).toMatch(/hello[\s\S]*\n\nlint passed$/);
+      const failed = await runtime.runTool('execute_command', { command: 'cat missing.txt' });
+      expect(failed.isError).toBe(true);
+      const inputs = readFileSync(seen, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(inputs[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'execute_command' });
+      expect(inputs[0].tool_response).toContain('hello');
+      expect(inputs[1]).toMatchObject({
+        hook_event_name: 'PostToolUseFailure',
+        tool_name: 'execute_command',
+      });
+      expect(inputs[1].error).toContain('missing.txt');
+    },
+  );
 
-  it('a PermissionRequest hook answers an ask in the user’s place', async () => {
+  testNeeds('bwrap')('a PermissionRequest hook answers an ask in the user’s place', async () => {
     const workspace = tempDir('lathe-hooks-');
     writeHookSettings(workspace, {
       PermissionRequest: [

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testNeeds } from '../../support/required_programs.js';
 import { writeTree } from '../../support/runtime_fixtures.js';
 import { call, type Reply, say, senderOf, startParent } from '../../support/subagent_harness.js';
 
@@ -39,7 +40,7 @@ describe('a skill in an agent’s prompt', () => {
     );
   });
 
-  it('pre-approves its allowed-tools once loaded, until the prompt ends', async () => {
+  testNeeds('bwrap')('pre-approves its allowed-tools once loaded, until the prompt ends', async () => {
     const parent = await start(
       (_, index) =>
         [

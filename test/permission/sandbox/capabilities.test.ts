@@ -1,14 +1,15 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { describeSandbox, probeSandbox } from '../../../src/permission/sandbox/bubblewrap.js';
+import { needs } from '../../support/required_programs.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS } from './users.js';
 
 /** Outside every temp folder (those are private inside), reachable by nobody. */
 const outside = sharedDir('lathe-sbx-outside-', existsSync('/var/lib') ? '/var/lib' : undefined);
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
 
-describe.each(USERS)('capabilities inside the sandbox, as $name', (user) => {
+needs('bwrap').each(USERS)('capabilities inside the sandbox, as $name', (user) => {
   it.skipIf(user.unavailable)(
     'a command holds none and cannot remount the read-only root writable',
     async () => {
@@ -45,7 +46,7 @@ describe.each(USERS)('capabilities inside the sandbox, as $name', (user) => {
   );
 });
 
-describe('a bubblewrap that leaves capabilities in place', () => {
+needs('bwrap')('a bubblewrap that leaves capabilities in place', () => {
   // Only root has capabilities to keep: as nobody there is nothing to leave in place.
   it.skipIf(process.getuid?.() !== 0)('counts as not working, with the reason', async () => {
     // A launcher that drops --cap-drop ALL and --unshare-user, as a bubblewrap ignoring them would.

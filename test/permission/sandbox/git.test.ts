@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentDetails } from '../../../src/agent/environment.js';
+import { needs } from '../../support/required_programs.js';
 import { openUp, runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
 function git(cwd: string, ...args: string[]): string {
@@ -51,7 +52,7 @@ describe("lathe's own git calls", () => {
   });
 });
 
-describe.each(USERS)('the repository inside the sandbox, as $name', (user) => {
+needs('bwrap').each(USERS)('the repository inside the sandbox, as $name', (user) => {
   it.skipIf(user.unavailable)(
     'a command cannot change .git/config, hooks or info, nor swap .git',
     async () => {

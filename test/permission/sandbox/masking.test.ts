@@ -7,6 +7,7 @@ import { filesToMask } from '../../../src/permission/sandbox/masking.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
 import { pathRuleTools } from '../../../src/tool/kinds.js';
 import { builtinTools } from '../../../src/tools/index.js';
+import { needs, testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
@@ -44,26 +45,29 @@ describe('read-deny rules as masks', () => {
     expect(await filesToMask([], workspace)).toEqual([]);
   });
 
-  it('a command run by execute_command reads a denied file as empty (rule in settings)', async () => {
-    const workspace = sharedDir('lathe-sbx-ws-');
-    writeShared(workspace, SECRETS);
-    const rt = createRuntime({
-      cwd: workspace,
-      documentsRoot: tempDir('lathe-home-'),
-      env: {},
-      yolo: true,
-      settings: { permissions: { deny: ['read_file(**/.env)'] } },
-    });
-    const r = await rt.runTool('execute_command', { command: READ_ALL });
-    expect(r.isError).toBe(false);
-    expect(r.text).toContain('console.log(1)');
-    expect(r.text).not.toMatch(/secret/);
-    expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe('TOKEN=top-secret\n');
-    await rt.dispose();
-  });
+  testNeeds('bwrap')(
+    'a command run by execute_command reads a denied file as empty (rule in settings)',
+    async () => {
+      const workspace = sharedDir('lathe-sbx-ws-');
+      writeShared(workspace, SECRETS);
+      const rt = createRuntime({
+        cwd: workspace,
+        documentsRoot: tempDir('lathe-home-'),
+        env: {},
+        yolo: true,
+        settings: { permissions: { deny: ['read_file(**/.env)'] } },
+      });
+      const r = await rt.runTool('execute_command', { command: READ_ALL });
+      expect(r.isError).toBe(false);
+      expect(r.text).toContain('console.log(1)');
+      expect(r.text).not.toMatch(/secret/);
+      expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe('TOKEN=top-secret\n');
+      await rt.dispose();
+    },
+  );
 });
 
-describe.each(USERS)('masked files, as $name', (user) => {
+needs('bwrap').each(USERS)('masked files, as $name', (user) => {
   it.skipIf(user.unavailable)('read as empty and cannot be written', async () => {
     const workspace = sharedDir('lathe-sbx-ws-');
     writeShared(workspace, SECRETS);

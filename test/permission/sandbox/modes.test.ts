@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Mode } from '../../../src/config/types.js';
 import { createRuntime } from '../../../src/runtime/create_runtime.js';
+import { needs } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS } from './users.js';
 
@@ -20,7 +21,7 @@ afterAll(() => {
   server.close();
 });
 
-describe('Plan mode', () => {
+needs('bwrap')('Plan mode', () => {
   it('an approved command in Plan mode runs in the read-only sandbox; in Act mode it writes', async () => {
     const workspace = tempDir('lathe-sbx-ws-');
     const rt = createRuntime({
@@ -41,7 +42,7 @@ describe('Plan mode', () => {
   });
 });
 
-describe.each(USERS)('modes, as $name', (user) => {
+needs('bwrap').each(USERS)('modes, as $name', (user) => {
   it.skipIf(user.unavailable)(
     'Plan mode makes the sandbox read-only, whatever the configured mode',
     async () => {

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Sandbox } from '../../../src/permission/sandbox/runner.js';
 import { createWorktree } from '../../../src/worktree/index.js';
+import { needs } from '../../support/required_programs.js';
 import { git } from '../../worktree/repos.js';
 import { openUp, runSandboxed, sharedDir, USERS, writeShared } from './users.js';
 
@@ -17,7 +18,7 @@ function repository(): string {
   return dir;
 }
 
-describe.each(USERS)('the writable root follows the place into a worktree, as $name', (user) => {
+needs('bwrap').each(USERS)('the writable root follows the place into a worktree, as $name', (user) => {
   it.skipIf(user.unavailable)('writes land in the worktree, never in the main checkout', async () => {
     const repo = repository();
     const home = sharedDir('lathe-home-');

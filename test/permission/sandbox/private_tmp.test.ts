@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { wrapCommand } from '../../../src/permission/sandbox/bubblewrap.js';
 import { systemSockets } from '../../../src/permission/sandbox/host_sockets.js';
+import { needs } from '../../support/required_programs.js';
 import { runProcess, runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
 /** A Unix socket server in the host's /tmp, as a tmux server or an ssh-agent keeps one. */
@@ -30,7 +31,7 @@ const connect = (path: string) => [
   `import socket; s = socket.socket(socket.AF_UNIX); s.connect(${JSON.stringify(path)}); print(s.recv(100).decode().strip())`,
 ];
 
-describe.each(USERS)('private temp folders, as $name', (user) => {
+needs('bwrap').each(USERS)('private temp folders, as $name', (user) => {
   it.skipIf(user.unavailable)('a socket server in the host /tmp cannot be seen or reached', async () => {
     // The same client, run bare as this user, does reach it: only the sandbox stands between.
     expect((await runProcess([...user.asUser, ...connect(socketPath)])).stdout).toMatch(/hello from outside/);

@@ -10,10 +10,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { needs } from '../../support/required_programs.js';
 import { runSandboxed, sandboxFor, sharedDir, USERS, writeShared } from './users.js';
 
-describe.each(USERS)('protected paths, as $name', (user) => {
+needs('bwrap').each(USERS)('protected paths, as $name', (user) => {
   it.skipIf(user.unavailable)(
     '100 commands run at once in a workspace without .agents all succeed',
     async () => {
