@@ -112,7 +112,7 @@ export function App({ session, history }: { session: SessionControls; history: P
     ? []
     : renderEditor(editor.current, width, {
         prefix: '› ',
-        prefixStyle: { color: snap.status.mode === 'plan' ? 'cyan' : 'green', bold: true },
+        prefixStyle: { color: snap.status.mode === 'plan' ? 'planMode' : 'success', bold: true },
         placeholder: snap.busy
           ? 'Message the agent (it reads it at its next step)'
           : 'Ask lathe to do something… (/help)',
@@ -121,7 +121,7 @@ export function App({ session, history }: { session: SessionControls; history: P
       });
   const suggestions: Line[] =
     !prompt && candidates.current.length > 0
-      ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'gray' } }], width)]
+      ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'muted' } }], width)]
       : [];
   const todo = snap.todo ? todoPanelLines(snap.todo, 6) : [];
   const agents = childPanelLines(snap.children, snap.childrenOpen, width, 0, '').length;

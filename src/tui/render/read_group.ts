@@ -50,9 +50,9 @@ export function renderReadGroup(
     { text: `${status === 'running' && spinner ? spinner : icon} `, style: iconStyle },
     { text: readsSummary(tools), style: { bold: true } },
   ];
-  if (failed > 0) head.push({ text: ` (${failed} failed)`, style: { color: 'red' } });
-  if (Number.isFinite(elapsed)) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'gray' } });
-  if (!open && status !== 'running') head.push({ text: '  ctrl+o to expand', style: { color: 'gray' } });
+  if (failed > 0) head.push({ text: ` (${failed} failed)`, style: { color: 'error' } });
+  if (Number.isFinite(elapsed)) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'muted' } });
+  if (!open && status !== 'running') head.push({ text: '  ctrl+o to expand', style: { color: 'muted' } });
   const lines = [truncateLine(head, width)];
   if (open)
     for (const tool of tools)

@@ -2,10 +2,10 @@ import type { McpServerSummary } from '../../tool/context/mcp.js';
 import type { Color, Line } from '../render/style.js';
 
 const STATE_COLOR: Record<McpServerSummary['state'], Color> = {
-  connecting: 'yellow',
-  connected: 'green',
-  failed: 'red',
-  disabled: 'gray',
+  connecting: 'warning',
+  connected: 'success',
+  failed: 'error',
+  disabled: 'muted',
 };
 
 function stateText(server: McpServerSummary): string {
@@ -19,7 +19,7 @@ function stateText(server: McpServerSummary): string {
   }
 }
 
-const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'gray' : 'yellow');
+const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'muted' : 'warning');
 
 /** `/mcp`: each server's state and, when connected, its tools by their names in the pool. */
 export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { title: string; lines: Line[] } {
@@ -41,7 +41,7 @@ export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { ti
     ]);
     if (server.tools.length > 0) {
       const names = server.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name));
-      lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'gray' } }]);
+      lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'muted' } }]);
     }
   }
   return { title: `MCP servers (${servers.length})`, lines };
