@@ -5,7 +5,7 @@
  * a theme decides every one. NO_COLOR (https://no-color.org) and TERM=dumb force the plain theme;
  * bold, dim and inverse stay, since they are not colours and the cursor needs inverse.
  */
-import { isThemeName, THEMES, type Theme, type ThemeName } from './themes.js';
+import { isThemeName, THEME_NAMES, THEMES, type Theme, type ThemeName } from './themes.js';
 
 /**
  * What a coloured span means. Interface roles first, then the roles of highlighted code (`code`
@@ -79,7 +79,7 @@ export function activeTheme(): Theme {
   return active;
 }
 
-export { isThemeName, THEMES, type Theme, type ThemeName };
+export { isThemeName, THEME_NAMES, THEMES, type Theme, type ThemeName };
 
 /** The styles the UI draws with, by what they mean: a diff's bands, changed words and gutter. */
 export const STYLES = {

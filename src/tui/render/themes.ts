@@ -1,3 +1,4 @@
+import { THEME_NAMES, type ThemeName } from '../../config/types.js';
 import type { Background, Color } from './style.js';
 
 /**
@@ -6,9 +7,7 @@ import type { Background, Color } from './style.js';
  * stay readable on white; `plain` has no colour codes at all (quiet text is dim, changed words in
  * a diff are underlined instead of banded).
  */
-export type ThemeName = 'dark' | 'light' | 'plain';
-
-export const THEME_NAMES: readonly ThemeName[] = ['dark', 'light', 'plain'];
+export { THEME_NAMES, type ThemeName };
 
 export interface Theme {
   name: ThemeName;

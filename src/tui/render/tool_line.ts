@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { leavesFolder } from '../../util/inside_folder.js';
+import { keyHint } from '../input/keybindings.js';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
@@ -139,7 +140,10 @@ export function resultPreview(tool: ToolLine): Line[] {
 function withMore(lines: Line[], hidden: number, where: 'above' | 'below' = 'below'): Line[] {
   if (hidden <= 0) return lines;
   const note: Line = [
-    { text: `… ${hidden} more line${hidden === 1 ? '' : 's'} (ctrl+o to expand)`, style: { color: 'muted' } },
+    {
+      text: `… ${hidden} more line${hidden === 1 ? '' : 's'} (${keyHint('expand')} to expand)`,
+      style: { color: 'muted' },
+    },
   ];
   return where === 'above' ? [note, ...lines] : [...lines, note];
 }
