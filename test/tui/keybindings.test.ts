@@ -54,7 +54,7 @@ describe('a keybindings file', () => {
     );
     expect(problems).toEqual([
       'kb.json: "expnad" is not an action (did you mean expand?)',
-      'kb.json: "expand": "ctrl+oops": "oops" is not a key (use a character or enter, escape, tab, backspace, up, down, left, right, home, end, pageup, pagedown); it keeps its default keys (ctrl+o)',
+      'kb.json: "expand": "ctrl+oops": "oops" is not a key (keys look like ctrl+o, alt+enter, shift+tab, escape, up); it keeps its default keys (ctrl+o)',
       'kb.json: "cycleMode": "x": a character needs ctrl or alt, or it could not be typed; it keeps its default keys (shift+tab)',
       'kb.json: "quit": "ctrl+y" is already bound to clear; it keeps its default keys (ctrl+d)',
       'kb.json: "submit": must be a key ("ctrl+o") or a list of keys ([] unbinds it); it keeps its default keys (enter)',

@@ -1,5 +1,5 @@
 import { Box, Static, useApp, useInput } from 'ink';
-import { useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { Fragment, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import { applyAction } from '../input/apply_action.js';
 import { type EditorState, emptyEditor } from '../input/editor.js';
@@ -10,7 +10,7 @@ import { renderEditor } from '../input/render_editor.js';
 import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prompt_state.js';
 import { childPanelLines } from '../render/child_line.js';
 import { renderEntry, spaceAbove } from '../render/entries.js';
-import type { Line } from '../render/style.js';
+import { activeTheme, type Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
 import type { SessionControls } from '../session/starting.js';
 import { todoPanelLines } from '../session/todo_view.js';
@@ -145,18 +145,21 @@ export function App({
       <Static key={snap.staticKey} items={snap.staticItems}>
         {(item) => <EntryView key={item.key} item={item} width={width} />}
       </Static>
-      <LiveArea live={snap.live} width={width} maxLines={liveMax} />
-      <ChildrenPanel agents={snap.children} open={snap.childrenOpen} width={width} />
-      {todo.length > 0 ? <LinesView lines={todo} /> : null}
-      <BusyLine
-        busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}
-        queued={snap.queued}
-        width={width}
-      />
-      <Box marginTop={1} flexDirection="column">
-        <LinesView lines={prompt ? promptView : [...inputView, ...suggestions]} />
-      </Box>
-      <StatusLine status={snap.status} hint={snap.hint} width={width} />
+      {/* Keyed by the theme: a switch redraws the memoised parts below in its colours. */}
+      <Fragment key={activeTheme().name}>
+        <LiveArea live={snap.live} width={width} maxLines={liveMax} />
+        <ChildrenPanel agents={snap.children} open={snap.childrenOpen} width={width} />
+        {todo.length > 0 ? <LinesView lines={todo} /> : null}
+        <BusyLine
+          busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}
+          queued={snap.queued}
+          width={width}
+        />
+        <Box marginTop={1} flexDirection="column">
+          <LinesView lines={prompt ? promptView : [...inputView, ...suggestions]} />
+        </Box>
+        <StatusLine status={snap.status} hint={snap.hint} width={width} />
+      </Fragment>
     </Box>
   );
 }

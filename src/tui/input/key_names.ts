@@ -69,7 +69,7 @@ export function parseKeyName(text: string): { key: string } | { problem: string 
   }
   const named = (NAMED_KEYS as readonly string[]).includes(base);
   if (!named && [...base].length !== 1)
-    return { problem: `"${base}" is not a key (use a character or ${NAMED_KEYS.join(', ')})` };
+    return { problem: `"${base}" is not a key (keys look like ctrl+o, alt+enter, shift+tab, escape, up)` };
   if (!named && !modifiers.has('ctrl') && !modifiers.has('alt'))
     return { problem: 'a character needs ctrl or alt, or it could not be typed' };
   if (!named && modifiers.has('shift')) return { problem: 'shift goes with a named key only (shift+tab)' };
