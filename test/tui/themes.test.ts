@@ -38,9 +38,8 @@ const toolLine = () =>
       name: 'read_file',
       input: { path: 'a.ts' },
       status: 'ok',
-      output: 'x\ny',
-      startedAt: 0,
-      endedAt: 5,
+      resultText: 'x\ny',
+      elapsedMs: 5,
     },
     80,
   );
