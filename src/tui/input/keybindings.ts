@@ -1,8 +1,8 @@
 import type { Key } from 'ink';
 import { readSettingsObject } from '../../config/settings_file.js';
 import { closestName } from '../../util/closest_name.js';
+import type { EditorAction } from './editor_action.js';
 import { keyName, parseKeyName } from './key_names.js';
-import type { EditorAction } from './keys.js';
 
 type EditorCommand = Exclude<EditorAction['type'], 'insert' | 'paste'>;
 

@@ -1,30 +1,8 @@
 import type { Key } from 'ink';
+import type { EditorAction } from './editor_action.js';
 import { DEFAULT_KEYMAP, type Keymap } from './keybindings.js';
 
-/** What a key press does to the prompt. */
-export type EditorAction =
-  | { type: 'insert'; text: string }
-  | { type: 'paste'; text: string }
-  | {
-      type:
-        | 'submit'
-        | 'newline'
-        | 'backspace'
-        | 'delete'
-        | 'left'
-        | 'right'
-        | 'home'
-        | 'end'
-        | 'up'
-        | 'down'
-        | 'wordLeft'
-        | 'wordRight'
-        | 'deleteWord'
-        | 'killStart'
-        | 'killEnd'
-        | 'complete'
-        | 'clear';
-    };
+export type { EditorAction };
 
 /** Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~ (Ink hands us them without the ESC). */
 export const PASTE_START = '[200~';

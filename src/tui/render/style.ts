@@ -5,36 +5,10 @@
  * a theme decides every one. NO_COLOR (https://no-color.org) and TERM=dumb force the plain theme;
  * bold, dim and inverse stay, since they are not colours and the cursor needs inverse.
  */
+import type { Background, Color } from './roles.js';
 import { isThemeName, THEME_NAMES, THEMES, type Theme, type ThemeName } from './themes.js';
 
-/**
- * What a coloured span means. Interface roles first, then the roles of highlighted code (`code`
- * is inline code in prose; the rest colour code blocks).
- */
-export type Color =
-  | 'muted'
-  | 'error'
-  | 'success'
-  | 'warning'
-  | 'accent'
-  | 'shell'
-  | 'code'
-  | 'planMode'
-  | 'autoEdits'
-  | 'added'
-  | 'removed'
-  | 'keyword'
-  | 'string'
-  | 'comment'
-  | 'number'
-  | 'type'
-  | 'constant'
-  | 'function'
-  | 'property'
-  | 'variable';
-
-/** Backgrounds, named by what they mark: the bands of a diff's lines and of its changed words. */
-export type Background = 'removedLine' | 'addedLine' | 'removedWord' | 'addedWord';
+export type { Background, Color };
 
 export interface Style {
   color?: Color;

@@ -1,5 +1,5 @@
 import { THEME_NAMES, type ThemeName } from '../../config/types.js';
-import type { Background, Color } from './style.js';
+import type { Background, Color } from './roles.js';
 
 /**
  * The three themes: each gives every colour role and background its SGR parameters. `dark` is the
