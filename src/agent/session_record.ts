@@ -3,13 +3,9 @@ import type { AgentEvent } from './events.js';
 import type { ConversationMessage } from './model_stream.js';
 
 /** The per-token pieces and ticks a log leaves out (the whole text and reasoning are kept). */
-type Unrecorded = 'text_delta' | 'thinking_delta' | 'usage' | 'tool_progress';
-const UNRECORDED: ReadonlySet<string> = new Set<Unrecorded>([
-  'text_delta',
-  'thinking_delta',
-  'usage',
-  'tool_progress',
-]);
+const UNRECORDED_TYPES = ['text_delta', 'thinking_delta', 'usage', 'tool_progress'] as const;
+type Unrecorded = (typeof UNRECORDED_TYPES)[number];
+const UNRECORDED: ReadonlySet<string> = new Set(UNRECORDED_TYPES);
 
 /** The agent events a session log keeps: all but the per-token deltas, usage and progress ticks. */
 export type RecordedAgentEvent = Exclude<AgentEvent, { type: Unrecorded }>;

@@ -143,8 +143,9 @@ describe('progress, cancellation and logging', () => {
     ]);
     expect(results[0].result.isError).toBe(true);
     // The server saw notifications/cancelled for the call's request.
+    // The server's process creates the file, then writes it: wait for what it writes.
     await until(
-      () => existsSync(cancelFile),
+      () => existsSync(cancelFile) && readFileSync(cancelFile, 'utf8').trim() !== '',
       () => new Promise((resolve) => setImmediate(resolve)),
     );
     expect(readFileSync(cancelFile, 'utf8').trim()).toMatch(/^\d+$/);
