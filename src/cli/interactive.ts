@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { documentsRoot } from '../config/paths.js';
+import { documentsRoot, keybindingsPath } from '../config/paths.js';
 import { errorLine } from './errors.js';
 import type { InteractiveOptions } from './interactive_host.js';
 
@@ -57,6 +57,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       // The runtime, the models and the session logs load after the first frame.
       prepare: async () => (await import('./interactive_host.js')).interactiveSession(opts),
       historyFile: join(documentsRoot(), 'history.jsonl'),
+      keybindingsFile: keybindingsPath(documentsRoot()),
       initialPrompt: opts.prompt,
     });
   } catch (error) {

@@ -11,6 +11,11 @@ export function globalSettingsPath(root: string): string {
   return join(root, 'settings', 'settings.json');
 }
 
+/** The terminal UI's keys (docs/tui.md): the user's own, never a workspace's. */
+export function keybindingsPath(root: string): string {
+  return join(root, 'settings', 'keybindings.json');
+}
+
 export function globalMcpSettingsPath(root: string): string {
   return join(root, 'settings', 'mcp_settings.json');
 }

@@ -33,6 +33,8 @@ import {
   type Profile,
   type RuleAction,
   type SettingsLayer,
+  THEME_NAMES,
+  type ThemeName,
 } from './types.js';
 import { tightenOnly } from './untrusted.js';
 import { validateSettings } from './validate.js';
@@ -59,6 +61,8 @@ export interface ResolvedSettings {
   profile: Profile;
   mode: Mode;
   strictPlanMode: boolean;
+  /** The terminal UI's colour theme (settings `theme`). */
+  theme: ThemeName;
   approvals: Record<ApprovalCategory, RuleAction>;
   rules: RuleText[];
   modelTimeouts: ModelTimeouts;
@@ -133,6 +137,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
     profile: 'standard',
     mode: 'act',
     strictPlanMode: false,
+    theme: 'dark',
     approvals: { ...DEFAULT_APPROVALS },
     rules: [],
     sandbox: { mode: 'workspace-write', network: false },
@@ -179,6 +184,7 @@ export function mergeSettings(layers: NamedLayer[], warnings: string[] = []): Re
       else warnings.push(`${source}: unknown mode "${settings.mode}" (use plan or act)`);
     }
     if (typeof settings.strictPlanMode === 'boolean') resolved.strictPlanMode = settings.strictPlanMode;
+    if (settings.theme !== undefined && THEME_NAMES.includes(settings.theme)) resolved.theme = settings.theme;
     for (const [key, value] of Object.entries(settings.approvals ?? {})) {
       if (!(APPROVAL_CATEGORIES as readonly string[]).includes(key)) {
         warnings.push(

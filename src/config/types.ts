@@ -6,6 +6,10 @@ export type RuleAction = 'allow' | 'ask' | 'deny';
 export const PROFILES: readonly Profile[] = ['standard', 'lite', 'simple'];
 export const MODES: readonly Mode[] = ['plan', 'act'];
 
+/** The terminal UI's colour themes (docs/tui.md); NO_COLOR always means plain. */
+export const THEME_NAMES = ['dark', 'light', 'plain'] as const;
+export type ThemeName = (typeof THEME_NAMES)[number];
+
 /** How hard the model thinks before answering: each provider's reasoning setting (docs/providers.md). */
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 export type Effort = (typeof EFFORTS)[number];
@@ -34,6 +38,8 @@ export interface SettingsLayer {
   profile?: Profile;
   mode?: Mode;
   strictPlanMode?: boolean;
+  /** The terminal UI's colours: dark (default), light or plain. */
+  theme?: ThemeName;
   features?: string[] | Record<string, boolean>;
   approvals?: Partial<Record<ApprovalCategory, RuleAction>>;
   permissions?: Partial<Record<RuleAction, string[]>>;

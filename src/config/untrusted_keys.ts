@@ -78,6 +78,8 @@ export const UNTRUSTED_MAY_SET: Readonly<Record<string, KeyRule>> = {
   'context.compactAt': asWritten,
   // The tool set (standard, lite, simple): every tool in it still asks as the user's rules say.
   profile: asWritten,
+  // Colours only.
+  theme: asWritten,
   mode: onlyWhen((value, now) => value === 'plan' || now.mode === 'act'),
   strictPlanMode: onlyWhen((value, now) => value === true || !now.strictPlanMode),
   features: featuresOffOnly,

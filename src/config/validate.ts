@@ -7,7 +7,7 @@ import { parseHooks } from './hooks/parse.js';
 import { lspSettingProblems } from './lsp_settings.js';
 import { replSettingProblems } from './repl_settings.js';
 import { SettingsError } from './settings_file.js';
-import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer } from './types.js';
+import { APPROVAL_CATEGORIES, MODES, PROFILES, type SettingsLayer, THEME_NAMES } from './types.js';
 import { webSettingsProblems } from './web_settings.js';
 
 /**
@@ -76,6 +76,7 @@ const TOP_LEVEL: Record<string, (value: unknown, key: string) => string[]> = {
   profile: (v, k) => [oneOf(PROFILES)(v)].filter(Boolean).map((p) => `"${k}" ${p}`),
   mode: (v, k) => [oneOf(MODES)(v)].filter(Boolean).map((p) => `"${k}" ${p}`),
   strictPlanMode: (v, k) => [boolean(v)].filter(Boolean).map((p) => `"${k}" ${p}`),
+  theme: (v, k) => [oneOf(THEME_NAMES)(v)].filter(Boolean).map((p) => `"${k}" ${p}`),
   features: (v, k) =>
     stringList(v) === undefined || (isObject(v) && Object.values(v).every((x) => typeof x === 'boolean'))
       ? []

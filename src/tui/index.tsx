@@ -3,7 +3,9 @@ import type { Mode, Profile } from '../config/types.js';
 import { App } from './components/app.js';
 import { preferSmallHeap } from './heap.js';
 import { PromptHistory } from './input/history.js';
+import { DEFAULT_KEYMAP, loadKeybindings, setActiveKeymap } from './input/keybindings.js';
 import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/keys.js';
+import { setTheme } from './render/style.js';
 import type { InteractiveSession, SessionOptions } from './session/controller.js';
 import { StartingSession } from './session/starting.js';
 import { freshStatus, UiStore } from './state/store.js';
@@ -22,6 +24,8 @@ export interface InteractiveUiOptions {
   prepare(): Promise<SessionOptions>;
   /** Where earlier prompts are kept for ↑/↓. */
   historyFile?: string;
+  /** The user's keybindings file (docs/tui.md); without one, the default keys. */
+  keybindingsFile?: string;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   /** A prompt sent once the UI is up, as if typed (`lathe "fix the failing test"`). */
@@ -38,8 +42,13 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
   );
   const starting = new StartingSession(store, preview.cwd);
   const history = new PromptHistory(options.historyFile);
+  const { keymap, problems } = options.keybindingsFile
+    ? loadKeybindings(options.keybindingsFile)
+    : { keymap: DEFAULT_KEYMAP, problems: [] };
+  setActiveKeymap(keymap);
+  for (const problem of problems) store.add({ kind: 'notice', tone: 'warn', text: problem });
   stdout.write(ENABLE_BRACKETED_PASTE);
-  const instance = render(<App session={starting} history={history} />, {
+  const instance = render(<App session={starting} history={history} keymap={keymap} />, {
     stdout,
     stdin: options.stdin ?? process.stdin,
     exitOnCtrlC: false,
@@ -85,6 +94,7 @@ async function startSession(
   const { InteractiveSession } = await import('./session/controller.js');
   if (starting.exited) return undefined;
   const session = new InteractiveSession({ ...sessionOptions, store });
+  setTheme(session.runtime.settings.theme);
   session.start();
   session.startInBackground();
   starting.attach(session, options.initialPrompt);

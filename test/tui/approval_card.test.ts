@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { optionsFor } from '../../src/tui/prompt/menus.js';
 import { initialUi, promptKey, promptLines } from '../../src/tui/prompt/prompt_state.js';
 import { renderDiffCard } from '../../src/tui/render/diff_card.js';
-import { lineToAnsi, plainText } from '../../src/tui/render/style.js';
+import { lineToAnsi, plainText, THEMES } from '../../src/tui/render/style.js';
 import { lineWidth } from '../../src/tui/render/width.js';
 import type { ApprovalChoice, Prompt } from '../../src/tui/state/prompts.js';
 
@@ -34,10 +34,10 @@ describe("an edit approval's change", () => {
       for (const line of lines) expect(lineWidth(line)).toBeLessThanOrEqual(width);
       const removed = lines.find((l) => plainText(l).includes('- export const answer'))!;
       expect(lineWidth(removed)).toBe(width);
-      expect(lineToAnsi(removed, true)).toContain('48;5;52');
+      expect(lineToAnsi(removed, THEMES.dark)).toContain('48;5;52');
       // Only the changed word is marked on the stronger background.
       const marked = (line: typeof removed, code: string) =>
-        line.filter((s) => lineToAnsi([s], true).includes(code)).map((s) => s.text);
+        line.filter((s) => lineToAnsi([s], THEMES.dark).includes(code)).map((s) => s.text);
       expect(marked(removed, '48;5;124')).toEqual(['41']);
       const added = lines.find((l) => plainText(l).includes('+ export const answer'))!;
       expect(marked(added, '48;5;28')).toEqual(['42']);
@@ -54,7 +54,7 @@ describe("an edit approval's change", () => {
 
   it('marks no words without colours, only underlines them', () => {
     const removed = renderDiffCard(diff, 80).find((l) => plainText(l).includes('- export const answer'))!;
-    expect(lineToAnsi(removed, false)).not.toMatch(/48;5/);
+    expect(lineToAnsi(removed, THEMES.plain)).not.toMatch(/48;5/);
   });
 });
 

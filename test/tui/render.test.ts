@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { highlightCode } from '../../src/tui/render/highlight.js';
 import { renderMarkdown } from '../../src/tui/render/markdown.js';
-import { colorsEnabled, type Line, lineToAnsi, plainText } from '../../src/tui/render/style.js';
+import { colorsEnabled, type Line, lineToAnsi, plainText, THEMES } from '../../src/tui/render/style.js';
 import { renderToolLine } from '../../src/tui/render/tool_line.js';
 import '../../src/tui/session/tool_catalogue.js';
 import { lineWidth, textWidth, wrapLine } from '../../src/tui/render/width.js';
@@ -16,14 +16,14 @@ describe('markdown rendering', () => {
     const spans = lines[2];
     expect(spans.find((s) => s.text === 'bold')?.style).toMatchObject({ bold: true });
     expect(spans.find((s) => s.text === 'italic')?.style).toMatchObject({ italic: true });
-    expect(spans.find((s) => s.text === 'code')?.style).toMatchObject({ color: 'cyan' });
+    expect(spans.find((s) => s.text === 'code')?.style).toMatchObject({ color: 'code' });
   });
 
   it('highlights a fenced code block by its language, indented and never re-flowed', () => {
     const lines = renderMarkdown('```ts\nconst answer = 42; // the answer\n```', 80);
     expect(text(lines)).toEqual(['  const answer = 42; // the answer']);
     const styles = Object.fromEntries(lines[0].map((s) => [s.text.trim(), s.style?.color]));
-    expect(styles).toMatchObject({ const: 'magenta', '42': 'yellow', '// the answer': 'gray' });
+    expect(styles).toMatchObject({ const: 'keyword', '42': 'number', '// the answer': 'comment' });
   });
 
   it('renders lists with bullets and task boxes, wrapped with a hanging indent', () => {
@@ -55,8 +55,8 @@ describe('markdown rendering', () => {
 
   it('colors a diff block', () => {
     const [added, removed] = highlightCode(['+new', '-old'], 'diff');
-    expect(added[0].style?.color).toBe('green');
-    expect(removed[0].style?.color).toBe('red');
+    expect(added[0].style?.color).toBe('added');
+    expect(removed[0].style?.color).toBe('removed');
   });
 });
 
@@ -86,11 +86,11 @@ describe('colors', () => {
 
   it('without colors, keep bold and inverse but drop every color code', () => {
     const line: Line = [
-      { text: 'a', style: { color: 'red', bold: true } },
+      { text: 'a', style: { color: 'error', bold: true } },
       { text: 'b', style: { inverse: true } },
     ];
-    expect(lineToAnsi(line, false)).toBe('\x1b[1ma\x1b[0m\x1b[7mb\x1b[0m');
-    expect(lineToAnsi(line, true)).toContain('\x1b[1;31m');
+    expect(lineToAnsi(line, THEMES.plain)).toBe('\x1b[1ma\x1b[0m\x1b[7mb\x1b[0m');
+    expect(lineToAnsi(line, THEMES.dark)).toContain('\x1b[1;31m');
   });
 });
 

@@ -7,6 +7,7 @@ export const SLASH_COMMAND_NAMES: string[] = [
   'help',
   'mode',
   'model',
+  'theme',
   'effort',
   'profile',
   'tools',

@@ -1,15 +1,16 @@
 import { Box, Static, useApp, useInput } from 'ink';
-import { useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
+import { Fragment, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import { applyAction } from '../input/apply_action.js';
 import { type EditorState, emptyEditor } from '../input/editor.js';
 import type { PromptHistory } from '../input/history.js';
+import { DEFAULT_KEYMAP, type Keymap, shownKeys } from '../input/keybindings.js';
 import { KeyReader } from '../input/keys.js';
 import { renderEditor } from '../input/render_editor.js';
 import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prompt_state.js';
 import { childPanelLines } from '../render/child_line.js';
 import { renderEntry, spaceAbove } from '../render/entries.js';
-import type { Line } from '../render/style.js';
+import { activeTheme, type Line } from '../render/style.js';
 import { truncateLine } from '../render/width.js';
 import type { SessionControls } from '../session/starting.js';
 import { todoPanelLines } from '../session/todo_view.js';
@@ -37,7 +38,15 @@ function EntryView({ item, width }: { item: TranscriptItem; width: number }) {
  * rendered again, however long the session. Below them, only what still changes: the live area
  * (kept shorter than the screen), a prompt or the input, and the status line.
  */
-export function App({ session, history }: { session: SessionControls; history: PromptHistory }) {
+export function App({
+  session,
+  history,
+  keymap = DEFAULT_KEYMAP,
+}: {
+  session: SessionControls;
+  history: PromptHistory;
+  keymap?: Keymap;
+}) {
   const store = session.store;
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const { columns: width, rows } = useTerminalSize();
@@ -46,7 +55,7 @@ export function App({ session, history }: { session: SessionControls; history: P
   const editor = useRef<EditorState>(emptyEditor());
   const candidates = useRef<string[]>([]);
   const promptUi = useRef<PromptUi | undefined>(undefined);
-  const reader = useRef(new KeyReader());
+  const reader = useRef(new KeyReader(keymap));
   const lastCtrlC = useRef(0);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
@@ -58,20 +67,21 @@ export function App({ session, history }: { session: SessionControls; history: P
   if (prompt && promptUi.current?.promptId !== prompt.id) promptUi.current = initialUi(prompt);
 
   useInput((input, key) => {
-    if (key.ctrl && input === 'c') {
+    const bound = keymap.action(input, key);
+    if (bound === 'cancel') {
       const now = Date.now();
       if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
       lastCtrlC.current = now;
       if (!session.interrupt()) editor.current = emptyEditor();
-      store.setHint('Press Ctrl-C again to exit', EXIT_WINDOW_MS);
+      store.setHint(`Press ${shownKeys(keymap, 'cancel')} again to exit`, EXIT_WINDOW_MS);
       return rerender();
     }
-    if (key.ctrl && input === 'o') return session.expandLatest();
-    if (key.ctrl && input === 't') {
+    if (bound === 'expand') return session.expandLatest();
+    if (bound === 'toggleAgents') {
       store.toggleChildren();
       return rerender();
     }
-    if (key.ctrl && input === 'b') {
+    if (bound === 'background') {
       const moved = session.detachCommands();
       store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
       return rerender();
@@ -85,12 +95,12 @@ export function App({ session, history }: { session: SessionControls; history: P
       if (next.interrupt) session.interrupt();
       return rerender();
     }
-    if (key.shift && key.tab) return session.cycleMode();
-    if (key.escape) {
+    if (bound === 'cycleMode') return session.cycleMode();
+    if (bound === 'interrupt') {
       if (!session.interrupt()) candidates.current = [];
       return rerender();
     }
-    if (key.ctrl && input === 'd') {
+    if (bound === 'quit') {
       if (editor.current.text === '') session.exit();
       return;
     }
@@ -112,7 +122,7 @@ export function App({ session, history }: { session: SessionControls; history: P
     ? []
     : renderEditor(editor.current, width, {
         prefix: '› ',
-        prefixStyle: { color: snap.status.mode === 'plan' ? 'cyan' : 'green', bold: true },
+        prefixStyle: { color: snap.status.mode === 'plan' ? 'planMode' : 'success', bold: true },
         placeholder: snap.busy
           ? 'Message the agent (it reads it at its next step)'
           : 'Ask lathe to do something… (/help)',
@@ -121,7 +131,7 @@ export function App({ session, history }: { session: SessionControls; history: P
       });
   const suggestions: Line[] =
     !prompt && candidates.current.length > 0
-      ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'gray' } }], width)]
+      ? [truncateLine([{ text: `  ${candidates.current.join('  ')}`, style: { color: 'muted' } }], width)]
       : [];
   const todo = snap.todo ? todoPanelLines(snap.todo, 6) : [];
   const agents = childPanelLines(snap.children, snap.childrenOpen, width, 0, '').length;
@@ -135,18 +145,21 @@ export function App({ session, history }: { session: SessionControls; history: P
       <Static key={snap.staticKey} items={snap.staticItems}>
         {(item) => <EntryView key={item.key} item={item} width={width} />}
       </Static>
-      <LiveArea live={snap.live} width={width} maxLines={liveMax} />
-      <ChildrenPanel agents={snap.children} open={snap.childrenOpen} width={width} />
-      {todo.length > 0 ? <LinesView lines={todo} /> : null}
-      <BusyLine
-        busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}
-        queued={snap.queued}
-        width={width}
-      />
-      <Box marginTop={1} flexDirection="column">
-        <LinesView lines={prompt ? promptView : [...inputView, ...suggestions]} />
-      </Box>
-      <StatusLine status={snap.status} hint={snap.hint} width={width} />
+      {/* Keyed by the theme: a switch redraws the memoised parts below in its colours. */}
+      <Fragment key={activeTheme().name}>
+        <LiveArea live={snap.live} width={width} maxLines={liveMax} />
+        <ChildrenPanel agents={snap.children} open={snap.childrenOpen} width={width} />
+        {todo.length > 0 ? <LinesView lines={todo} /> : null}
+        <BusyLine
+          busy={prompt && snap.busy ? { ...snap.busy, label: 'Waiting for your answer' } : snap.busy}
+          queued={snap.queued}
+          width={width}
+        />
+        <Box marginTop={1} flexDirection="column">
+          <LinesView lines={prompt ? promptView : [...inputView, ...suggestions]} />
+        </Box>
+        <StatusLine status={snap.status} hint={snap.hint} width={width} />
+      </Fragment>
     </Box>
   );
 }

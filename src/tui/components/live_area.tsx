@@ -27,13 +27,13 @@ function entryLines(entry: LiveEntry, width: number, maxLines: number, now: numb
       return renderToolLine(entry.tool, width, now, spinnerFrame(now));
     case 'shell': {
       const head: Line = [
-        { text: `${spinnerFrame(now)} `, style: { color: 'magenta' } },
+        { text: `${spinnerFrame(now)} `, style: { color: 'shell' } },
         { text: `! ${entry.command}`, style: { bold: true } },
-        { text: `  ${formatElapsed(now - entry.startedAt)} · esc to stop`, style: { color: 'gray' } },
+        { text: `  ${formatElapsed(now - entry.startedAt)} · esc to stop`, style: { color: 'muted' } },
       ];
       return [
         truncateLine(head, width),
-        ...entry.tail.map((t) => truncateLine([{ text: `    ${t}`, style: { color: 'gray' } }], width)),
+        ...entry.tail.map((t) => truncateLine([{ text: `    ${t}`, style: { color: 'muted' } }], width)),
       ];
     }
     case 'done':
@@ -69,7 +69,7 @@ export const LiveArea = memo(function LiveArea({
   if (lines.length > maxLines) {
     const hidden = lines.length - maxLines + 1;
     lines = [
-      [{ text: `… ${hidden} more line${hidden === 1 ? '' : 's'} above`, style: { color: 'gray' } }],
+      [{ text: `… ${hidden} more line${hidden === 1 ? '' : 's'} above`, style: { color: 'muted' } }],
       ...lines.slice(-(maxLines - 1)),
     ];
   }

@@ -7,17 +7,17 @@ import type { Snapshot, StatusInfo } from '../state/store.js';
 import { LinesView } from './lines_view.js';
 import { spinnerFrame, useNow } from './use_terminal.js';
 
-const GRAY: Style = { color: 'gray' };
+const GRAY: Style = { color: 'muted' };
 
 /** Mode, model, profile, context used against the window, and cost — cut to the width. */
 export function statusLine(status: StatusInfo, width: number, hint?: string): Line {
   const mode: Line =
     status.mode === 'plan'
-      ? [{ text: ' PLAN ', style: { inverse: true, color: 'cyan', bold: true } }]
+      ? [{ text: ' PLAN ', style: { inverse: true, color: 'planMode', bold: true } }]
       : status.autoEdits
         ? [
-            { text: ' ACT ', style: { inverse: true, color: 'green', bold: true } },
-            { text: ' edits approved', style: { color: 'green' } },
+            { text: ' ACT ', style: { inverse: true, color: 'autoEdits', bold: true } },
+            { text: ' edits approved', style: { color: 'autoEdits' } },
           ]
         : [{ text: ' ACT ', style: { inverse: true, bold: true } }];
   const context = status.contextWindow
@@ -30,8 +30,8 @@ export function statusLine(status: StatusInfo, width: number, hint?: string): Li
   const line: Line = [...mode, { text: `  ${parts.join(' · ')}`, style: GRAY }];
   const right = hint ?? 'shift+tab mode · /help';
   const gap = width - lineWidth(line) - right.length - 1;
-  if (gap >= 2) line.push({ text: `${' '.repeat(gap)}${right}`, style: hint ? { color: 'yellow' } : GRAY });
-  else if (hint) return truncateLine([{ text: hint, style: { color: 'yellow' } }], width);
+  if (gap >= 2) line.push({ text: `${' '.repeat(gap)}${right}`, style: hint ? { color: 'warning' } : GRAY });
+  else if (hint) return truncateLine([{ text: hint, style: { color: 'warning' } }], width);
   return truncateLine(line, width);
 }
 
@@ -63,7 +63,7 @@ export const BusyLine = memo(function BusyLine({
     lines.push(
       truncateLine(
         [
-          { text: `${spinnerFrame(now)} `, style: { color: 'cyan' } },
+          { text: `${spinnerFrame(now)} `, style: { color: 'accent' } },
           { text: `${busy.label}…`, style: { bold: true } },
           { text: ` ${formatElapsed(now - busy.since)} · esc to interrupt`, style: GRAY },
         ],

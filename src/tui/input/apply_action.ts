@@ -57,6 +57,8 @@ export function applyAction(
       }
       return { state: emptyEditor(), candidates: [] };
     }
+    case 'clear':
+      return { state: emptyEditor(), candidates: [] };
     case 'backspace':
       return { state: backspace(state) };
     case 'delete':

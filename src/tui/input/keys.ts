@@ -1,28 +1,8 @@
 import type { Key } from 'ink';
+import type { EditorAction } from './editor_action.js';
+import { DEFAULT_KEYMAP, type Keymap } from './keybindings.js';
 
-/** What a key press does to the prompt. */
-export type EditorAction =
-  | { type: 'insert'; text: string }
-  | { type: 'paste'; text: string }
-  | {
-      type:
-        | 'submit'
-        | 'newline'
-        | 'backspace'
-        | 'delete'
-        | 'left'
-        | 'right'
-        | 'home'
-        | 'end'
-        | 'up'
-        | 'down'
-        | 'wordLeft'
-        | 'wordRight'
-        | 'deleteWord'
-        | 'killStart'
-        | 'killEnd'
-        | 'complete';
-    };
+export type { EditorAction };
 
 /** Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~ (Ink hands us them without the ESC). */
 export const PASTE_START = '[200~';
@@ -34,10 +14,13 @@ export const DISABLE_BRACKETED_PASTE = '\x1b[?2004l';
  * Turns Ink's key events into editor actions. Pasted text is collected between the bracketed
  * paste markers; without them (terminals that don't bracket), a burst of several characters
  * with a line break inside is taken as a paste, and one ending in a line break as typed text
- * followed by Enter (fast typing and `tmux send-keys` arrive that way).
+ * followed by Enter (fast typing and `tmux send-keys` arrive that way). Other keys go through
+ * the keymap (keybindings.ts).
  */
 export class KeyReader {
   private pasting: string | undefined;
+
+  constructor(private readonly keymap: Keymap = DEFAULT_KEYMAP) {}
 
   read(input: string, key: Key): EditorAction[] {
     if (this.pasting !== undefined) {
@@ -55,50 +38,12 @@ export class KeyReader {
       return this.read(input.slice(PASTE_START.length), { ...key, return: false });
     }
     if (input.length > 1 && !key.ctrl && !key.meta) return burst(input);
-    if (key.return) return [{ type: key.meta || key.shift ? 'newline' : 'submit' }];
-    if (input === '\n') return [{ type: 'newline' }];
-    if (key.backspace || key.delete) return [{ type: 'backspace' }];
-    if (key.leftArrow) return [{ type: key.ctrl || key.meta ? 'wordLeft' : 'left' }];
-    if (key.rightArrow) return [{ type: key.ctrl || key.meta ? 'wordRight' : 'right' }];
-    if (key.upArrow) return [{ type: 'up' }];
-    if (key.downArrow) return [{ type: 'down' }];
-    if (key.home) return [{ type: 'home' }];
-    if (key.end) return [{ type: 'end' }];
-    if (key.tab && !key.shift) return [{ type: 'complete' }];
-    if (key.ctrl) return ctrlAction(input);
-    if (key.meta) {
-      if (input === 'b') return [{ type: 'wordLeft' }];
-      if (input === 'f') return [{ type: 'wordRight' }];
-      if (input === 'd') return [{ type: 'deleteWord' }];
-      return [];
-    }
-    if (key.escape || key.tab) return [];
+    const bound = this.keymap.editorAction(input, key);
+    if (bound) return [{ type: bound }];
+    // Keys of other actions, unbound keys and control sequences type nothing.
+    if (key.ctrl || key.meta || key.escape || key.tab || input === '\n') return [];
+    if (this.keymap.action(input, key)) return [];
     return input ? [{ type: 'insert', text: input }] : [];
-  }
-}
-
-function ctrlAction(letter: string): EditorAction[] {
-  switch (letter) {
-    case 'a':
-      return [{ type: 'home' }];
-    case 'e':
-      return [{ type: 'end' }];
-    case 'b':
-      return [{ type: 'left' }];
-    case 'f':
-      return [{ type: 'right' }];
-    case 'w':
-      return [{ type: 'deleteWord' }];
-    case 'u':
-      return [{ type: 'killStart' }];
-    case 'k':
-      return [{ type: 'killEnd' }];
-    case 'h':
-      return [{ type: 'backspace' }];
-    case 'j':
-      return [{ type: 'newline' }];
-    default:
-      return [];
   }
 }
 

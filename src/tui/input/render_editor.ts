@@ -3,7 +3,7 @@ import { charWidth } from '../render/width.js';
 import type { EditorState } from './editor.js';
 
 const CURSOR: Style = { inverse: true };
-const PLACEHOLDER: Style = { color: 'gray' };
+const PLACEHOLDER: Style = { color: 'muted' };
 
 interface Options {
   /** First-line prefix, e.g. `› `; continuation lines are indented to match. */

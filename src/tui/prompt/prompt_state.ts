@@ -93,11 +93,11 @@ export function promptKey(
   return ui;
 }
 
-const GRAY = { color: 'gray' } as const;
+const GRAY = { color: 'muted' } as const;
 
 /** The prompt as lines, sized to the terminal. */
 export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[] {
-  const title = wrapLine([{ text: promptTitle(prompt), style: { bold: true, color: 'yellow' } }], width);
+  const title = wrapLine([{ text: promptTitle(prompt), style: { bold: true, color: 'warning' } }], width);
   if (ui.stage === 'save' && prompt.kind === 'approval') {
     const file = prompt.settingsFiles[ui.option?.value === 'user' ? 'user' : 'project'];
     return [
@@ -107,7 +107,7 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
         { text: file, style: { bold: true } },
         { text: ' (permissions.allow):' },
       ],
-      ...prompt.rules.map((rule): Line => [{ text: `  + ${rule}`, style: { color: 'green' } }]),
+      ...prompt.rules.map((rule): Line => [{ text: `  + ${rule}`, style: { color: 'success' } }]),
       [{ text: 'Enter to save · Esc to go back', style: GRAY }],
     ].map((line) => truncateLine(line, width));
   }
@@ -117,7 +117,7 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
       [{ text: ui.option?.text?.label ?? 'Your answer', style: GRAY }],
       ...renderEditor(ui.editor, width, {
         prefix: '› ',
-        prefixStyle: { color: 'yellow' },
+        prefixStyle: { color: 'warning' },
         maxLines: 5,
         cursor: true,
       }),
@@ -135,7 +135,7 @@ export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[]
   numbered.forEach((option, index) => {
     const selected = index === ui.selected;
     const line: Line = [
-      { text: selected ? '› ' : '  ', style: { color: 'yellow' } },
+      { text: selected ? '› ' : '  ', style: { color: 'warning' } },
       { text: `${index + 1}. ${option.label}`, style: selected ? { bold: true } : undefined },
     ];
     if (option.hint) line.push({ text: `  ${option.hint}`, style: GRAY });

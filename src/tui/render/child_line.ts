@@ -4,16 +4,16 @@ import type { Line, Style } from './style.js';
 import { formatElapsed } from './tool_line.js';
 import { sanitize, truncateLine } from './width.js';
 
-const GRAY: Style = { color: 'gray' };
+const GRAY: Style = { color: 'muted' };
 
 /** Children of a child are indented under it. */
 const indent = (child: ChildView) => '  '.repeat(Math.max(0, child.depth - 1));
 
 const ENDED: Record<Exclude<ChildStatus, 'running'>, [string, Style, string]> = {
-  completed: ['✓', { color: 'green' }, 'completed'],
-  failed: ['✗', { color: 'red' }, 'failed'],
-  budget_exhausted: ['!', { color: 'yellow' }, 'budget exhausted'],
-  interrupted: ['◌', { color: 'gray' }, 'interrupted'],
+  completed: ['✓', { color: 'success' }, 'completed'],
+  failed: ['✗', { color: 'error' }, 'failed'],
+  budget_exhausted: ['!', { color: 'warning' }, 'budget exhausted'],
+  interrupted: ['◌', { color: 'muted' }, 'interrupted'],
 };
 
 function counts(child: ChildView, ms: number): string {
@@ -29,7 +29,7 @@ const who = (child: ChildView): Line => [
 /** A running child in one line: its name and type, what it spent so far, and what it is doing. */
 export function runningChildLine(child: ChildView, width: number, now: number, spinner: string): Line {
   const line: Line = [
-    { text: `${indent(child)}${spinner} `, style: { color: 'cyan' } },
+    { text: `${indent(child)}${spinner} `, style: { color: 'accent' } },
     ...who(child),
     { text: ` · ${counts(child, now - child.startedAt)}`, style: GRAY },
   ];
@@ -52,9 +52,9 @@ export function childSummaryLine(child: ChildView, width: number): Line {
 }
 
 const STEP_MARKS: Record<'running' | 'ok' | 'error', [string, Style]> = {
-  running: ['●', { color: 'yellow' }],
-  ok: ['✓', { color: 'green' }],
-  error: ['✗', { color: 'red' }],
+  running: ['●', { color: 'warning' }],
+  ok: ['✓', { color: 'success' }],
+  error: ['✗', { color: 'error' }],
 };
 
 function stepLine(child: ChildView, step: ChildStep, width: number): Line {

@@ -12,7 +12,7 @@ const SHELL_LINES = 40;
 /** Lines an expanded result prints at most (the whole result is in the session folder). */
 const EXPANDED_LINES = 400;
 
-const GRAY: Style = { color: 'gray' };
+const GRAY: Style = { color: 'muted' };
 
 function prefixed(lines: Line[], first: Line, rest: Line): Line[] {
   return lines.map((line, i) => [...(i === 0 ? first : rest), ...line]);
@@ -66,7 +66,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
     case 'result':
       return prefixed(
         renderMarkdown(entry.markdown, width - 2),
-        [{ text: '✔ ', style: { color: 'green' } }],
+        [{ text: '✔ ', style: { color: 'success' } }],
         [{ text: '  ' }],
       );
     case 'tool':
@@ -76,9 +76,9 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
     case 'notice': {
       const [mark, style]: [string, Style] =
         entry.tone === 'error'
-          ? ['✗ ', { color: 'red' }]
+          ? ['✗ ', { color: 'error' }]
           : entry.tone === 'warn'
-            ? ['! ', { color: 'yellow' }]
+            ? ['! ', { color: 'warning' }]
             : ['· ', GRAY];
       return wrapText(entry.text, width, style, [{ text: mark, style }], [{ text: '  ' }]);
     }
@@ -86,28 +86,28 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       return wrapText(
         entry.text,
         width,
-        { color: 'gray', italic: true },
+        { color: 'muted', italic: true },
         [{ text: '◦ ', style: GRAY }],
         [{ text: '  ' }],
       );
     case 'report':
       return [
-        [{ text: `Report: ${entry.title}`, style: { bold: true, color: 'cyan' } }],
+        [{ text: `Report: ${entry.title}`, style: { bold: true, color: 'accent' } }],
         [{ text: '─'.repeat(Math.min(width, 60)), style: GRAY }],
         ...renderMarkdown(entry.markdown.replace(/^# .*\n+/, ''), width),
         [{ text: `saved to ${entry.path}`, style: GRAY }],
       ];
     case 'plan': {
-      const bar: Line = [{ text: '│ ', style: { color: 'cyan' } }];
+      const bar: Line = [{ text: '│ ', style: { color: 'accent' } }];
       return [
-        [{ text: 'Plan', style: { bold: true, color: 'cyan' } }],
+        [{ text: 'Plan', style: { bold: true, color: 'accent' } }],
         ...prefixed(renderMarkdown(entry.markdown, width - 2), bar, bar),
       ];
     }
     case 'phase':
       return [
         [
-          { text: '◆ ', style: { color: 'cyan' } },
+          { text: '◆ ', style: { color: 'accent' } },
           { text: `Phase done: ${entry.phase}`, style: { bold: true } },
         ],
         ...prefixed(renderMarkdown(entry.markdown, width - 2), [{ text: '  ' }], [{ text: '  ' }]),
@@ -118,7 +118,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
           entry.question,
           width,
           { bold: true },
-          [{ text: '? ', style: { color: 'yellow' } }],
+          [{ text: '? ', style: { color: 'warning' } }],
           [{ text: '  ' }],
         ),
         ...wrapText(entry.answer, width, undefined, [{ text: '  › ', style: GRAY }], [{ text: '    ' }]),
@@ -134,7 +134,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       const shown = lines.slice(-SHELL_LINES);
       const out: Line[] = [
         [
-          { text: '! ', style: { color: 'magenta' } },
+          { text: '! ', style: { color: 'shell' } },
           { text: entry.command, style: { bold: true } },
         ],
       ];
@@ -143,7 +143,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       if (entry.output.trim())
         out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
       if (entry.exitCode !== 0)
-        out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'red' } }]);
+        out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'error' } }]);
       return out;
     }
     case 'panel':

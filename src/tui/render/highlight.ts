@@ -79,15 +79,15 @@ const ALIASES: Record<string, string> = {
 };
 
 const STYLE = {
-  keyword: { color: 'magenta' },
-  string: { color: 'green' },
-  number: { color: 'yellow' },
-  comment: { color: 'gray' },
-  constant: { color: 'yellow' },
-  type: { color: 'cyan' },
-  call: { color: 'blue' },
-  key: { color: 'cyan' },
-  variable: { color: 'cyan' },
+  keyword: { color: 'keyword' },
+  string: { color: 'string' },
+  number: { color: 'number' },
+  comment: { color: 'comment' },
+  constant: { color: 'constant' },
+  type: { color: 'type' },
+  call: { color: 'function' },
+  key: { color: 'property' },
+  variable: { color: 'variable' },
 } satisfies Record<string, Style>;
 
 /** Lines longer than this are shown plain: highlighting them buys little and costs much. */
@@ -119,9 +119,9 @@ export function highlightCode(lines: string[], languageTag: string): Line[] {
 
 export function diffLine(text: string): Line {
   if (text.startsWith('+++') || text.startsWith('---')) return [{ text, style: { bold: true } }];
-  if (text.startsWith('+')) return [{ text, style: { color: 'green' } }];
-  if (text.startsWith('-')) return [{ text, style: { color: 'red' } }];
-  if (text.startsWith('@@')) return [{ text, style: { color: 'cyan' } }];
+  if (text.startsWith('+')) return [{ text, style: { color: 'added' } }];
+  if (text.startsWith('-')) return [{ text, style: { color: 'removed' } }];
+  if (text.startsWith('@@')) return [{ text, style: { color: 'accent' } }];
   return [{ text }];
 }
 

@@ -2,7 +2,7 @@ import type { Span, Style } from './style.js';
 
 /** Inline Markdown: `code`, **bold**, *italic*, ~~strike~~, [links](url), <autolinks>, \escapes. */
 
-const CODE: Style = { color: 'cyan' };
+const CODE: Style = { color: 'code' };
 
 const merge = (base: Style | undefined, extra: Style): Style => ({ ...base, ...extra });
 
@@ -85,7 +85,7 @@ export function parseInline(text: string, base?: Style): Span[] {
         flush();
         for (const s of parseInline(link[1], merge(base, { underline: true }))) out.push(s);
         if (link[2] !== link[1] && !link[2].startsWith('#'))
-          pushText(out, ` (${link[2]})`, { color: 'gray' });
+          pushText(out, ` (${link[2]})`, { color: 'muted' });
         i += link[0].length;
         continue;
       }

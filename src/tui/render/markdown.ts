@@ -17,7 +17,7 @@ const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
-const GRAY: Style = { color: 'gray' };
+const GRAY: Style = { color: 'muted' };
 
 export function renderMarkdown(source: string, width: number): Line[] {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');

@@ -1,3 +1,4 @@
+import { keyHint } from '../input/keybindings.js';
 import type { ToolLine } from '../state/items.js';
 import type { Line } from './style.js';
 import { declaredTool } from './tool_facts.js';
@@ -50,9 +51,10 @@ export function renderReadGroup(
     { text: `${status === 'running' && spinner ? spinner : icon} `, style: iconStyle },
     { text: readsSummary(tools), style: { bold: true } },
   ];
-  if (failed > 0) head.push({ text: ` (${failed} failed)`, style: { color: 'red' } });
-  if (Number.isFinite(elapsed)) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'gray' } });
-  if (!open && status !== 'running') head.push({ text: '  ctrl+o to expand', style: { color: 'gray' } });
+  if (failed > 0) head.push({ text: ` (${failed} failed)`, style: { color: 'error' } });
+  if (Number.isFinite(elapsed)) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'muted' } });
+  if (!open && status !== 'running')
+    head.push({ text: `  ${keyHint('expand')} to expand`, style: { color: 'muted' } });
   const lines = [truncateLine(head, width)];
   if (open)
     for (const tool of tools)

@@ -1,14 +1,14 @@
 /**
  * Styled text as plain data: a line is a list of spans, each with an optional style. Everything
  * the UI shows is built as lines first (cheap to wrap, clip and cache), and turned into ANSI only
- * at the end. Colours honour NO_COLOR (https://no-color.org) and TERM=dumb; bold, dim and
- * inverse stay, since they are not colours and the cursor needs inverse.
+ * at the end, through the active theme (themes.ts). Colours are named by role, never by hue, so
+ * a theme decides every one. NO_COLOR (https://no-color.org) and TERM=dumb force the plain theme;
+ * bold, dim and inverse stay, since they are not colours and the cursor needs inverse.
  */
+import type { Background, Color } from './roles.js';
+import { isThemeName, THEME_NAMES, THEMES, type Theme, type ThemeName } from './themes.js';
 
-export type Color = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'white' | 'gray';
-
-/** Backgrounds, named by what they mark: the bands of a diff's lines and of its changed words. */
-export type Background = 'removedLine' | 'addedLine' | 'removedWord' | 'addedWord';
+export type { Background, Color };
 
 export interface Style {
   color?: Color;
@@ -36,73 +36,70 @@ export function colorsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 /** Decided once: the environment of a running terminal UI does not change. */
 const COLORS = colorsEnabled();
 
-const COLOR_CODES: Record<Color, number> = {
-  red: 31,
-  green: 32,
-  yellow: 33,
-  blue: 34,
-  magenta: 35,
-  cyan: 36,
-  white: 37,
-  gray: 90,
-};
+let active: Theme = COLORS ? THEMES.dark : THEMES.plain;
 
-/** 256-colour backgrounds: dark bands that keep the text on them readable. */
-const BACKGROUND_CODES: Record<Background, string> = {
-  removedLine: '48;5;52',
-  addedLine: '48;5;22',
-  removedWord: '48;5;124',
-  addedWord: '48;5;28',
-};
+/** The theme a name asks for, or plain when the terminal must not get colours. */
+export function themeFor(name: ThemeName, colors = COLORS): Theme {
+  return colors ? THEMES[name] : THEMES.plain;
+}
 
-/**
- * The styles the UI draws with, by what they mean (one place, so a theme can replace them). A
- * diff's bands and changed words; without colours, changed words are underlined instead.
- */
+/** Switches the theme for what is drawn from now on; returns the one in effect. */
+export function setTheme(name: ThemeName): ThemeName {
+  active = themeFor(name);
+  return active.name;
+}
+
+export function activeTheme(): Theme {
+  return active;
+}
+
+export { isThemeName, THEME_NAMES, THEMES, type Theme, type ThemeName };
+
+/** The styles the UI draws with, by what they mean: a diff's bands, changed words and gutter. */
 export const STYLES = {
   diffRemoved: { background: 'removedLine' },
   diffAdded: { background: 'addedLine' },
-  diffRemovedWord: { background: 'removedWord', underline: !COLORS },
-  diffAddedWord: { background: 'addedWord', underline: !COLORS },
-  diffRemovedMark: { color: 'red', background: 'removedLine' },
-  diffAddedMark: { color: 'green', background: 'addedLine' },
-  lineNumber: { color: 'gray' },
-  diffGap: { color: 'gray' },
-  keyHint: { color: 'gray' },
+  diffRemovedWord: { background: 'removedWord' },
+  diffAddedWord: { background: 'addedWord' },
+  diffRemovedMark: { color: 'removed', background: 'removedLine' },
+  diffAddedMark: { color: 'added', background: 'addedLine' },
+  lineNumber: { color: 'muted' },
+  diffGap: { color: 'muted' },
+  keyHint: { color: 'muted' },
   key: { bold: true },
 } satisfies Record<string, Style>;
 
-function sgr(style: Style, colors: boolean): string {
-  const codes: number[] = [];
-  if (style.bold) codes.push(1);
-  if (style.dim) codes.push(2);
-  if (style.italic) codes.push(3);
-  if (style.underline) codes.push(4);
-  if (style.inverse) codes.push(7);
-  if (style.strike) codes.push(9);
-  if (colors && style.color) codes.push(COLOR_CODES[style.color]);
-  const open = codes.join(';');
-  const background = colors && style.background ? BACKGROUND_CODES[style.background] : '';
-  if (background) return `\x1b[${open ? `${open};` : ''}${background}m`;
-  // Without colours, gray text would look like any other: dim keeps it quieter.
-  if (!colors && style.color === 'gray' && !style.dim) codes.push(2);
-  return codes.length > 0 ? `\x1b[${codes.join(';')}m` : '';
+const ATTRIBUTES: [keyof Style, string][] = [
+  ['bold', '1'],
+  ['dim', '2'],
+  ['italic', '3'],
+  ['underline', '4'],
+  ['inverse', '7'],
+  ['strike', '9'],
+];
+
+function sgr(style: Style, theme: Theme): string {
+  const codes = new Set<string>();
+  for (const [key, code] of ATTRIBUTES) if (style[key]) codes.add(code);
+  if (style.color && theme.codes[style.color]) codes.add(theme.codes[style.color]);
+  if (style.background && theme.codes[style.background]) codes.add(theme.codes[style.background]);
+  return codes.size > 0 ? `\x1b[${[...codes].join(';')}m` : '';
 }
 
-export function spanToAnsi(span: Span, colors = COLORS): string {
+export function spanToAnsi(span: Span, theme = active): string {
   if (!span.style || span.text === '') return span.text;
-  const open = sgr(span.style, colors);
+  const open = sgr(span.style, theme);
   return open ? `${open}${span.text}\x1b[0m` : span.text;
 }
 
-export function lineToAnsi(line: Line, colors = COLORS): string {
+export function lineToAnsi(line: Line, theme = active): string {
   let out = '';
-  for (const span of line) out += spanToAnsi(span, colors);
+  for (const span of line) out += spanToAnsi(span, theme);
   return out;
 }
 
-export function linesToAnsi(lines: Line[], colors = COLORS): string {
-  return lines.map((line) => lineToAnsi(line, colors)).join('\n');
+export function linesToAnsi(lines: Line[], theme = active): string {
+  return lines.map((line) => lineToAnsi(line, theme)).join('\n');
 }
 
 export function plainText(line: Line): string {

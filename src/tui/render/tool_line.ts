@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { leavesFolder } from '../../util/inside_folder.js';
+import { keyHint } from '../input/keybindings.js';
 import type { ToolLine } from '../state/items.js';
 import { diffLine } from './highlight.js';
 import type { Line, Style } from './style.js';
@@ -43,14 +44,14 @@ export function formatElapsed(ms: number): string {
 }
 
 const ICONS: Record<ToolLine['status'], [string, Style]> = {
-  pending: ['○', { color: 'gray' }],
-  running: ['●', { color: 'yellow' }],
-  ok: ['✓', { color: 'green' }],
-  error: ['✗', { color: 'red' }],
-  cancelled: ['◌', { color: 'gray' }],
+  pending: ['○', { color: 'muted' }],
+  running: ['●', { color: 'warning' }],
+  ok: ['✓', { color: 'success' }],
+  error: ['✗', { color: 'error' }],
+  cancelled: ['◌', { color: 'muted' }],
 };
 
-const BRANCH: Style = { color: 'gray' };
+const BRANCH: Style = { color: 'muted' };
 
 /** The mark a call of this status shows before its line. */
 export const statusIcon = (status: ToolLine['status']): [string, Style] => ICONS[status];
@@ -70,7 +71,7 @@ export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), 
     { text: verb, style: { bold: true } },
     { text: ` ${sanitize(detail)}` },
   ];
-  if (elapsed !== undefined) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'gray' } });
+  if (elapsed !== undefined) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'muted' } });
   const lines: Line[] = [truncateLine(head, width)];
   const body = tool.status === 'running' ? (tool.tail ?? []).map((t) => [{ text: t }]) : resultPreview(tool);
   for (const [index, line] of body.entries()) {
@@ -84,7 +85,7 @@ export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), 
 export function resultPreview(tool: ToolLine): Line[] {
   const text = (tool.resultText ?? '').replace(/\s+$/, '');
   if (tool.status === 'cancelled')
-    return [[{ text: text ? firstLine(text) : 'cancelled', style: { color: 'gray' } }]];
+    return [[{ text: text ? firstLine(text) : 'cancelled', style: { color: 'muted' } }]];
   if (!text) return [];
   const all = text.split('\n').map(sanitize);
   const ended = /^(Exit code|Stopped after|Interrupted|Ended by signal|Started in the background)/;
@@ -96,14 +97,14 @@ export function resultPreview(tool: ToolLine): Line[] {
     const tail = lines.slice(-2).map((t): Line => [{ text: t }]);
     if (status)
       tail.push([
-        { text: status, style: { color: /^Exit code 0\b|^Started/.test(status) ? 'gray' : 'red' } },
+        { text: status, style: { color: /^Exit code 0\b|^Started/.test(status) ? 'muted' : 'error' } },
       ]);
     return withMore(tail, lines.length - 2, 'above');
   }
   if (tool.status === 'error') {
     const lines = all.filter((line) => line.trim() !== '');
     return withMore(
-      lines.slice(0, PREVIEW_LINES).map((t) => [{ text: t, style: { color: 'red' } }]),
+      lines.slice(0, PREVIEW_LINES).map((t) => [{ text: t, style: { color: 'error' } }]),
       lines.length - PREVIEW_LINES,
     );
   }
@@ -116,9 +117,9 @@ export function resultPreview(tool: ToolLine): Line[] {
       const removed = diff.filter((l) => l.startsWith('-')).length;
       const summary: Line = [
         { text: `${all[0]} ` },
-        { text: `+${added}`, style: { color: 'green' } },
+        { text: `+${added}`, style: { color: 'added' } },
         { text: ' ' },
-        { text: `-${removed}`, style: { color: 'red' } },
+        { text: `-${removed}`, style: { color: 'removed' } },
       ];
       if (tool.diffShown) return [summary];
       return withMore(
@@ -129,7 +130,7 @@ export function resultPreview(tool: ToolLine): Line[] {
     return [[{ text: all[0] }]];
   }
   if (view === 'lineCount')
-    return [[{ text: `${all.length} line${all.length === 1 ? '' : 's'}`, style: { color: 'gray' } }]];
+    return [[{ text: `${all.length} line${all.length === 1 ? '' : 's'}`, style: { color: 'muted' } }]];
   return withMore(
     all.slice(0, PREVIEW_LINES).map((t) => [{ text: t }]),
     all.length - PREVIEW_LINES,
@@ -139,7 +140,10 @@ export function resultPreview(tool: ToolLine): Line[] {
 function withMore(lines: Line[], hidden: number, where: 'above' | 'below' = 'below'): Line[] {
   if (hidden <= 0) return lines;
   const note: Line = [
-    { text: `… ${hidden} more line${hidden === 1 ? '' : 's'} (ctrl+o to expand)`, style: { color: 'gray' } },
+    {
+      text: `… ${hidden} more line${hidden === 1 ? '' : 's'} (${keyHint('expand')} to expand)`,
+      style: { color: 'muted' },
+    },
   ];
   return where === 'above' ? [note, ...lines] : [...lines, note];
 }

@@ -119,7 +119,7 @@ function proposalLines(
   subcommands: string[],
   cwd: string,
 ): Line[] {
-  const gray = { color: 'gray' } as const;
+  const gray = { color: 'muted' } as const;
   const lines: Line[] = [];
   // A diff is drawn as a card by the entry itself, at the terminal's width.
   if (diff === undefined && runsCommands(request.tool.name)) {

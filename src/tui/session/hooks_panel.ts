@@ -10,7 +10,7 @@ export function hooksPanel(
   untrustedHooks: boolean,
 ): { title: string; lines: Line[] } {
   const waiting: Line[] = untrustedHooks
-    ? [[{ text: '  The workspace’s hooks wait for trust: lathe trust', style: { color: 'yellow' } }]]
+    ? [[{ text: '  The workspace’s hooks wait for trust: lathe trust', style: { color: 'warning' } }]]
     : [];
   if (groups.length === 0)
     return { title: 'No hooks are set (settings "hooks"; see docs/extending.md).', lines: waiting };
@@ -26,10 +26,10 @@ export function hooksPanel(
       const extras = [`${hook.timeoutSeconds} s`, ...(hook.failClosed ? ['failClosed'] : [])].join(', ');
       lines.push([
         { text: `    ${matcher}  ` },
-        { text: hook.command, style: { color: 'cyan' } },
-        { text: `  (${extras})`, style: { color: 'gray' } },
+        { text: hook.command, style: { color: 'accent' } },
+        { text: `  (${extras})`, style: { color: 'muted' } },
       ]);
-      lines.push([{ text: `      from ${group.source}`, style: { color: 'gray' } }]);
+      lines.push([{ text: `      from ${group.source}`, style: { color: 'muted' } }]);
     }
   }
   const count = groups.reduce((n, g) => n + g.hooks.length, 0);

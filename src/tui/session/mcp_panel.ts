@@ -2,10 +2,10 @@ import type { McpServerSummary } from '../../tool/context/mcp.js';
 import type { Color, Line } from '../render/style.js';
 
 const STATE_COLOR: Record<McpServerSummary['state'], Color> = {
-  connecting: 'yellow',
-  connected: 'green',
-  failed: 'red',
-  disabled: 'gray',
+  connecting: 'warning',
+  connected: 'success',
+  failed: 'error',
+  disabled: 'muted',
 };
 
 function stateText(server: McpServerSummary): string {
@@ -22,11 +22,11 @@ function stateText(server: McpServerSummary): string {
 /** Logging messages shown per server: the latest. */
 const LOG_LINES = 5;
 const LOG_COLOR: Record<string, Color> = {
-  warning: 'yellow',
-  error: 'red',
-  critical: 'red',
-  alert: 'red',
-  emergency: 'red',
+  warning: 'warning',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
 };
 
 function logLines(server: McpServerSummary, indent: string): Line[] {
@@ -35,18 +35,18 @@ function logLines(server: McpServerSummary, indent: string): Line[] {
   const lines: Line[] = shown.map((entry) => [
     {
       text: `${indent}${entry.level}${entry.logger ? ` ${entry.logger}` : ''}: `,
-      style: { color: LOG_COLOR[entry.level] ?? 'gray' },
+      style: { color: LOG_COLOR[entry.level] ?? 'muted' },
     },
-    { text: entry.text, style: { color: 'gray' } },
+    { text: entry.text, style: { color: 'muted' } },
   ]);
   if (log.length > shown.length)
     lines.unshift([
-      { text: `${indent}log (latest ${shown.length} of ${log.length}):`, style: { color: 'gray' } },
+      { text: `${indent}log (latest ${shown.length} of ${log.length}):`, style: { color: 'muted' } },
     ]);
   return lines;
 }
 
-const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'gray' : 'yellow');
+const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'muted' : 'warning');
 
 /** `/mcp`: each server's state, its tools by their names in the pool, and its latest logging messages. */
 export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { title: string; lines: Line[] } {
@@ -68,7 +68,7 @@ export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { ti
     ]);
     if (server.tools.length > 0) {
       const names = server.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name));
-      lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'gray' } }]);
+      lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'muted' } }]);
     }
     lines.push(...logLines(server, `  ${' '.repeat(width)}  `));
   }

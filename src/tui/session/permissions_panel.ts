@@ -6,8 +6,12 @@ import type { PermissionRule } from '../../permission/types.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { Color, Line } from '../render/style.js';
 
-const GRAY = { color: 'gray' } as const;
-const ACTION_COLOR: Record<PermissionRule['action'], Color> = { allow: 'green', ask: 'yellow', deny: 'red' };
+const GRAY = { color: 'muted' } as const;
+const ACTION_COLOR: Record<PermissionRule['action'], Color> = {
+  allow: 'success',
+  ask: 'warning',
+  deny: 'error',
+};
 export const SESSION_SOURCE = 'this session';
 
 /** A rule as written: `execute_command(npm test)`, `read_file`. */

@@ -18,11 +18,11 @@ export function rulesPanel(rules: RuleSet): { title: string; lines: Line[] } {
   }
   const width = Math.max(...statuses.map((s) => s.rule.name.length), 0);
   const lines: Line[] = statuses.map(({ rule, state, active }) => [
-    { text: active ? '  ● ' : '  ○ ', style: { color: active ? 'green' : 'gray' } },
+    { text: active ? '  ● ' : '  ○ ', style: { color: active ? 'success' : 'muted' } },
     { text: `${rule.name.padEnd(width)}  ` },
-    { text: describeRuleState(state), style: { color: 'gray' } },
+    { text: describeRuleState(state), style: { color: 'muted' } },
   ]);
-  for (const warning of warnings) lines.push([{ text: `  ${warning}`, style: { color: 'yellow' } }]);
+  for (const warning of warnings) lines.push([{ text: `  ${warning}`, style: { color: 'warning' } }]);
   const active = statuses.filter((s) => s.active).length;
   return {
     title: `Rules (${active} of ${statuses.length} in the prompt; turn one off with "rules": {"disabled": [name]} in settings)`,

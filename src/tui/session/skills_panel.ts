@@ -3,8 +3,8 @@ import { shownPath } from '../../config/skills/discover.js';
 import type { Line } from '../render/style.js';
 import { row } from './status_panel.js';
 
-const GRAY = { color: 'gray' } as const;
-const YELLOW = { color: 'yellow' } as const;
+const GRAY = { color: 'muted' } as const;
+const YELLOW = { color: 'warning' } as const;
 const WIDTH = 26;
 
 const short = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -4,6 +4,8 @@ import { listSessions } from '../../session/catalog.js';
 import { contextReportText } from '../../tool/context/conversation.js';
 import { staticFacts } from '../../tool/static_facts.js';
 import type { Tool } from '../../tool/types.js';
+import { keyHelpRows } from '../input/keybindings.js';
+import { activeTheme, isThemeName, setTheme, THEME_NAMES } from '../render/style.js';
 import { rewindToCheckpoint, undoLastTurn } from './checkpoint_commands.js';
 import type { CommandHost } from './command_host.js';
 import { exportConversation } from './export_session.js';
@@ -37,16 +39,8 @@ const newRulePrompt = (what: string) =>
       : 'Base it on this conversation: the conventions, commands and preferences I stated or that we settled on.'
   }\nPick a short file name, write the rule as brief Markdown instructions, and call new_rule once.`;
 
-const KEYS: Array<[string, string]> = [
-  ['Enter', 'send (while the agent works: queue for its next step)'],
-  ['Alt+Enter, Ctrl+J, \\ Enter', 'new line'],
-  ['↑ ↓', 'earlier prompts'],
-  ['Tab', 'complete a /command or an @path'],
-  ['Shift+Tab', 'cycle Act → Act, edits approved → Plan'],
-  ['Esc', 'interrupt the current step'],
-  ['Ctrl+O', 'show the latest tool result in full'],
-  ['Ctrl+B', 'send the running command to the background'],
-  ['Ctrl+C twice, Ctrl+D', 'exit'],
+/** What the prompt does beyond its keys (those come from the keymap). */
+const TYPED: Array<[string, string]> = [
   ['@path', 'attach a file or a folder listing'],
   ['!command', 'run a shell command yourself; its output goes with your next prompt'],
 ];
@@ -63,7 +57,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
           ...SLASH_COMMANDS.map((c) => row(`/${c.name}${c.args ? ` ${c.args}` : ''}`, c.summary, 30)),
           [],
           [{ text: 'Keys', style: { bold: true } }],
-          ...KEYS.map(([key, what]) => row(key, what, 30)),
+          ...[...keyHelpRows(), ...TYPED].map(([key, what]) => row(key, what, 30)),
         ],
       }),
   },
@@ -96,6 +90,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
         name = picked;
       }
       await session.switchModel(name);
+    },
+  },
+  {
+    name: 'theme',
+    args: '[dark|light|plain]',
+    summary: 'show or switch the colours for this session (settings "theme" keeps one)',
+    run: (session, args) => {
+      const wanted = args.trim().toLowerCase();
+      if (!wanted) return notice(session, `Theme: ${activeTheme().name}`);
+      if (!isThemeName(wanted))
+        return notice(session, `Unknown theme "${wanted}": use ${THEME_NAMES.join(', ')}.`, 'error');
+      const shown = setTheme(wanted);
+      notice(session, `Theme: ${shown}${shown === wanted ? '' : ' (NO_COLOR or TERM=dumb is set)'}`);
     },
   },
   {

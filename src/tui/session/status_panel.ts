@@ -3,7 +3,7 @@ import type { McpServerSummary } from '../../tool/context/mcp.js';
 import type { Line } from '../render/style.js';
 import type { StatusInfo } from '../state/store.js';
 
-const GRAY = { color: 'gray' } as const;
+const GRAY = { color: 'muted' } as const;
 const n = (v: number) => v.toLocaleString('en-US');
 
 export const row = (left: string, right: string, width = 22): Line => [

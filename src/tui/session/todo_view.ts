@@ -2,9 +2,9 @@ import type { Line, Style } from '../render/style.js';
 import type { TodoItem } from '../state/items.js';
 
 const MARKS: Record<string, Style> = {
-  '+': { color: 'green' },
-  '-': { color: 'red' },
-  '~': { color: 'yellow' },
+  '+': { color: 'added' },
+  '-': { color: 'removed' },
+  '~': { color: 'warning' },
 };
 
 /** A todo proposal (`+`/`-`/`~` lines against the current list) with its changes colored. */
@@ -17,8 +17,8 @@ export function todoProposalLines(body: string): Line[] {
 
 const BOXES: Record<TodoItem['status'], [string, Style]> = {
   pending: ['☐', {}],
-  in_progress: ['▶', { color: 'yellow', bold: true }],
-  completed: ['☑', { color: 'gray' }],
+  in_progress: ['▶', { color: 'warning', bold: true }],
+  completed: ['☑', { color: 'muted' }],
 };
 
 /** The todo panel: done items first folded into a count, then the rest, at most `max` lines. */
@@ -36,6 +36,6 @@ export function todoPanelLines(items: TodoItem[], max: number): Line[] {
     ]);
   }
   if (open.length > shown.length)
-    lines.push([{ text: `  … ${open.length - shown.length} more`, style: { color: 'gray' } }]);
+    lines.push([{ text: `  … ${open.length - shown.length} more`, style: { color: 'muted' } }]);
   return lines;
 }

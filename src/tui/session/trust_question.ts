@@ -3,7 +3,7 @@ import type { Runtime } from '../../runtime/create_runtime.js';
 import type { Line } from '../render/style.js';
 import type { UiStore } from '../state/store.js';
 
-const GRAY = { color: 'gray' } as const;
+const GRAY = { color: 'muted' } as const;
 
 /** What the folder wants, as the question shows it: the commands it would run, the settings it would loosen. */
 function wantedLines(runtime: Runtime): Line[] {

@@ -4,7 +4,7 @@ import type { UiStore } from '../state/store.js';
 import type { ResumedSession } from './host.js';
 import { replayEntries } from './replay.js';
 
-const GRAY = { color: 'gray' } as const;
+const GRAY = { color: 'muted' } as const;
 
 /** The first lines: where lathe runs and with what, how to start, and any settings warnings. */
 export function showWelcome(store: UiStore, runtime: Runtime, modelName: string | undefined): void {

@@ -32,6 +32,8 @@ export interface AppUnderTest {
   home: string;
   /** The whole output so far (the printed conversation and the live frame), without ANSI. */
   frame(): string;
+  /** The same with its ANSI codes, as the terminal gets it. */
+  rawFrame(): string;
   /** Writes to the app's input as a terminal would (keys, text, escape sequences). */
   write(data: string): void;
   /** Types text and presses Enter, as two writes. */
@@ -158,6 +160,7 @@ export async function renderApp(
     dir,
     home,
     frame,
+    rawFrame: () => app.lastFrame() ?? '',
     write: (data) => app.stdin.write(data),
     submit: async (text) => {
       app.stdin.write(text);

@@ -64,7 +64,7 @@ export async function startLathe(
 /** Leaves the UI as a user does, Ctrl-C twice; resolves to the terminal once lathe has exited. */
 export async function leaveWithCtrlC(term: TmuxTerminal): Promise<string> {
   term.press('C-c');
-  await term.waitFor('Press Ctrl-C again to exit');
+  await term.waitFor('Press Ctrl+C again to exit');
   term.press('C-c');
   return term.waitFor('[lathe exited 0]');
 }
