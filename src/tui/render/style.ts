@@ -72,6 +72,20 @@ export const STYLES = {
   key: { bold: true },
 } satisfies Record<string, Style>;
 
+/** The roles of highlighted code, by what a token is (keyword, string, comment, …). */
+export const CODE_STYLES = {
+  keyword: { color: 'magenta' },
+  string: { color: 'green' },
+  comment: { color: 'gray' },
+  number: { color: 'yellow' },
+  type: { color: 'cyan' },
+  function: { color: 'blue' },
+  constant: { color: 'yellow' },
+  property: { color: 'cyan' },
+} satisfies Record<string, Style>;
+
+export type CodeRole = keyof typeof CODE_STYLES;
+
 function sgr(style: Style, colors: boolean): string {
   const codes: number[] = [];
   if (style.bold) codes.push(1);
