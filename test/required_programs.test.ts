@@ -32,3 +32,24 @@ describe('the check for the programs the tests run', () => {
     expect(stdout).toMatch(/✓ .*needs nothing/);
   });
 });
+
+/** Vitest, with the project's own configuration, on real test files, with `hidden` off PATH. */
+function suiteWithout(hidden: string, files: string[]) {
+  return nodeAsync(VITEST, ['run', '--reporter', 'verbose', ...files], {
+    cwd: checkout,
+    env: { PATH: pathWithout([hidden]), LATHE_TEST_SKIP_MISSING: '1', NO_COLOR: '1' },
+  });
+}
+
+describe('the suite’s files that run a program, with it missing and LATHE_TEST_SKIP_MISSING=1', () => {
+  it.each([
+    ['redis-server', 'test/jobs/redis_unreachable.test.ts', 'lathe jobs with a Redis that does not answer'],
+    ['tmux', 'test/tui/resume.e2e.test.ts', 'resuming from the terminal'],
+  ])('without %s, %s is skipped, saying so, and fails nothing', async (program, file, group) => {
+    const { code, stdout } = await suiteWithout(program, [file]);
+    expect(stdout).not.toMatch(/✗|×|FAIL/);
+    expect(stdout).toContain(`${group} (skipped: needs ${program})`);
+    expect(stdout).toMatch(/Tests\s+\d+ skipped/);
+    expect(code).toBe(0);
+  });
+});

@@ -7,7 +7,7 @@ import type { ContextReport, ConversationAccess } from '../tool/context/conversa
 import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
 import { announcesOnly } from '../tool/kinds.js';
 import { PendingNotes } from '../tool/pending_notes.js';
-import { findTool, isCoordinatorPool } from '../tool/pool.js';
+import { findTool, hasTool, isCoordinatorPool } from '../tool/pool.js';
 import type { ToolCall } from '../tool/run_call.js';
 import type { ImageBlock, ToolResult } from '../tool/types.js';
 import type { AgentOptions } from './agent_options.js';
@@ -406,7 +406,7 @@ export class Agent {
       coordinator: isCoordinatorPool(runtime.conditions, runtime.pool),
       brief,
       // Listed only where the model can load them.
-      skills: runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
+      skills: hasTool(runtime.pool, 'load_skill') ? runtime.skills?.forModel : undefined,
       textTools: capabilities.nativeTools
         ? undefined
         : describeToolsInText(defined.map((t) => definitionForModel(t, profile))),
@@ -447,6 +447,8 @@ export class Agent {
       signal,
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
+      onProgress: (call, message) =>
+        this.emit({ type: 'tool_progress', id: call.id, name: call.name, message }),
       agents: this.subagents,
       models: this.models(),
       conversation: this.conversation(),
@@ -563,8 +565,7 @@ export class Agent {
       system: () => this.system(),
       agentsFiles: () => this.agentsFiles ?? findAgentsFiles(runtime.cwd),
       rules: () => runtime.rules?.active() ?? [],
-      skills: () =>
-        runtime.pool.some((t) => t.name === 'load_skill') ? runtime.skills?.forModel : undefined,
+      skills: () => (hasTool(runtime.pool, 'load_skill') ? runtime.skills?.forModel : undefined),
       tools: () => this.toolDefinitions(),
       window: capabilities.contextWindow,
       compactAt: runtime.settings?.context.compactAt ?? DEFAULT_COMPACT_AT,

@@ -44,6 +44,8 @@ export interface AgentRuntime {
     signal?: AbortSignal;
     onStart?: (call: ToolCall) => void;
     onResult?: (call: ToolCall, result: ToolResult) => void;
+    /** A running call's progress. */
+    onProgress?: (call: ToolCall, message: string) => void;
     /** The agent's children, for use_subagent / use_subagents. */
     agents?: SubagentAccess;
     /** The agent's model, for tools that ask it something. */

@@ -46,6 +46,8 @@ export type AgentEvent =
   | { type: 'assistant_text'; text: string }
   | { type: 'tool_call'; id: string; name: string; input: unknown }
   | { type: 'tool_start'; id: string; name: string }
+  /** A running call's progress (an MCP server's progress notification, a monitor's line). */
+  | { type: 'tool_progress'; id: string; name: string; message: string }
   | { type: 'tool_result'; id: string; name: string; result: ToolResult }
   /** `request`: this request's own tokens; `usage`: the run's own totals so far. */
   | { type: 'usage'; request: Usage; usage: Usage; contextTokens: number; costUsd?: number }

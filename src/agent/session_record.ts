@@ -3,9 +3,11 @@ import type { AgentEvent } from './events.js';
 import type { ConversationMessage } from './model_stream.js';
 
 /** The per-token pieces and ticks a log leaves out (the whole text and reasoning are kept). */
-type Unrecorded = 'text_delta' | 'thinking_delta' | 'usage';
+const UNRECORDED_TYPES = ['text_delta', 'thinking_delta', 'usage', 'tool_progress'] as const;
+type Unrecorded = (typeof UNRECORDED_TYPES)[number];
+const UNRECORDED: ReadonlySet<string> = new Set(UNRECORDED_TYPES);
 
-/** The agent events a session log keeps: all but the per-token deltas and usage ticks. */
+/** The agent events a session log keeps: all but the per-token deltas, usage and progress ticks. */
 export type RecordedAgentEvent = Exclude<AgentEvent, { type: Unrecorded }>;
 
 /**
@@ -26,7 +28,7 @@ export interface SessionRecorder {
 export function isRecorded(event: AgentEvent): event is RecordedAgentEvent {
   // A child's events are kept as the child's own are: its deltas and usage ticks are not.
   if (event.type === 'subagent') return isRecorded(event.event);
-  return event.type !== 'text_delta' && event.type !== 'thinking_delta' && event.type !== 'usage';
+  return !UNRECORDED.has(event.type);
 }
 
 /** The session log's form of an agent record: the record itself, as resume and export read it. */

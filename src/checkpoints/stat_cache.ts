@@ -1,5 +1,6 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceJsonFileSync } from '../util/json_file.js';
 import type { FileEntry } from './fast_import.js';
 import type { TreeMemory } from './snapshot.js';
 
@@ -83,9 +84,7 @@ export function saveFiles(
     if (stat) rows.push([path, mode, sha, stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino, stat.mode]);
     else if (checkpoint) rows.push([path, mode, sha]);
   const saved: SavedFiles = { ...checkpoint, rows };
-  const temp = join(gitDir, `${CACHE_FILE}.${process.pid}.tmp`);
-  writeFileSync(temp, JSON.stringify(saved));
-  renameSync(temp, join(gitDir, CACHE_FILE));
+  replaceJsonFileSync(join(gitDir, CACHE_FILE), saved);
 }
 
 function entryOf(row: Row): FileEntry {

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import type { ToolName } from '../config/builtin_tool_names.js';
 import { KNOWN_FEATURES } from '../config/features.js';
 import { APPROVAL_CATEGORIES } from '../config/types.js';
 import { readAnswers } from '../sdk/user_side.js';
@@ -62,7 +63,7 @@ function checkApprove(categories: string[]): void {
 }
 
 /** Features that switch a mode rather than tools of their own, and the tool each mode needs. */
-const MODE_FEATURES: Record<string, string> = { coordinator: 'use_subagent' };
+const MODE_FEATURES: Record<string, ToolName> = { coordinator: 'use_subagent' };
 
 /** A feature must be one lathe knows; the error lists those with tools behind them. */
 async function checkFeatures(names: string[]): Promise<void> {
@@ -109,11 +110,29 @@ export interface CheckedOptions {
   allowedTools?: string[];
   disallowedTools?: string[];
   jsonSchema?: string;
+  fork?: string;
+  resume?: string;
+  continue?: boolean;
+  /** false under `--no-session`. */
+  session?: boolean;
+}
+
+/** `--fork` names the session it starts from and is a session kept; `--no-session` keeps none. */
+function checkSessionChoice(opts: CheckedOptions): void {
+  const other = opts.resume !== undefined ? '--resume' : opts.continue ? '--continue' : undefined;
+  if (opts.fork !== undefined && other)
+    throw new UsageError(`--fork and ${other} do not go together: --fork names the session it starts from`);
+  if (opts.session !== false) return;
+  if (opts.fork !== undefined)
+    throw new UsageError('--fork and --no-session do not go together: a fork is a new session, kept');
+  if (other)
+    throw new UsageError(`--no-session and ${other} do not go together: a resumed session is written to`);
 }
 
 /** Throws a UsageError for the first bad argument among those a command was given. */
 export async function checkArguments(opts: CheckedOptions): Promise<void> {
   if (opts.cwd !== undefined) checkFolder('--cwd', opts.cwd);
+  checkSessionChoice(opts);
   for (const dir of opts.addDir ?? []) checkFolder('--add-dir', dir);
   checkApprove(opts.approve ?? []);
   for (const file of opts.image ?? []) checkReadableFile('--image', file);

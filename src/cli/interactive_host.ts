@@ -23,6 +23,9 @@ export interface InteractiveOptions extends CommonOptions, PromptFlags {
   apiKey?: string;
   resume?: string;
   continue?: boolean;
+  fork?: string;
+  /** false under `--no-session`. */
+  session?: boolean;
   effort?: Effort;
   /** A prompt sent as soon as the UI is up (`lathe "fix the failing test"`). */
   prompt?: string;
@@ -36,6 +39,7 @@ export interface InteractiveOptions extends CommonOptions, PromptFlags {
 export function interactiveSession(opts: InteractiveOptions): SessionOptions {
   const flags = runtimeOptionsFrom(opts);
   const resumed = findResumePoint(flags, opts);
+  const choice = { forked: resumed, noSession: opts.session === false };
   // A resumed session goes on with its own profile and mode unless the flags name others.
   const runtimeOptions = withSessionSettings(flags, resumed);
   const endpoint = { baseUrl: opts.baseUrl, apiKey: opts.apiKey, effort: opts.effort };
@@ -50,7 +54,8 @@ export function interactiveSession(opts: InteractiveOptions): SessionOptions {
       }),
     defaultModel: (runtime) => modelNameFor(runtime, opts.model),
     loadModel: (runtime, name) => setUpModel(runtime, name, endpoint),
-    openLog: openSessionLog,
+    openLog: (runtime, resumePath, meta, onWriteError) =>
+      openSessionLog(runtime, resumePath, meta, onWriteError, choice),
     findSession: (runtime, id) => {
       const found = findSession(runtime.documentsRoot, runtime.workspace, id);
       return found && loadResumePoint(found, runtime.workspace);

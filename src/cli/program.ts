@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { EFFORTS, PROFILES } from '../config/types.js';
 import { checkArguments, positiveDollars, positiveWholeNumber } from './check_arguments.js';
 import { checkCommandTypo } from './command_guess.js';
@@ -503,6 +503,15 @@ export async function runCli(
       exitCode = trustCommand(folder, opts);
     });
 
+  program
+    .command('completion')
+    .description('print the completion script of a shell: source <(lathe completion bash)')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
+      const { completionCommand } = await import('./completion/script.js');
+      exitCode = completionCommand(shell, program);
+    });
+
   runtimeOptions(program)
     .argument('[prompt]', 'a first prompt: the UI opens with it sent (with -p: run it headless)')
     .option(
@@ -547,6 +556,8 @@ export async function runCli(
     .option('--answers <file>', 'a JSON array of answers to questions and approvals, in order')
     .option('--resume <id>', 'resume a session (an id or unique prefix)')
     .option('-c, --continue', 'continue the latest session of this folder')
+    .option('--fork <id>', 'start a new session from the history of this one (an id or unique prefix)')
+    .option('--no-session', 'write no session: it cannot be resumed')
     .option('--verbose', 'print tool calls to stderr')
     .option(
       '--system-prompt <text>',

@@ -1,5 +1,6 @@
-import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { lstatSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { replaceJsonFileSync } from '../util/json_file.js';
 import { noteOwnWrite } from '../util/own_writes.js';
 import { parseJsonc } from './jsonc.js';
 
@@ -45,9 +46,7 @@ export function readSettingsObject(file: string): Record<string, unknown> | unde
 export function writeJsonFile(path: string, value: unknown): void {
   const file = linkTarget(path);
   mkdirSync(dirname(file), { recursive: true });
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  replaceJsonFileSync(file, value, { mode: 0o600, pretty: true });
   noteOwnWrite(file);
 }
 

@@ -2,7 +2,6 @@ import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { noteOwnWrite } from '../util/own_writes.js';
 import { hashRegularFile } from './content_hash.js';
-import { lockFile } from './file_lock.js';
 import { type FolderCheck, OpenFolder, WriteRefusedError } from './open_folder.js';
 
 export { type FolderCheck, WriteRefusedError } from './open_folder.js';
@@ -49,14 +48,14 @@ export async function atomicWriteFile(
     await folder.sweepStaleTemps();
     const temp = await folder.writeTemp(name, data, opts.mode ?? (await folder.modeOf(name)));
     try {
-      const release = await lockFile(folder, name, shown);
+      const release = await folder.lock(name, shown);
       try {
         await folder.verify();
         await checkUnchanged(folder, name, opts.expect, shown);
         await fs.rename(folder.entry(temp), folder.entry(name));
         noteOwnWrite(target);
       } finally {
-        await release();
+        release();
       }
     } catch (error) {
       await folder.remove(temp);

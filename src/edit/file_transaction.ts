@@ -1,7 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import { checkUnchanged, type ExpectedContent, resolveWriteTarget } from './atomic_write.js';
-import { lockFile } from './file_lock.js';
 import { type FileContent, type FolderCheck, OpenFolder, siblingName } from './open_folder.js';
 
 export interface FileChange {
@@ -38,7 +37,7 @@ interface Staged {
 export async function commitFileChanges(changes: readonly FileChange[]): Promise<void> {
   const folders = new Map<string, OpenFolder>();
   const staged: Staged[] = [];
-  const releases: Array<() => Promise<void>> = [];
+  const releases: Array<() => void> = [];
   try {
     for (const change of changes) {
       const target = await resolveWriteTarget(change.path);
@@ -69,7 +68,7 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
     const byPath = new Map(staged.map((s) => [nodePath.join(s.folder.path, s.name), s]));
     for (const key of [...byPath.keys()].sort(compare)) {
       const s = byPath.get(key) as Staged;
-      releases.push(await lockFile(s.folder, s.name, s.shown));
+      releases.push(await s.folder.lock(s.name, s.shown));
     }
     for (const s of staged) await s.folder.verify(s.check);
     for (const s of staged) await checkUnchanged(s.folder, s.name, s.expect, s.shown);
@@ -85,11 +84,11 @@ export async function commitFileChanges(changes: readonly FileChange[]): Promise
     }
   } catch (error) {
     await rollBack(staged);
-    await releaseAll(releases);
+    releaseAll(releases);
     await closeAll(folders);
     throw error;
   }
-  await releaseAll(releases);
+  releaseAll(releases);
   await Promise.all(staged.map((s) => (s.backup ? s.folder.remove(s.backup) : undefined)));
   await Promise.all([...folders.values()].map((folder) => folder.sync()));
   await closeAll(folders);
@@ -108,8 +107,14 @@ async function rollBack(staged: Staged[]): Promise<void> {
   }
 }
 
-async function releaseAll(releases: Array<() => Promise<void>>): Promise<void> {
-  for (const release of releases.splice(0)) await release().catch(() => undefined);
+function releaseAll(releases: Array<() => void>): void {
+  for (const release of releases.splice(0)) {
+    try {
+      release();
+    } catch {
+      // A lock left behind is taken over once its owner is gone.
+    }
+  }
 }
 
 async function closeAll(folders: Map<string, OpenFolder>): Promise<void> {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
-import { pidExists } from '../util/process_identity.js';
+import { lockOwner, takeFileLock } from '../util/file_lock.js';
+import { isProcessAlive, pidExists } from '../util/process_identity.js';
 
 /**
  * A folder opened once, by handle, for writing into. Every later step (temp file, lock, rename,
@@ -32,9 +33,11 @@ const HAS_PROC_FD = process.platform === 'linux' && existsSync(PROC_FD);
 
 /** Temp files are named `.<name>.lathe-tmp-<pid>-<hex>`, so a dead writer's leftovers can be found. */
 const TEMP_NAME = /\.lathe-tmp-(\d+)-[0-9a-f]{8}$/;
+/** Lock files are `.<name>.lathe-lock`, holding their owner (see util/file_lock.ts). */
+const LOCK_SUFFIX = '.lathe-lock';
+/** A lock is held only between checking a file's content and renaming over it: waits are short. */
+const LOCK_WAIT_LIMIT_MS = 10_000;
 /** A temp file younger than this is left alone even if its pid looks dead (pid namespaces). */
-/** Lock files are `.<name>.lathe-lock`, holding their owner's pid. */
-export const LOCK_SUFFIX = '.lathe-lock';
 const STALE_AFTER_MS = 60_000;
 const MAX_NAME_PART = 100;
 
@@ -172,18 +175,34 @@ export class OpenFolder {
   async sweepStaleTemps(): Promise<void> {
     const names = await fs.readdir(this.entry('.')).catch(() => [] as string[]);
     for (const name of names) {
-      const pid = TEMP_NAME.exec(name)?.[1] ?? (await this.lockOwner(name));
-      if (pid === undefined || pidExists(Number(pid))) continue;
+      if (!this.leftByDeadWriter(name)) continue;
       const stats = await fs.lstat(this.entry(name)).catch(() => undefined);
       if (stats?.isFile() && Date.now() - stats.mtimeMs > STALE_AFTER_MS) await this.remove(name);
     }
   }
 
-  /** The pid written in a lock file (see file_lock.ts) left by a killed writer. */
-  private async lockOwner(name: string): Promise<string | undefined> {
-    if (!name.endsWith(LOCK_SUFFIX)) return undefined;
-    const owner = await fs.readFile(this.entry(name), 'utf8').catch(() => '');
-    return /^\d+$/.test(owner) ? owner : undefined;
+  /** Whether `name` is a temp file or a lock file whose writer is gone. */
+  private leftByDeadWriter(name: string): boolean {
+    const pid = TEMP_NAME.exec(name)?.[1];
+    if (pid !== undefined) return !pidExists(Number(pid));
+    const owner = name.endsWith(LOCK_SUFFIX) ? lockOwner(this.entry(name)) : undefined;
+    return owner !== undefined && !isProcessAlive(owner);
+  }
+
+  /**
+   * Takes the lock on `name` (`.<name>.lathe-lock` beside it) and resolves to the function that
+   * leaves it. Its owner is written under a temp file's name first, so a writer killed meanwhile
+   * leaves only what `sweepStaleTemps` removes.
+   */
+  lock(name: string, shown: string): Promise<() => void> {
+    return takeFileLock(this.entry(`.${name}${LOCK_SUFFIX}`), {
+      waitLimitMs: LOCK_WAIT_LIMIT_MS,
+      tempPath: this.entry(siblingName(name, 'tmp')),
+      busy: (owner) =>
+        new WriteRefusedError(
+          `${shown} is being written by another process (pid ${owner ?? 'unknown'}) and stayed locked; nothing was written. Try again.`,
+        ),
+    });
   }
 
   /** Flushes the folder's entries (renames, deletions). Skipped where the platform cannot. */

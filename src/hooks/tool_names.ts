@@ -1,3 +1,4 @@
+import type { ToolName } from '../config/builtin_tool_names.js';
 import type { Tool } from '../tool/types.js';
 
 /** Claude Code's tool names and the lathe tools they stand for, so copied matchers keep working. */
@@ -27,7 +28,7 @@ const CLAUDE_NAMES: Record<string, string[]> = {
 export function matchNames(tool: Tool, input: unknown): string[] {
   const names = [tool.name, ...tool.aliases, ...(CLAUDE_NAMES[tool.name] ?? [])];
   if (tool.source === 'external') names.push(`mcp__${tool.name}`);
-  if (tool.name === 'use_mcp_tool' && typeof input === 'object' && input !== null) {
+  if (tool.name === ('use_mcp_tool' satisfies ToolName) && typeof input === 'object' && input !== null) {
     const { server_name: server, tool_name: name } = input as Record<string, unknown>;
     if (typeof server === 'string' && typeof name === 'string')
       names.push(`${server}__${name}`, `mcp__${server}__${name}`);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { replaceJsonFile } from '../util/json_file.js';
 import { isProcessAlive, type ProcessIdentity, processIdentity } from '../util/process_identity.js';
 import { runGit } from '../util/safe_git.js';
 import { gitFailure } from '../worktree/git.js';
@@ -23,10 +24,8 @@ export interface JobWorktreeRecord {
 const GIT_TIMEOUT_MS = 120_000;
 const recordPath = (dir: string) => `${dir}.json`;
 
-async function writeRecord(record: JobWorktreeRecord): Promise<void> {
-  const temp = `${recordPath(record.dir)}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(record));
-  await fs.rename(temp, recordPath(record.dir));
+function writeRecord(record: JobWorktreeRecord): Promise<void> {
+  return replaceJsonFile(recordPath(record.dir), record);
 }
 
 /**

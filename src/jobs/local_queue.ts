@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { type FSWatcher, watch } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { replaceJsonFile } from '../util/json_file.js';
 import { isProcessAlive, type ProcessIdentity, processIdentity } from '../util/process_identity.js';
 import { withLock } from '../worktree/lock.js';
 import { JobInfrastructureError } from './errors.js';
@@ -62,10 +62,8 @@ export class LocalQueue implements JobQueue {
   }
 
   /** Written whole and renamed into place: a reader never sees half a record. */
-  private async write(record: LocalRecord): Promise<void> {
-    const temp = `${this.path(record.id)}.${randomBytes(4).toString('hex')}.tmp`;
-    await fs.writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
-    await fs.rename(temp, this.path(record.id));
+  private write(record: LocalRecord): Promise<void> {
+    return replaceJsonFile(this.path(record.id), record, { pretty: true });
   }
 
   private async all(): Promise<LocalRecord[]> {

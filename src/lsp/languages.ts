@@ -46,11 +46,6 @@ export function languageOfPath(
   return extra[ext] ?? LANGUAGE_BY_EXTENSION[ext];
 }
 
-/** Every known source-file extension, for messages. */
-export function knownExtensions(extra: Readonly<Record<string, string>> = {}): string[] {
-  return [...new Set([...Object.keys(LANGUAGE_BY_EXTENSION), ...Object.keys(extra)])];
-}
-
 const JS_RESERVED =
   'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await';
 const PY_RESERVED =

@@ -1,5 +1,6 @@
 import type { RuleLists } from '../permission/types.js';
 import type { McpAccess } from '../tool/context/mcp.js';
+import { hasTool } from '../tool/pool.js';
 import type { Tool } from '../tool/types.js';
 import { loadMcpConfig, type McpServerConfig } from './config.js';
 import type { Elicit } from './elicitation.js';
@@ -83,8 +84,7 @@ export async function attachMcp(
   // denied) to load tools back. The pool offers tool_search only while some tool is deferred, so
   // ask it with one held back.
   host.setExternalTools([], { access: hub, deferred: ['(any)'] });
-  const canDefer =
-    host.conditions.features.has('tool_search') && host.pool.some((t) => t.name === 'tool_search');
+  const canDefer = host.conditions.features.has('tool_search') && hasTool(host.pool, 'tool_search');
   host.setExternalTools([], { access: hub });
   hub.setDeferral(canDefer);
   void hub.connectAll();

@@ -6,6 +6,7 @@ import { readSettingsObject, SettingsError } from '../config/settings_file.js';
 import { type McpOAuthSettings, parseOAuthSettings } from './auth/settings.js';
 import { expandVariables } from './expand.js';
 import { parseRoots, type RootEntry } from './roots.js';
+import { LOG_LEVELS, type LogLevel } from './server_log.js';
 
 export type McpTransportKind = 'stdio' | 'sse' | 'streamableHttp' | 'inProcess';
 
@@ -40,6 +41,8 @@ export interface McpServerConfig {
   /** The folders the server is told of when it asks for roots (its entry's `roots`; none by default). */
   roots: RootEntry[];
   disabled: boolean;
+  /** The least level of logging message asked of the server and kept (its entry's `logLevel`); what it sends when unset. */
+  logLevel?: LogLevel;
   /** Per-request timeout in milliseconds (the file says seconds; default 60). */
   timeoutMs: number;
   /** The file it came from (for messages and `lathe mcp remove`). */
@@ -140,6 +143,9 @@ export function parseServer(
   if (typeof timeout !== 'number' || !(timeout > 0))
     return `${where}: "timeout" must be a positive number of seconds`;
   if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return `${where}: "cwd" must be a string`;
+  const logLevel = entry.logLevel;
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as LogLevel))
+    return `${where}: "logLevel" must be one of ${LOG_LEVELS.join(', ')}`;
 
   const missing = new Set<string>();
   const expand = (text: string) => expandVariables(text, context.env, missing);
@@ -154,6 +160,7 @@ export function parseServer(
     autoApprove,
     roots,
     disabled: entry.disabled === true,
+    ...(logLevel ? { logLevel: logLevel as LogLevel } : {}),
     timeoutMs: Math.round(timeout * 1000),
     source: context.source,
   };

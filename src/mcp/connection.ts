@@ -4,22 +4,33 @@ import { isNeedsLogin } from './auth/errors.js';
 import type { McpServerConfig } from './config.js';
 import { answerElicitations, ELICITATION_CAPABILITY, type Elicit } from './elicitation.js';
 import { classifyFailure, describeFailure } from './failures.js';
+import { lastLine, withDeadline, withOwnSignal } from './request_bounds.js';
 import { mapCallResult, mapResourceContents } from './results.js';
 import { type RootPlaces, resolveRoots } from './roots.js';
+import {
+  emptyLists,
+  fetchList,
+  fetchLists,
+  type ListKind,
+  type ServerLists,
+  watchLists,
+} from './server_lists.js';
+import { ServerLog } from './server_log.js';
 import { closeTransport, type OpenedTransport, openTransport } from './transport.js';
+
+export type { RemotePrompt, RemoteResource, RemoteTool } from './server_lists.js';
+
+/** A prompt's messages as its server gives them, or why it could not be had. */
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: { type: string; text?: string; [key: string]: unknown };
+}
+export type PromptMessages = { messages: PromptMessage[] } | { error: string };
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'disabled' | 'closed';
 
-/** A tool as its server lists it. */
-export interface RemoteTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
-}
-
 export interface ConnectionEvents {
-  /** The tool list or the state changed (the pool follows). */
+  /** A list (tools, prompts, resources) or the state changed (the pool follows). */
   onChange(): void;
   /** A one-line report for the user: a failure, a crash, a restart. */
   onReport?(message: string): void;
@@ -55,7 +66,10 @@ const MIN_START_TIMEOUT_MS = 30_000;
 export class McpConnection {
   state: ConnectionState;
   error?: string;
-  tools: RemoteTool[] = [];
+  /** Its tools, prompts and resources, as last listed. */
+  lists: ServerLists = emptyLists();
+  /** Its logging messages. */
+  readonly log: ServerLog;
   private client?: Client;
   private opened?: OpenedTransport;
   private pending?: Promise<void>;
@@ -72,6 +86,11 @@ export class McpConnection {
   ) {
     this.state = config.disabled ? 'disabled' : 'idle';
     this.places = { workspace: options.workspace, addDirs: options.addDirs };
+    this.log = new ServerLog(config.logLevel);
+  }
+
+  get tools(): ServerLists['tools'] {
+    return this.lists.tools;
   }
 
   /** Connects and lists the tools; settles (never rejects) when done, whatever the outcome. */
@@ -113,16 +132,14 @@ export class McpConnection {
           roots: resolveRoots(this.config.roots, this.places),
         }));
       }
-      client.setNotificationHandler(types.ToolListChangedNotificationSchema, () => {
-        void this.refreshTools(client);
-      });
+      watchLists(client, types, (kind) => void this.refresh(client, kind));
       client.onclose = () => this.lost(client);
       // One deadline for the whole start: an SSE server that never sends its endpoint would
       // otherwise hang `connect` forever (only requests have their own timeout).
-      const tools = await withDeadline(this.startTimeoutMs(), async () => {
+      const lists = await withDeadline(this.startTimeoutMs(), async () => {
         await client.connect(opened!.transport, { timeout: this.startTimeoutMs() });
-        // A server with only resources (or prompts) has no tools to list.
-        return client.getServerCapabilities()?.tools ? await this.listAllTools(client) : [];
+        await this.log.attach(client, types);
+        return fetchLists(client, this.startTimeoutMs());
       });
       if (this.closed()) {
         await closeTransport(opened, client);
@@ -130,7 +147,7 @@ export class McpConnection {
       }
       this.client = client;
       this.opened = opened;
-      this.tools = tools;
+      this.lists = lists;
       this.state = 'connected';
       this.events.onChange();
     } catch (error) {
@@ -161,33 +178,16 @@ export class McpConnection {
     return this.state === 'closed';
   }
 
-  private async listAllTools(client: Client): Promise<RemoteTool[]> {
-    const tools: RemoteTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, {
-        timeout: this.startTimeoutMs(),
-      });
-      for (const t of page.tools) {
-        tools.push({
-          name: t.name,
-          description: t.description ?? t.title ?? '',
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          annotations: t.annotations,
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
-  }
-
-  private async refreshTools(client: Client): Promise<void> {
+  /** A server said one of its lists changed: listed again, the old list kept if that fails. */
+  private async refresh(client: Client, kind: ListKind): Promise<void> {
     if (this.client !== client) return;
     try {
-      this.tools = await this.listAllTools(client);
+      const list = await fetchList(client, kind, this.startTimeoutMs());
+      if (this.client !== client) return;
+      this.lists = { ...this.lists, [kind]: list };
       this.events.onChange();
     } catch {
-      // The old list stays; a broken connection shows itself on the next call.
+      // A broken connection shows itself on the next call.
     }
   }
 
@@ -277,6 +277,19 @@ export class McpConnection {
     }
   }
 
+  /** A prompt's messages, its arguments filled in. */
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<PromptMessages> {
+    const client = await this.ready();
+    try {
+      const result = await withOwnSignal(signal, (own) =>
+        client.getPrompt({ name, arguments: args }, { signal: own, timeout: this.config.timeoutMs }),
+      );
+      return { messages: result.messages as PromptMessage[] };
+    } catch (error) {
+      return { error: await this.failure(client, error, `prompt ${name}`, signal) };
+    }
+  }
+
   /** Resources and resource templates; a server without resources has none. */
   async listResources(signal: AbortSignal): Promise<{
     resources: Array<{ uri: string; name: string; mimeType?: string; description?: string }>;
@@ -355,44 +368,4 @@ export class McpConnection {
       starting !== opened ? closeTransport(starting) : undefined,
     ]);
   }
-}
-
-class DeadlineError extends Error {}
-
-/** `fn`'s result, or a DeadlineError once `ms` have passed (no deadline when `ms` is undefined). */
-async function withDeadline<T>(ms: number | undefined, fn: () => Promise<T>): Promise<T> {
-  if (ms === undefined) return fn();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new DeadlineError(`the server did not finish starting within ${ms / 1000} s`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([fn(), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Runs one SDK request under its own signal: the SDK never removes the abort listener it adds,
- * so a signal shared by many requests would collect listeners.
- */
-async function withOwnSignal<T>(signal: AbortSignal, fn: (own: AbortSignal) => Promise<T>): Promise<T> {
-  const own = new AbortController();
-  const forward = () => own.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
-  try {
-    return await fn(own.signal);
-  } finally {
-    signal.removeEventListener('abort', forward);
-  }
-}
-
-function lastLine(text: string): string {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  return (lines.at(-1) ?? '').slice(0, 300);
 }

@@ -2,7 +2,14 @@ import type { McpAccess, McpServerSummary, McpToolSummary } from '../tool/contex
 import type { Tool, ToolOutput } from '../tool/types.js';
 import { authState, authStateText } from './auth/state.js';
 import type { McpServerConfig } from './config.js';
-import { type ConnectionOptions, McpConnection, type RemoteTool } from './connection.js';
+import {
+  type ConnectionOptions,
+  McpConnection,
+  type PromptMessages,
+  type RemotePrompt,
+  type RemoteResource,
+  type RemoteTool,
+} from './connection.js';
 import { externalTool, isReadOnlyTool } from './external_tool.js';
 import { formatResourceListing, type ResourceListing } from './listing.js';
 import { uniqueToolNames } from './names.js';
@@ -30,6 +37,8 @@ export class McpHub implements McpAccess {
   private readonly loaded = new Set<string>();
   private index: IndexedTool[] = [];
   private built = new Map<string, IndexedTool>();
+  /** Pool names of tools their server has taken off its list, so a call of one is told why it fails. */
+  private readonly withdrawn = new Map<string, { server: string; tool: string }>();
   private initial?: Promise<void>;
   /** Feature tool_search: tools stay out of the pool (names only) until tool_search loads them. */
   private deferTools = false;
@@ -141,8 +150,59 @@ export class McpHub implements McpAccess {
         built.set(name, entry);
       });
     }
+    for (const [name, entry] of this.built) {
+      if (!built.has(name))
+        this.withdrawn.set(name, { server: entry.summary.server, tool: entry.remote.name });
+    }
+    for (const name of built.keys()) this.withdrawn.delete(name);
     this.index = next;
     this.built = built;
+  }
+
+  /** Why a tool the pool no longer has cannot be called, when its server took it away. */
+  withdrawnTool(name: string): string | undefined {
+    const gone = this.withdrawn.get(name);
+    if (!gone) return undefined;
+    return `MCP server "${gone.server}" no longer offers tool "${gone.tool}" (it changed its tool list); use the tools it offers now.`;
+  }
+
+  /** The prompts of the connected servers, as `/server:prompt` commands. */
+  prompts(): Array<{ server: string; prompt: RemotePrompt }> {
+    return this.connected().flatMap((c) =>
+      c.lists.prompts.map((prompt) => ({ server: c.config.name, prompt })),
+    );
+  }
+
+  /** The resources the connected servers list, as `@server:uri` mentions. */
+  resources(): Array<{ server: string; resource: RemoteResource }> {
+    return this.connected().flatMap((c) =>
+      c.lists.resources.map((resource) => ({ server: c.config.name, resource })),
+    );
+  }
+
+  /** One server's prompts, once it is up (connecting it first when needed). */
+  async promptsOf(server: string): Promise<RemotePrompt[]> {
+    const connection = this.serverNamed(server);
+    await connection.ready();
+    return connection.lists.prompts;
+  }
+
+  private connected(): McpConnection[] {
+    return [...this.connections.values()].filter((c) => c.state === 'connected');
+  }
+
+  /** A server prompt's messages, its arguments filled in. */
+  async getPrompt(
+    server: string,
+    prompt: string,
+    args: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<PromptMessages> {
+    try {
+      return await this.serverNamed(server).getPrompt(prompt, args, signal);
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
   }
 
   servers(): McpServerSummary[] {
@@ -156,6 +216,7 @@ export class McpHub implements McpAccess {
             : c.state,
       ...(c.error ? { error: c.error } : {}),
       ...this.authOf(c),
+      log: c.log.latest(),
       tools: this.index.filter((t) => t.summary.server === c.config.name).map((t) => t.summary),
     }));
   }

@@ -1,11 +1,11 @@
 import * as fs from 'node:fs/promises';
 import { join } from 'node:path';
-import { lockFile } from '../edit/file_lock.js';
 import { OpenFolder } from '../edit/open_folder.js';
+import { replaceJsonFile } from '../util/json_file.js';
 
 /**
  * JSONL files many writers share (team mailboxes, a team's task list). Every change holds the
- * file's lock (`src/edit/file_lock.ts`, across processes too) and writes whole lines in one
+ * file's lock (`OpenFolder.lock`, across processes too) and writes whole lines in one
  * call, so concurrent writers never interleave or lose a line; readers take only whole lines.
  */
 
@@ -13,11 +13,11 @@ async function withLock<T>(folder: string, name: string, work: (path: string) =>
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   const open = await OpenFolder.open(folder);
   try {
-    const release = await lockFile(open, name, join(folder, name));
+    const release = await open.lock(name, join(folder, name));
     try {
       return await work(open.entry(name));
     } finally {
-      await release();
+      release();
     }
   } finally {
     await open.close();
@@ -72,11 +72,8 @@ export function takeNewRecords(folder: string, name: string): Promise<unknown[]>
     const cursorPath = join(folder, cursorName);
     const offset = Number.parseInt(await fs.readFile(cursorPath, 'utf8').catch(() => '0'), 10) || 0;
     const { records, end } = await linesFrom(path, offset);
-    if (end !== offset) {
-      const temp = `${cursorPath}.${process.pid}.tmp`;
-      await fs.writeFile(temp, String(end), { mode: 0o600 });
-      await fs.rename(temp, cursorPath);
-    }
+    // The position is a bare number: its JSON is its decimal text.
+    if (end !== offset) await replaceJsonFile(cursorPath, end, { mode: 0o600 });
     return records;
   });
 }

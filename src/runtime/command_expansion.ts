@@ -1,4 +1,5 @@
 import { SMALL_MODEL } from '../config/agent_types/index.js';
+import type { ToolName } from '../config/builtin_tool_names.js';
 import { type ExpandContext, ExpandError } from '../config/commands/prompt_command.js';
 import { smallModelOf } from '../provider/small_model.js';
 import type { ToolResult } from '../tool/types.js';
@@ -20,7 +21,7 @@ export function expandContextOf(runtime: ExpandingRuntime): ExpandContext {
     cwd: runtime.place.cwd,
     workspace: runtime.workspace,
     async runShell(command) {
-      const result = await runtime.runTool('execute_command', { command });
+      const result = await runtime.runTool('execute_command' satisfies ToolName, { command });
       if (result.permissionDenial)
         throw new ExpandError(`!{${command}} was not run: ${result.permissionDenial.reason}`);
       const exitCode = (result.data as { exitCode?: number | null } | undefined)?.exitCode;

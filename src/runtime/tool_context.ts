@@ -34,6 +34,8 @@ export interface ExecutionOptions {
   onStart?: (call: ToolCall) => void;
   onResult?: (call: ToolCall, result: ToolResult) => void;
   progress?: (message: string) => void;
+  /** A running call's progress, by call (the agent shows it on the call's line). */
+  onProgress?: (call: ToolCall, message: string) => void;
   /** The running agent's children (use_subagent, use_subagents). */
   agents?: SubagentAccess;
   /** The agent's model, for tools that ask it (web_fetch's `prompt`, web_search's native backend). */
@@ -152,6 +154,7 @@ export function toolExecution(
     checkpoint: checkpointBeforeCall(shared),
     signal: extra.signal,
     onStart: extra.onStart,
+    onProgress: extra.onProgress,
     onResult: (call, result) => {
       recordWork(shared.place, own, call, result);
       extra.onResult?.(call, result);

@@ -116,7 +116,7 @@ export async function runConversation(
     // A string prompt `/name args` runs a custom command or workflow (its commands may need the sandbox).
     const text = typeof prompt === 'string' ? prompt : undefined;
     if (text?.trim().startsWith('/')) services.probeSandbox();
-    const expanded = text === undefined ? undefined : await headlessPrompt(runtime, text);
+    const expanded = text === undefined ? undefined : await headlessPrompt(runtime, text, services.mcp);
     const endpoint = { baseUrl: options.baseUrl, apiKey: options.apiKey, effort: options.effort };
     let setup: ModelSetup;
     if (isLanguageModel(options.model)) {
@@ -181,6 +181,7 @@ export async function runConversation(
         prompt: text ?? current.text,
       },
       warn,
+      { forked: resumed, noSession: options.noSession },
     );
     const session = log;
     const denials = new DenialCollector();

@@ -1,7 +1,6 @@
 import { callLabel } from '../tool/call_label.js';
-import type { PermissionDenial } from '../tool/types.js';
 import { builtinTool } from '../tools/index.js';
-import type { JsonRecord } from './records.js';
+import type { SdkSubagentRecord } from './records.js';
 
 /** A call permissions refused, as the json result lists it. */
 export interface DeniedCall {
@@ -35,23 +34,24 @@ export class DenialCollector {
   private readonly inputs = new Map<string, unknown>();
 
   /** The refusal this record reports, if it reports one; a child's calls count as the run's. */
-  take(record: JsonRecord, agent?: { id: string; name: string }): DeniedCall | undefined {
+  take(record: SdkSubagentRecord['event'], agent?: { id: string; name: string }): DeniedCall | undefined {
     // Most records are text deltas: they are passed over before anything else is done.
     if (record.type !== 'tool_call' && record.type !== 'tool_result' && record.type !== 'subagent')
       return undefined;
-    if (record.type === 'subagent')
-      return this.take(record.event as JsonRecord, record.agent as { id: string; name: string });
+    if (record.type === 'subagent') return this.take(record.event, record.agent);
     // Children's call ids are their own providers': kept apart from the parent's.
     const key = (id: string) => (agent ? `${agent.id}:${id}` : id);
-    const id = record.id as string;
-    if (record.type === 'tool_call') this.inputs.set(key(id), parsedInput(record.input));
-    if (record.type !== 'tool_result') return undefined;
+    const id = record.id;
+    if (record.type === 'tool_call') {
+      this.inputs.set(key(id), parsedInput(record.input));
+      return undefined;
+    }
     const input = this.inputs.get(key(id));
     this.inputs.delete(key(id));
-    const denial = record.permission_denial as PermissionDenial | undefined;
+    const denial = record.permission_denial;
     if (!denial) return undefined;
     const denied: DeniedCall = {
-      tool: record.name as string,
+      tool: record.name,
       call_id: id,
       input: input ?? {},
       reason: denial.reason,

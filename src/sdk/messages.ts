@@ -1,7 +1,9 @@
 import type { AgentOutcomeKind, RunLimit } from '../agent/events.js';
 import type { ApprovalCategory, Mode, Profile } from '../config/types.js';
-import type { TodoItem } from '../tool/events.js';
 import type { DeniedCall } from './denials.js';
+import type { SdkEventMessage, SdkUsage } from './records.js';
+
+export type { SdkEventMessage, SdkPermissionDenial, SdkUsage } from './records.js';
 
 /**
  * What `query()` yields: the records `lathe -p --output-format stream-json` prints, one per
@@ -12,13 +14,6 @@ export type SdkMessage = SdkInitMessage | SdkEventMessage | SdkResultMessage;
 
 /** The result's `subtype`, as Claude Code's headless runs name it. */
 export type ResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution';
-
-export interface SdkUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_input_tokens: number;
-  cache_creation_input_tokens: number;
-}
 
 export interface SdkInitMessage {
   type: 'system';
@@ -57,67 +52,6 @@ export interface SdkResultMessage {
   /** With `jsonSchema`: the accepted object, or null when the run ended without one. */
   structured_output?: unknown;
 }
-
-export interface SdkPermissionDenial {
-  reason: string;
-  category?: ApprovalCategory;
-  remedy?: string;
-}
-
-/** One event of the run, as stream-json prints it. */
-export type SdkEventMessage =
-  | { type: 'user_message'; text: string }
-  | { type: 'request_start'; turn: number }
-  | { type: 'text_delta'; text: string }
-  | { type: 'thinking_delta'; text: string }
-  | { type: 'assistant_text'; text: string }
-  | { type: 'tool_call'; id: string; name: string; input: unknown }
-  | { type: 'tool_start'; id: string; name: string }
-  | {
-      type: 'tool_result';
-      id: string;
-      name: string;
-      is_error: boolean;
-      text: string;
-      saved_path?: string;
-      image_count?: number;
-      permission_denial?: SdkPermissionDenial;
-    }
-  /** `request_usage`: the request's own tokens; `total_usage`: the run's own totals so far. */
-  | { type: 'usage'; request_usage: SdkUsage; total_usage: SdkUsage; context_tokens: number }
-  | { type: 'retry'; attempt: number; delay_ms: number; message: string }
-  | { type: 'mode_change'; mode: Mode }
-  | { type: 'working'; message: string }
-  | { type: 'phase_report'; phase: string; markdown: string }
-  | { type: 'report'; title: string; markdown: string; path: string }
-  | { type: 'plan'; markdown: string }
-  | { type: 'todo'; items: TodoItem[] }
-  | { type: 'question'; question: string; options?: string[]; answer: string }
-  | { type: 'compaction'; summary: string; tokens_before: number }
-  | { type: 'notice'; message: string }
-  | {
-      type: 'approval_request';
-      id: string;
-      tool: string;
-      input_summary: string;
-      reason: string;
-      category?: ApprovalCategory;
-    }
-  | {
-      type: 'approval_answer';
-      id: string;
-      tool: string;
-      answer: 'allow' | 'deny' | 'interrupted';
-      by: 'hook' | 'canUseTool' | 'user' | 'rule';
-      reason?: string;
-      input_changed?: boolean;
-    }
-  | {
-      type: 'subagent';
-      agent: { id: string; name: string; type: string; depth: number };
-      event: SdkEventMessage | { type: 'done'; outcome: Record<string, unknown> };
-    }
-  | { type: 'error'; message: string };
 
 /** A message of a conversation the program feeds (`prompt` as an async iterable). */
 export interface SdkUserMessage {

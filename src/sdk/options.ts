@@ -115,6 +115,10 @@ export interface QueryOptions {
   resume?: string;
   /** Resume the latest session of the folder. */
   continue?: boolean;
+  /** Start a new session from this one's history (its id or a unique part of it); it is left as it is. */
+  fork?: string;
+  /** Write no session log into the sessions folder (`--no-session`). */
+  noSession?: boolean;
   /** The id of the new session (`20260101-120000-a1b2c3`); default a new one. */
   sessionId?: string;
   /** Aborting it interrupts the run, as `interrupt()` does. */

@@ -18,10 +18,17 @@ export interface HeadlessPrompt {
  * as commands of this runtime). An unknown name is a usage error listing the known ones; the
  * interactive UI's own commands (`/init`) and a prompt that starts with a path go as typed.
  */
-export async function headlessPrompt(runtime: Runtime, prompt: string): Promise<HeadlessPrompt> {
+export async function headlessPrompt(
+  runtime: Runtime,
+  prompt: string,
+  /** The MCP client once started, for `/server:prompt args`. */
+  mcp?: Promise<unknown>,
+): Promise<HeadlessPrompt> {
   const invocation = parseInvocation(prompt);
   if (!invocation || SLASH_COMMAND_NAMES.includes(invocation.name)) return { text: prompt };
   const command = runtime.commands.find(invocation.name);
+  const served = command ? undefined : await serverPrompt(prompt, mcp);
+  if (served) return served;
   if (!command) {
     const names = runtime.commands.names().map((name) => `/${name}`);
     throw new UsageError(
@@ -35,6 +42,20 @@ export async function headlessPrompt(runtime: Runtime, prompt: string): Promise<
     if (error instanceof ExpandError) throw new UsageError(`/${command.name}: ${error.message}`);
     throw error;
   }
+}
+
+/** `/server:prompt args` for a configured MCP server: its messages; a usage error when they cannot be had. */
+async function serverPrompt(prompt: string, mcp?: Promise<unknown>): Promise<HeadlessPrompt | undefined> {
+  const { expandServerPrompt, promptSourceOf, serverPromptInvocation } = await import(
+    '../mcp/prompt_command.js'
+  );
+  const source = promptSourceOf(await mcp);
+  const invocation = source && serverPromptInvocation(prompt, source);
+  if (!source || !invocation) return undefined;
+  // The server may still be starting: getting the prompt waits for it (at most mcp.startupTimeout).
+  const expanded = await expandServerPrompt(source, invocation, new AbortController().signal);
+  if ('error' in expanded) throw new UsageError(expanded.error);
+  return { text: expanded.text };
 }
 
 /**

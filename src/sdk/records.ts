@@ -1,4 +1,5 @@
-import type { AgentEvent, Usage } from '../agent/events.js';
+import type { AgentEvent, SubagentTag, Usage } from '../agent/events.js';
+import type { ApprovalCategory } from '../config/types.js';
 import type { ToolResult } from '../tool/types.js';
 
 /**
@@ -10,7 +11,63 @@ import type { ToolResult } from '../tool/types.js';
 
 export type JsonRecord = Record<string, unknown>;
 
-export function usageRecord(usage: Usage): JsonRecord {
+export interface SdkUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+export interface SdkPermissionDenial {
+  reason: string;
+  category?: ApprovalCategory;
+  remedy?: string;
+}
+
+/** `someName` → `some_name`, as `snakeCase` renames a key. */
+type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** A value with every key renamed, however deep: what `withSnakeCaseKeys` returns. */
+export type SnakeCaseKeys<T> = T extends readonly (infer Item)[]
+  ? SnakeCaseKeys<Item>[]
+  : T extends object
+    ? { [K in keyof T as K extends string ? SnakeCase<K> : K]: SnakeCaseKeys<T[K]> }
+    : T;
+
+type ToolResultRecord = {
+  is_error: boolean;
+  text: string;
+  saved_path?: string;
+  image_count?: number;
+  permission_denial?: SdkPermissionDenial;
+};
+
+/** The record of one kind of event: its keys renamed, but for the kinds `eventRecord` reshapes. */
+type RecordOf<E extends AgentEvent> = E extends { type: 'done' }
+  ? never
+  : E extends { type: 'tool_result' }
+    ? { type: 'tool_result'; id: string; name: string } & ToolResultRecord
+    : E extends { type: 'usage' }
+      ? { type: 'usage'; request_usage: SdkUsage; total_usage: SdkUsage; context_tokens: number }
+      : E extends { type: 'compaction' }
+        ? { type: 'compaction'; summary: string; tokens_before: number }
+        : E extends { type: 'subagent' }
+          ? SdkSubagentRecord
+          : SnakeCaseKeys<E>;
+
+/** A child's event, tagged with the child; its end is the child's outcome. */
+export interface SdkSubagentRecord {
+  type: 'subagent';
+  agent: Pick<SubagentTag, 'id' | 'name' | 'type' | 'depth'>;
+  event: SdkEventMessage | { type: 'done'; outcome: Record<string, unknown> };
+}
+
+/** One event of the run, as stream-json prints it: every agent event but `done`, through `eventRecord`. */
+export type SdkEventMessage = RecordOf<AgentEvent>;
+
+export function usageRecord(usage: Usage): SdkUsage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
@@ -24,15 +81,17 @@ export function snakeCase(key: string): string {
 }
 
 /** Renames every key, however deep; for events whose shape this file does not know. */
-export function withSnakeCaseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withSnakeCaseKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [snakeCase(key), withSnakeCaseKeys(inner)]),
-  );
+export function withSnakeCaseKeys<T>(value: T): SnakeCaseKeys<T> {
+  return renamed(value) as SnakeCaseKeys<T>;
 }
 
-function toolResultFields(result: ToolResult): JsonRecord {
+function renamed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(renamed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeCase(key), renamed(inner)]));
+}
+
+function toolResultFields(result: ToolResult): ToolResultRecord {
   const denial = result.permissionDenial;
   return {
     is_error: result.isError,
@@ -52,7 +111,7 @@ function toolResultFields(result: ToolResult): JsonRecord {
 }
 
 /** One event as its stream-json line; undefined for `done`, which the result record replaces. */
-export function eventRecord(event: AgentEvent): JsonRecord | undefined {
+export function eventRecord(event: AgentEvent): SdkEventMessage | undefined {
   switch (event.type) {
     case 'done':
       return undefined;
@@ -87,7 +146,7 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
       // A child's event, tagged with the child; its end is the child's outcome, not hidden.
       const inner =
         event.event.type === 'done'
-          ? { type: 'done', outcome: withSnakeCaseKeys(event.event.outcome) }
+          ? { type: 'done' as const, outcome: withSnakeCaseKeys(event.event.outcome) }
           : eventRecord(event.event);
       const { id, name, type, depth } = event.child;
       return inner ? { type: event.type, agent: { id, name, type, depth }, event: inner } : undefined;
@@ -96,6 +155,7 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     case 'request_start':
     case 'assistant_text':
     case 'tool_start':
+    case 'tool_progress':
     case 'mode_change':
     case 'working':
     case 'phase_report':
@@ -110,12 +170,12 @@ export function eventRecord(event: AgentEvent): JsonRecord | undefined {
     case 'approval_answer':
     case 'error':
       // Fields already one word or snake_case; renaming keeps any later field in style.
-      return withSnakeCaseKeys(event) as JsonRecord;
+      return withSnakeCaseKeys(event);
     default: {
       // The union is closed; an event from outside it (a client built against a newer core) is
       // still printed, in the same style.
       const unlisted: { type: string } = event;
-      return withSnakeCaseKeys(unlisted) as JsonRecord;
+      return withSnakeCaseKeys(unlisted) as SdkEventMessage;
     }
   }
 }

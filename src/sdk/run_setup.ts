@@ -15,6 +15,8 @@ import { type ModelSpec, parseModelSpec } from '../provider/model_spec.js';
 import { type Runtime, type RuntimeOptions, runtimePlaces } from '../runtime/create_runtime.js';
 import { findSession, latestSession, type SessionSummary } from '../session/catalog.js';
 import type { SessionEvent } from '../session/event.js';
+import { forkSessionLog, unkeptSessionFolder } from '../session/fork.js';
+import { newSessionId } from '../session/ids.js';
 import { SessionLog } from '../session/log.js';
 import { readSessionTail, type SessionSettings } from '../session/tail.js';
 import { worktreesRoot } from '../worktree/places.js';
@@ -38,6 +40,19 @@ export interface ResumePoint {
   recent: SessionEvent[];
   /** Damaged records skipped while reading the log, one line each. */
   warnings: string[];
+  /**
+   * Set for `--fork`: the session whose history this one starts from (`path` is its log, `id`
+   * the new session's).
+   */
+  forkedFrom?: string;
+}
+
+/** Where a run's session is written: `--no-session` keeps none, `--fork` starts a new one. */
+export interface SessionChoice {
+  resume?: string;
+  continue?: boolean;
+  fork?: string;
+  noSession?: boolean;
 }
 
 /**
@@ -46,16 +61,15 @@ export interface ResumePoint {
  */
 export function findResumePoint(
   runtimeOptions: RuntimeOptions,
-  opts: { resume?: string; continue?: boolean },
+  opts: SessionChoice,
 ): ResumePoint | undefined {
-  if (!opts.resume && !opts.continue) return undefined;
+  const named = opts.fork ?? opts.resume;
+  if (!named && !opts.continue) return undefined;
   const scope = runtimePlaces(runtimeOptions);
-  const found = opts.resume
-    ? findSession(scope.documentsRoot, scope.workspace, opts.resume)
-    : latestSession(scope);
-  if (!found)
-    throw new UsageError(opts.resume ? `no session matches "${opts.resume}"` : 'no session to continue here');
-  return loadResumePoint(found, scope.workspace);
+  const found = named ? findSession(scope.documentsRoot, scope.workspace, named) : latestSession(scope);
+  if (!found) throw new UsageError(named ? `no session matches "${named}"` : 'no session to continue here');
+  const point = loadResumePoint(found, scope.workspace);
+  return opts.fork ? { ...point, id: newSessionId(), forkedFrom: found.id } : point;
 }
 
 /**
@@ -161,22 +175,29 @@ export async function setUpModel(
   };
 }
 
-/** The session log: the resumed one reopened, or a new one with what describes the run. */
+/**
+ * The session log: the resumed one reopened, a fork of it (`forked`), or a new one with what
+ * describes the run; under `--no-session` a new one goes to a folder removed at exit.
+ */
 export function openSessionLog(
   runtime: Runtime,
   resumePath: string | undefined,
   meta: Record<string, unknown>,
   onWriteError?: (message: string) => void,
+  choice: { forked?: ResumePoint; noSession?: boolean } = {},
 ): SessionLog {
-  return resumePath
-    ? SessionLog.open(resumePath, { meta, onWriteError })
-    : SessionLog.create({
-        documentsRoot: runtime.documentsRoot,
-        workspace: runtime.workspace,
-        id: runtime.sessionId,
-        meta,
-        onWriteError,
-      });
+  const created = {
+    documentsRoot: runtime.documentsRoot,
+    workspace: runtime.workspace,
+    id: runtime.sessionId,
+    meta,
+    onWriteError,
+  };
+  const { forked } = choice;
+  if (forked?.forkedFrom && resumePath === forked.path)
+    return forkSessionLog({ path: forked.path, id: forked.forkedFrom }, created);
+  if (resumePath) return SessionLog.open(resumePath, { meta, onWriteError });
+  return SessionLog.create(choice.noSession ? { ...created, dir: unkeptSessionFolder() } : created);
 }
 
 export interface RuntimeServices {

@@ -118,4 +118,6 @@ export interface CallEnvironment {
    * returns a line for the result when none could be taken.
    */
   checkpoint?: (call: ToolCall, tool: Tool, input: unknown, files?: string[]) => Promise<string | undefined>;
+  /** Hears a running call's progress (its tool's `ctx.progress`), told apart by call. */
+  onProgress?: (call: ToolCall, message: string) => void;
 }

@@ -1,10 +1,12 @@
+import type { ToolName } from '../config/builtin_tool_names.js';
 import { unmetCondition } from './conditions.js';
 import type { PoolConditions, Tool } from './types.js';
 
-/** Coordinator mode leaves the lead only these tools: it delegates, it does not work itself. */
-const COORDINATOR_TOOLS = new Set(['use_subagent', 'task_stop', 'send_message', 'structured_output']);
 /** Without it a coordinator could not delegate at all. */
-const DELEGATING_TOOL = 'use_subagent';
+const DELEGATING_TOOL: ToolName = 'use_subagent';
+
+/** Coordinator mode leaves the lead only the tools that say so (`availability.coordinator`). */
+const forCoordinator = (tool: Tool) => tool.availability.coordinator === true;
 
 export interface PoolOptions {
   builtins: readonly Tool[];
@@ -51,9 +53,9 @@ export function assemblePool(options: PoolOptions): Tool[] {
  */
 function coordinatorPool(options: PoolOptions): Tool[] | undefined {
   const led = options.builtins
-    .filter((tool) => COORDINATOR_TOOLS.has(tool.name) && coordinatorProblemOf(tool, options) === undefined)
+    .filter((tool) => forCoordinator(tool) && coordinatorProblemOf(tool, options) === undefined)
     .sort(byName);
-  return led.some((tool) => tool.name === DELEGATING_TOOL) ? led : undefined;
+  return hasTool(led, DELEGATING_TOOL) ? led : undefined;
 }
 
 /** Why a coordinator tool is not offered to the lead, or undefined when it is. */
@@ -78,11 +80,12 @@ export function coordinatorProblem(options: PoolOptions): string | undefined {
 
 /** Whether this pool is a coordinator's: the lead delegates and does no work itself. */
 export function isCoordinatorPool(conditions: PoolConditions, pool: readonly Tool[]): boolean {
-  return (
-    coordinatorAsked(conditions) &&
-    pool.some((tool) => tool.name === DELEGATING_TOOL) &&
-    pool.every((tool) => COORDINATOR_TOOLS.has(tool.name))
-  );
+  return coordinatorAsked(conditions) && hasTool(pool, DELEGATING_TOOL) && pool.every(forCoordinator);
+}
+
+/** Whether the built-in `name` is in the pool. */
+export function hasTool(pool: readonly Tool[], name: ToolName): boolean {
+  return pool.some((tool) => tool.name === name);
 }
 
 /** Finds a tool by name or alias. */

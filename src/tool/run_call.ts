@@ -167,6 +167,8 @@ export async function runToolCall(
   // 1. Find the tool, by name or alias.
   const tool = found?.tool ?? findTool(env.pool, call.name);
   if (!tool) {
+    const withdrawn = env.context.mcp?.withdrawnTool?.(call.name);
+    if (withdrawn) return error(withdrawn);
     const names = env.pool.map((t) => t.name).join(', ');
     return error(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
@@ -175,6 +177,7 @@ export async function runToolCall(
     ...env.context,
     signal,
     callId: call.id,
+    ...(env.onProgress ? { progress: (message: string) => env.onProgress?.(call, message) } : {}),
     // A call a tool makes (repl's helpers) is judged like the model's own: same pool, hooks, approvals.
     callTool: (name, input) => runToolCall({ id: `${call.id}.${++nested}`, name, input }, env, signal),
   };

@@ -82,6 +82,8 @@ export interface Availability {
   notFor?: readonly AgentKind[];
   /** Offered only under NODE_ENV=test. */
   testOnly?: boolean;
+  /** Kept for the lead in coordinator mode, which leaves it only such tools: it delegates, it does not work itself. */
+  coordinator?: boolean;
   /** Environment checks: a connected MCP server, a skill, a language server, a --json-schema run, depth left for children. */
   requires?: readonly ('mcp' | 'skills' | 'workflows' | 'languageServer' | 'jsonSchema' | 'childAgents')[];
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type CachePolicy from 'http-cache-semantics';
 import type { LRUCache } from 'lru-cache';
+import { replaceJsonFileSync } from '../util/json_file.js';
 import type { RawResponse } from './pinned_request.js';
 
 /** However fresh a server says a page is, a cached copy is served without asking for 15 minutes at most. */
@@ -107,9 +108,7 @@ export class HttpCache {
     };
     try {
       mkdirSync(this.folder, { recursive: true });
-      const temporary = `${file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(stored));
-      renameSync(temporary, file);
+      replaceJsonFileSync(file, stored);
     } catch {
       // A cache that cannot be written is only a slower fetch next time.
     }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
+import { replaceJsonFile } from '../util/json_file.js';
 import type { ProcessIdentity } from '../util/process_identity.js';
 
 /**
@@ -24,11 +24,8 @@ export interface WorktreeRecord {
   included: string[];
 }
 
-export async function writeRecord(path: string, record: WorktreeRecord): Promise<void> {
-  // Written aside and renamed over: a reader never sees half a record.
-  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await fs.writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  await fs.rename(temp, path);
+export function writeRecord(path: string, record: WorktreeRecord): Promise<void> {
+  return replaceJsonFile(path, record, { mode: 0o600, pretty: true });
 }
 
 /** The record at `path`, or undefined when there is none or it is not one. */

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -73,5 +74,16 @@ describe('atomicWriteFile', () => {
     await expect(atomicWriteFile(target, 'x')).rejects.toThrow();
     expect(await leftovers(dir)).toEqual([]);
     expect(await fs.readFile(path.join(target, 'inside.txt'), 'utf8')).toBe('kept');
+  });
+
+  it('takes over a lock left by a writer that is gone, in either form a lock holds its owner', async () => {
+    const gone = spawnSync('true').pid as number;
+    const target = path.join(dir, 'locked.txt');
+    for (const owner of [String(gone), JSON.stringify({ pid: gone })]) {
+      await fs.writeFile(path.join(dir, '.locked.txt.lathe-lock'), owner);
+      await atomicWriteFile(target, owner);
+      expect(await fs.readFile(target, 'utf8')).toBe(owner);
+      expect((await fs.readdir(dir)).sort()).toEqual(['locked.txt']);
+    }
   });
 });

@@ -1,9 +1,10 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 import { queueBehaviour } from './queue_behaviour.js';
 
-describe('lathe jobs on BullMQ with a real Redis', () => {
+needs('redis-server')('lathe jobs on BullMQ with a real Redis', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedis();

@@ -2,18 +2,19 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { BullQueue } from '../../src/jobs/bullmq_queue.js';
 import { FakeModelServer } from '../support/fake_model_server.js';
 import { jobNameOf, workTurn } from '../support/job_fixtures.js';
 import { eventually } from '../support/processes.js';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { branchFiles, type JobWorld, makeWorld } from './queue_behaviour.js';
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 
-describe('BullMQ retries of a lathe worker, one real Redis', () => {
+needs('redis-server')('BullMQ retries of a lathe worker, one real Redis', () => {
   let redis: RedisServer;
   let world: JobWorld;
   let queue: BullQueue;

@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 import { type JobWorld, makeWorld } from './queue_behaviour.js';
 
-describe('a BullMQ worker while its Redis is down', () => {
+needs('redis-server')('a BullMQ worker while its Redis is down', () => {
   let redis: RedisServer | undefined;
   let world: JobWorld | undefined;
   let worker: ChildProcess | undefined;

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { lathe } from '../support/cli.js';
 import { startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
-describe('lathe jobs with a Redis that does not answer', () => {
+needs('redis-server')('lathe jobs with a Redis that does not answer', () => {
   it('says so in one line and exits 2', async () => {
     // A port a Redis listened on a moment ago, and no longer does.
     const stopped = await startRedis();

@@ -2,12 +2,13 @@ import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { BullQueue } from '../../src/jobs/bullmq_queue.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { jobNameOf, workTurn } from '../support/job_fixtures.js';
 import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
 import { type RedisServer, startRedis } from '../support/redis_server.js';
+import { needs } from '../support/required_programs.js';
 import { branchFiles, type JobWorld, makeWorld } from './queue_behaviour.js';
 
 /** The jobs of `lathe jobs list --json`, by id. */
@@ -34,7 +35,7 @@ function mostAtOnce(intervals: Array<[number, number]>): number {
   return most;
 }
 
-describe('BullMQ workers in separate processes, one real Redis', () => {
+needs('redis-server')('BullMQ workers in separate processes, one real Redis', () => {
   let redis: RedisServer;
   let world: JobWorld;
   const workers: ChildProcess[] = [];

@@ -16,6 +16,7 @@ const ONE_OF_EACH: { [T in AgentEvent['type']]: Extract<AgentEvent, { type: T }>
   assistant_text: { type: 'assistant_text', text: 'hello' },
   tool_call: { type: 'tool_call', id: 'c1', name: 'mcp__tool', input: { someField: 1 } },
   tool_start: { type: 'tool_start', id: 'c1', name: 'read_file' },
+  tool_progress: { type: 'tool_progress', id: 'c1', name: 'docs__build', message: '2/3 compiling' },
   tool_result: {
     type: 'tool_result',
     id: 'c1',

@@ -20,7 +20,7 @@ export type RequiredProgram = keyof typeof REQUIRED_PROGRAMS;
 /** Set, the suite skips the tests whose programs are missing instead of stopping. */
 export const SKIP_MISSING = process.env.LATHE_TEST_SKIP_MISSING === '1';
 
-function onPath(program: string, path = process.env.PATH ?? ''): boolean {
+export function onPath(program: string, path = process.env.PATH ?? ''): boolean {
   return path.split(delimiter).some((folder) => {
     if (!folder) return false;
     try {

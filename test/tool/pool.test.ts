@@ -71,11 +71,14 @@ describe('assemblePool', () => {
     expect(pool.map((t) => t.name)).toEqual(['plain']);
   });
 
-  it('gives the coordinator lead only its four tools', () => {
+  it('gives the coordinator lead only the tools that declare themselves for it', () => {
     const pool = assemblePool({
-      builtins: ['use_subagent', 'task_stop', 'send_message', 'structured_output', 'read_file'].map((n) =>
-        make(n),
-      ),
+      builtins: [
+        ...['use_subagent', 'task_stop', 'send_message', 'structured_output'].map((n) =>
+          make(n, { coordinator: true }),
+        ),
+        make('read_file'),
+      ],
       conditions: defaultConditions({ features: new Set(['coordinator']) }),
     });
     expect(pool.map((t) => t.name)).toEqual([

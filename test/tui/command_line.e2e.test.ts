@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { FakeModelServer } from '../support/fake_model_server.js';
+import { needs } from '../support/required_programs.js';
 import { latheStarter, repo } from './support/lathe_terminal.js';
 
 // What the command line hands the interactive UI, and the UI's own ways to the same things: the
@@ -22,7 +23,7 @@ async function repoWithImage(): Promise<string> {
   return dir;
 }
 
-describe('lathe "a prompt"', () => {
+needs('tmux')('lathe "a prompt"', () => {
   it('opens the UI and sends the prompt', async () => {
     const { term, requests } = await start([done('The test passes now.')], {
       args: ['fix the failing test'],
@@ -34,7 +35,7 @@ describe('lathe "a prompt"', () => {
   });
 });
 
-describe('@image.png in a prompt', () => {
+needs('tmux')('@image.png in a prompt', () => {
   it('attaches the image when the model takes images', async () => {
     const dir = await repoWithImage();
     const { term, server } = await start([done('A green rectangle.')], { dir });
@@ -61,7 +62,7 @@ describe('@image.png in a prompt', () => {
   });
 });
 
-describe('/effort', () => {
+needs('tmux')('/effort', () => {
   it('sets the thinking budget of the next request, after the flag’s', async () => {
     const { term, server } = await start([done('First.'), done('Second.')], { args: ['--effort', 'low'] });
     term.type('one');

@@ -1,6 +1,7 @@
 import { cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { latheStarter } from './support/lathe_terminal.js';
 
@@ -18,7 +19,7 @@ function workspace(): string {
   return dir;
 }
 
-describe('/name args in the UI', () => {
+needs('tmux')('/name args in the UI', () => {
   it('sends the expanded command; the conversation shows it as typed', async () => {
     const { term, requests } = await start([done('Hello sent.')], { dir: workspace(), args: ['--trust'] });
     term.type('/greet Ada');

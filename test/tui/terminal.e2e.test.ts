@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { latheStarter, leaveWithCtrlC, repo } from './support/lathe_terminal.js';
 
@@ -9,7 +10,7 @@ import { latheStarter, leaveWithCtrlC, repo } from './support/lathe_terminal.js'
 
 const start = latheStarter();
 
-describe('lathe (the interactive UI) in a terminal', () => {
+needs('tmux')('lathe (the interactive UI) in a terminal', () => {
   it('runs a task with an edit the user approves, seeing its diff first', async () => {
     const dir = repo({ 'src/config.ts': 'export const VERSION = "1.0";\n' });
     const { term } = await start(

@@ -1,6 +1,5 @@
 import { DenialCollector, refusalLine } from '../../sdk/denials.js';
 import type { SdkEventMessage, SdkInitMessage, SdkResultMessage } from '../../sdk/messages.js';
-import type { JsonRecord } from '../../sdk/records.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -22,7 +21,7 @@ export function createPrinter(
       if (format === 'stream-json') line(out, init);
     },
     event(event: SdkEventMessage): void {
-      const denied = denials.take(event as JsonRecord);
+      const denied = denials.take(event);
       if (denied) err.write(`lathe: ${refusalLine(denied)}\n`);
       if (format === 'stream-json') {
         line(out, event);

@@ -27,6 +27,9 @@ export interface HeadlessOptions extends CommonOptions, PromptFlags {
   answers?: string;
   resume?: string;
   continue?: boolean;
+  fork?: string;
+  /** false under `--no-session`. */
+  session?: boolean;
   verbose?: boolean;
   effort?: Effort;
   /** Image files sent with the prompt (`-i`). */
@@ -77,6 +80,8 @@ function queryOptions(opts: HeadlessOptions): HeadlessQueryOptions {
     maxBudgetUsd: opts.maxCost,
     resume: opts.resume,
     continue: opts.continue,
+    fork: opts.fork,
+    noSession: opts.session === false,
     images: opts.image,
     ...(spawned ? { sessionId: spawned, agentKind: 'task' as const } : {}),
   };

@@ -1,3 +1,4 @@
+import type { ToolName } from '../builtin_tool_names.js';
 import { FieldError } from './field_error.js';
 import {
   type Fields,
@@ -27,7 +28,7 @@ const APPLIED = [
 const DISPLAY_ONLY = ['color', 'hidden', 'name'];
 
 /** The lathe tools an OpenCode permission key covers. */
-const PERMISSION_TOOLS: Record<string, readonly string[]> = {
+const PERMISSION_TOOLS: Record<string, readonly ToolName[]> = {
   edit: EDITING_TOOLS,
   bash: ['execute_command'],
   shell: ['execute_command'],

@@ -1,11 +1,13 @@
+import type { ToolName } from '../builtin_tool_names.js';
+
 /**
  * Other agents' tool names and the lathe tools they stand for. Only clear equivalents are
  * listed; a name that maps to nothing is left out with a warning.
  */
-export type ToolTable = Readonly<Record<string, readonly string[]>>;
+export type ToolTable = Readonly<Record<string, readonly ToolName[]>>;
 
-const EDIT = ['edit_file', 'replace_in_file'];
-const SUBAGENTS = ['use_subagent', 'use_subagents'];
+const EDIT: ToolName[] = ['edit_file', 'replace_in_file'];
+const SUBAGENTS: ToolName[] = ['use_subagent', 'use_subagents'];
 
 /** Claude Code's tool names. */
 export const CLAUDE_TOOLS: ToolTable = {
@@ -90,7 +92,7 @@ export const EDITING_TOOLS = [
   'apply_patch',
   'replace_text',
   'notebook_edit',
-] as const;
+] as const satisfies readonly ToolName[];
 
 export interface MappedTools {
   names: string[];

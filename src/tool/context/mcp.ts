@@ -21,6 +21,8 @@ export interface McpServerSummary {
   /** Its OAuth login, for a server that has one or asks for one: `needs login`, `logged in, expires in 58 min`. */
   auth?: string;
   tools: McpToolSummary[];
+  /** Its latest logging messages, oldest first. */
+  log?: Array<{ level: string; logger?: string; text: string }>;
 }
 
 /** What the MCP tools need of the MCP client; the hub implements it. Failures are thrown as Errors the model can act on. */
@@ -37,6 +39,8 @@ export interface McpAccess {
   /** Resources (and templates) of one server, or of every connected server. */
   listResources(server: string | undefined, signal: AbortSignal): Promise<ToolOutput>;
   readResource(server: string, uri: string, signal: AbortSignal): Promise<ToolOutput>;
+  /** Why a tool no longer in the pool cannot be called, when its server took it off its list. */
+  withdrawnTool?(name: string): string | undefined;
   /** Loads deferred tools into the pool for the rest of the session; returns the names loaded. */
   loadTools(names: readonly string[]): string[];
 }

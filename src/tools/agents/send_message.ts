@@ -42,7 +42,7 @@ export const sendMessage = buildTool({
     "a team's message lands in every member's mailbox (team/member for one); a peer is another lathe of this " +
     'user (see list_peers). An unknown or ambiguous recipient is an error listing who can be reached; nothing ' +
     'is sent then. A stop_request asks the recipient to wrap up and stop.',
-  availability: { profiles: ['standard'] },
+  availability: { profiles: ['standard'], coordinator: true },
   kind: 'other',
   userFacingName: () => 'Message',
   detail: (input) => `to ${input.to}`,

@@ -21,7 +21,7 @@ export function subagentTool(types: readonly AgentTypeSummary[]): Tool {
       'Hand a self-contained task to a child agent with its own context; you get its final answer, status and ' +
       'usage. Use it for broad searches or side work that would fill your context. Several calls in one message ' +
       'run in parallel.',
-    availability: AGENT_TOOLS_AVAILABILITY,
+    availability: { ...AGENT_TOOLS_AVAILABILITY, coordinator: true },
     kind: 'agent',
     needsAgent: true,
     userFacingName: () => 'Subagent',

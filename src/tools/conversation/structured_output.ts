@@ -14,7 +14,7 @@ export const structuredOutput = buildTool({
   inputSchema,
   description:
     'Give the run’s final answer as JSON matching the required schema (shown in the system prompt). Ends the run.',
-  availability: { profiles: ['standard', 'lite', 'simple'], requires: ['jsonSchema'] },
+  availability: { profiles: ['standard', 'lite', 'simple'], requires: ['jsonSchema'], coordinator: true },
   kind: 'conversation',
   needsAgent: true,
   userFacingName: () => 'Structured output',

@@ -1,3 +1,4 @@
+import type { ToolName } from '../../config/builtin_tool_names.js';
 import type { LanguageServerHandle } from '../../tool/context/language_servers.js';
 import type { ToolContext } from '../../tool/types.js';
 import { readableFilter } from '../shared/denied_paths.js';
@@ -16,7 +17,7 @@ export async function openFilesWithWord(
   server: LanguageServerHandle,
   word: string,
   ctx: Pick<ToolContext, 'workspace' | 'signal' | 'permissions'>,
-  tool: string,
+  tool: ToolName,
 ): Promise<string[]> {
   if (word === '') return [];
   const readable = readableFilter(ctx, tool);

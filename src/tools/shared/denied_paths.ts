@@ -1,3 +1,4 @@
+import type { ToolName } from '../../config/builtin_tool_names.js';
 import type { ToolContext } from '../../tool/types.js';
 
 /**
@@ -7,7 +8,7 @@ import type { ToolContext } from '../../tool/types.js';
  */
 export function readableFilter(
   ctx: Pick<ToolContext, 'permissions'>,
-  tool: string,
+  tool: ToolName,
 ): ((absolute: string) => boolean) | undefined {
   if (ctx.permissions.readDenyPatterns().length === 0) return undefined;
   const seen = new Map<string, boolean>();

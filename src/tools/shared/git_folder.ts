@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { sep } from 'node:path';
+import type { ToolName } from '../../config/builtin_tool_names.js';
 import type { ToolContext } from '../../tool/types.js';
 import { absolutePath } from './paths.js';
 
@@ -11,7 +12,7 @@ import { absolutePath } from './paths.js';
 export function gitFolderProblem(
   ctx: Pick<ToolContext, 'cwd'>,
   path: string | undefined,
-  tool: string,
+  tool: ToolName,
 ): string | undefined {
   const absolute = absolutePath(ctx, path ?? '.');
   let real = absolute;

@@ -11,7 +11,7 @@ export const taskStop = buildTool({
   ),
   description:
     "Stop a running task: its command's whole process tree ends, or its child agent stops. A tracked task is marked stopped.",
-  availability: TASK_CONTROL_AVAILABILITY,
+  availability: { ...TASK_CONTROL_AVAILABILITY, coordinator: true },
   kind: 'other',
   userFacingName: () => 'Stop task',
   isConcurrencySafe: () => true,

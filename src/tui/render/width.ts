@@ -152,15 +152,6 @@ export function wrapLine(line: Line, width: number, indent: Line = []): Line[] {
   return out;
 }
 
-export function wrapLines(lines: Line[], width: number): Line[] {
-  const out: Line[] = [];
-  for (const line of lines) {
-    if (lineWidth(line) <= width) out.push(line);
-    else out.push(...wrapLine(line, width));
-  }
-  return out;
-}
-
 /** Cuts a line to `width` columns, ending with an ellipsis when something was cut. */
 export function truncateLine(line: Line, width: number): Line {
   if (lineWidth(line) <= width) return line;

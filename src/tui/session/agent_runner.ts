@@ -18,6 +18,7 @@ import type { CommandTail } from './command_tail.js';
 import type { ConversationHost, LoadedModel } from './host.js';
 import type { MessageQueue } from './message_queue.js';
 import type { ModelSlot } from './model_slot.js';
+import { attachResources, withResources } from './resource_mentions.js';
 import './tool_catalogue.js';
 import { notice } from './notice.js';
 import type { RecentResults } from './results.js';
@@ -140,7 +141,12 @@ export class AgentRunner {
     await this.step('Starting', async (signal) => {
       if (!(await this.loadModel()) || signal.aborted) return;
       store.add({ kind: 'user', text: shown });
-      const { text, attached, skipped, images } = attachFiles(prompt, this.parts.runtime().cwd);
+      const files = attachFiles(prompt, this.parts.runtime().cwd);
+      const { attached, skipped, images } = files;
+      const resources = await attachResources(prompt, this.parts.runtime().mcp, signal);
+      attached.push(...resources.attached);
+      skipped.push(...resources.skipped);
+      const text = withResources(files.text, prompt, resources.blocks);
       const pictures = await this.readImages(images);
       if (!pictures) return;
       attached.push(...images.map((image) => image.shown));

@@ -19,9 +19,36 @@ function stateText(server: McpServerSummary): string {
   }
 }
 
+/** Logging messages shown per server: the latest. */
+const LOG_LINES = 5;
+const LOG_COLOR: Record<string, Color> = {
+  warning: 'yellow',
+  error: 'red',
+  critical: 'red',
+  alert: 'red',
+  emergency: 'red',
+};
+
+function logLines(server: McpServerSummary, indent: string): Line[] {
+  const log = server.log ?? [];
+  const shown = log.slice(-LOG_LINES);
+  const lines: Line[] = shown.map((entry) => [
+    {
+      text: `${indent}${entry.level}${entry.logger ? ` ${entry.logger}` : ''}: `,
+      style: { color: LOG_COLOR[entry.level] ?? 'gray' },
+    },
+    { text: entry.text, style: { color: 'gray' } },
+  ]);
+  if (log.length > shown.length)
+    lines.unshift([
+      { text: `${indent}log (latest ${shown.length} of ${log.length}):`, style: { color: 'gray' } },
+    ]);
+  return lines;
+}
+
 const authColor = (auth: string): Color => (auth.startsWith('logged in') ? 'gray' : 'yellow');
 
-/** `/mcp`: each server's state and, when connected, its tools by their names in the pool. */
+/** `/mcp`: each server's state, its tools by their names in the pool, and its latest logging messages. */
 export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { title: string; lines: Line[] } {
   if (!servers || servers.length === 0) {
     return {
@@ -43,6 +70,7 @@ export function mcpPanel(servers: readonly McpServerSummary[] | undefined): { ti
       const names = server.tools.map((t) => (t.deferred ? `${t.name} (deferred)` : t.name));
       lines.push([{ text: `  ${' '.repeat(width)}  ${names.join(', ')}`, style: { color: 'gray' } }]);
     }
+    lines.push(...logLines(server, `  ${' '.repeat(width)}  `));
   }
   return { title: `MCP servers (${servers.length})`, lines };
 }

@@ -351,6 +351,8 @@ export async function runSlashCommand(session: CommandHost, line: string): Promi
   if (!command) {
     const { runCustomCommand } = await import('./custom_command.js');
     if (await runCustomCommand(session, name, args.trim())) return session.store.flush();
+    const { runServerPrompt } = await import('./server_prompt.js');
+    if (await runServerPrompt(session, line)) return session.store.flush();
     return notice(session, `Unknown command /${name}. /help lists them.`, 'error');
   }
   if (command.idle && session.isRunning)

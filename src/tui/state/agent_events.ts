@@ -79,6 +79,10 @@ export class AgentEventView {
           store.updateTool(event.id, { status: 'running', startedAt: Date.now() });
         store.setBusy({ since: this.runStarted || Date.now(), label: 'Working' });
         return;
+      case 'tool_progress':
+        // The latest progress shows under the running call, as a command's last lines do.
+        if (!this.quiet.has(event.id)) store.updateTool(event.id, { tail: [event.message] });
+        return;
       case 'tool_result': {
         const quiet = this.quiet.get(event.id);
         if (quiet) {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { needs } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { latheStarter, repo } from '../../tui/support/lathe_terminal.js';
 
@@ -9,7 +10,7 @@ import { latheStarter, repo } from '../../tui/support/lathe_terminal.js';
 
 const start = latheStarter();
 
-describe('hooks in the interactive UI', () => {
+needs('tmux')('hooks in the interactive UI', () => {
   it('lists hooks with /hooks, blocks a command, notifies on an approval and shows a failing hook', async () => {
     const home = tempDir('lathe-home-');
     const notified = join(home, 'notified.json');

@@ -8,6 +8,9 @@ import { freePort } from '../ports.js';
 /** The misbehaving test server (stdio): crashes, hangs, slow answers, images, huge results. */
 export const MISBEHAVING_SERVER = fileURLToPath(new URL('./misbehaving_server.mjs', import.meta.url));
 
+/** The lively test server (stdio): lists that change, progress, cancellation, logging, a prompt and a resource. */
+export const LIVELY_SERVER = fileURLToPath(new URL('./lively_server.mjs', import.meta.url));
+
 /** `@modelcontextprotocol/server-everything`'s entry point, run with `node` (no npx). */
 export const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
