@@ -48,7 +48,9 @@ describe('code blocks coloured by their grammar', () => {
 
   it('colours JSON with comments: keys, strings, literals and comments', async () => {
     await codeGrammarReady('json');
-    const lines = ansi('```json\n{\n  "model": "a/b", // the default\n  "verbose": true,\n  "n": [1, null]\n}\n```');
+    const lines = ansi(
+      '```json\n{\n  "model": "a/b", // the default\n  "verbose": true,\n  "n": [1, null]\n}\n```',
+    );
     expect(lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))).toEqual([
       '  {',
       '    "model": "a/b", // the default',

@@ -48,11 +48,18 @@ const bash = language('bash', {
   command_name: 'function', simple_expansion: 'property', expansion: 'property', variable_name: 'property',
 });
 const go = language('go');
-const rust = language('rust', { mutable_specifier: 'keyword', lifetime: 'type', macro_invocation: 'function' });
+const rust = language('rust', {
+  mutable_specifier: 'keyword',
+  lifetime: 'type',
+  macro_invocation: 'function',
+});
 const java = language('java');
 // There is no C grammar in the package; the C++ one reads C well (as outlines do).
 const cpp = language('cpp', { system_lib_string: 'string' });
-const csharp = language('c-sharp', { verbatim_string_literal: 'string', interpolated_string_expression: 'string' });
+const csharp = language('c-sharp', {
+  verbatim_string_literal: 'string',
+  interpolated_string_expression: 'string',
+});
 const ruby = language('ruby', { constant: 'type', simple_symbol: 'string', symbol: 'string' });
 // A PHP block needs its `<?php` opening tag before the grammar reads it as code.
 const php: CodeLanguage = {

@@ -72,7 +72,12 @@ function roleAt(cursor: TreeCursor, ancestors: Ancestor[], language: CodeLanguag
   if (field === 'key' && parent?.type === 'pair') return 'property';
   const role = language.types[type];
   if (role) return role;
-  if (NAME_TYPES.has(type) && parent && field && isFunctionName(field, parent, ancestors[ancestors.length - 2]))
+  if (
+    NAME_TYPES.has(type) &&
+    parent &&
+    field &&
+    isFunctionName(field, parent, ancestors[ancestors.length - 2])
+  )
     return 'function';
   return undefined;
 }
@@ -100,7 +105,12 @@ function toLines(lines: string[], ranges: Coloured[]): Line[] {
     const line: Span[] = [];
     let at = offset;
     const add = (to: number, role?: CodeRole) => {
-      if (to > at) line.push(role ? { text: text.slice(at - offset, to - offset), style: CODE_STYLES[role] } : { text: text.slice(at - offset, to - offset) });
+      if (to > at)
+        line.push(
+          role
+            ? { text: text.slice(at - offset, to - offset), style: CODE_STYLES[role] }
+            : { text: text.slice(at - offset, to - offset) },
+        );
       at = Math.max(at, to);
     };
     while (next < ranges.length && ranges[next].start < end) {
