@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightCode } from '../../src/tui/render/highlight.js';
+import { codeGrammarReady, highlightCode } from '../../src/tui/render/highlight.js';
 import { renderMarkdown } from '../../src/tui/render/markdown.js';
 import { colorsEnabled, type Line, lineToAnsi, plainText, THEMES } from '../../src/tui/render/style.js';
 import { renderToolLine } from '../../src/tui/render/tool_line.js';
@@ -19,7 +19,8 @@ describe('markdown rendering', () => {
     expect(spans.find((s) => s.text === 'code')?.style).toMatchObject({ color: 'code' });
   });
 
-  it('highlights a fenced code block by its language, indented and never re-flowed', () => {
+  it('highlights a fenced code block by its language, indented and never re-flowed', async () => {
+    await codeGrammarReady('ts');
     const lines = renderMarkdown('```ts\nconst answer = 42; // the answer\n```', 80);
     expect(text(lines)).toEqual(['  const answer = 42; // the answer']);
     const styles = Object.fromEntries(lines[0].map((s) => [s.text.trim(), s.style?.color]));

@@ -1,5 +1,6 @@
-import { memo } from 'react';
+import { memo, useSyncExternalStore } from 'react';
 import { renderEntry } from '../render/entries.js';
+import { grammarsLoaded, onGrammarLoaded } from '../render/highlight.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { renderReadGroup } from '../render/read_group.js';
 import type { Line } from '../render/style.js';
@@ -57,6 +58,8 @@ export const LiveArea = memo(function LiveArea({
 }) {
   const ticking = live.some((e) => e.kind === 'shell' || (e.kind === 'tool' && e.tool.status === 'running'));
   const now = useNow(100, ticking);
+  // A code block is drawn plain until its grammar loads; then the live area draws again.
+  useSyncExternalStore(onGrammarLoaded, grammarsLoaded);
   if (live.length === 0) return null;
   let lines: Line[] = [];
   for (let i = 0; i < live.length; i++) {

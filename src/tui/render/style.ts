@@ -69,6 +69,20 @@ export const STYLES = {
   key: { bold: true },
 } satisfies Record<string, Style>;
 
+/** The roles of highlighted code, by what a token is (keyword, string, comment, …). */
+export const CODE_STYLES = {
+  keyword: { color: 'keyword' },
+  string: { color: 'string' },
+  comment: { color: 'comment' },
+  number: { color: 'number' },
+  type: { color: 'type' },
+  function: { color: 'function' },
+  constant: { color: 'constant' },
+  property: { color: 'property' },
+} satisfies Record<string, Style>;
+
+export type CodeRole = keyof typeof CODE_STYLES;
+
 const ATTRIBUTES: [keyof Style, string][] = [
   ['bold', '1'],
   ['dim', '2'],
