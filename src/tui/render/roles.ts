@@ -21,8 +21,7 @@ export type Color =
   | 'type'
   | 'constant'
   | 'function'
-  | 'property'
-  | 'variable';
+  | 'property';
 
 /** Backgrounds, named by what they mark: the bands of a diff's lines and of its changed words. */
 export type Background = 'removedLine' | 'addedLine' | 'removedWord' | 'addedWord';
