@@ -105,8 +105,7 @@ export async function runConversation(
     environment.catch(() => undefined); // awaited by the first request, which reports a failure
     // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
     // a run without one never needs it, and its process would compete with the first request.
-    // One queue of --answers for the model's questions and the MCP servers' ones, in order
-    // (unless the program answers the servers itself).
+    // One queue of --answers for the model's questions and the servers' (unless `elicit` answers them).
     const user = headlessUserSide({ answers: options.answers, yolo: options.yolo });
     const services = startRuntimeServices(runtime, report, {
       probeSandboxLater: true,
