@@ -1,7 +1,7 @@
 import type { ElicitedField } from '../../mcp/elicitation.js';
 import { renderEditor } from '../input/render_editor.js';
 import type { Line, Span, Style } from '../render/style.js';
-import { truncateLine, wrapLine } from '../render/width.js';
+import { sanitize, truncateLine, wrapLine } from '../render/width.js';
 import { type FieldInput, FORM_BUTTONS, type FormPrompt, type FormUi, fieldHint } from './form_fields.js';
 
 const GRAY: Style = { color: 'muted' };
@@ -16,7 +16,8 @@ export function formLines(prompt: FormPrompt, ui: FormUi, width: number): Line[]
       [{ text: `MCP server "${prompt.server}" asks`, style: { bold: true, color: 'warning' } }],
       width,
     ),
-    ...wrapLine([{ text: prompt.message }], width),
+    // The server's words are its own: no control characters reach the terminal.
+    ...prompt.message.split('\n').flatMap((line) => wrapLine([{ text: sanitize(line) }], width)),
   ];
   prompt.fields.forEach((field, i) => {
     const focused = ui.focus === i;
@@ -34,10 +35,10 @@ export function formLines(prompt: FormPrompt, ui: FormUi, width: number): Line[]
 
 /** `› Workers *  a whole number, 1 to 8`: the marker on the focused field, a star on required ones. */
 function labelLines(field: ElicitedField, focused: boolean, width: number): Line[] {
-  const notes = [field.description, fieldHint(field)].filter(Boolean).join(' · ');
+  const notes = sanitize([field.description, fieldHint(field)].filter(Boolean).join(' · '));
   const line: Line = [
     { text: focused ? '› ' : '  ', style: FOCUS },
-    { text: field.title ?? field.name, style: focused ? { bold: true } : undefined },
+    { text: sanitize(field.title ?? field.name), style: focused ? { bold: true } : undefined },
     ...(field.required ? [{ text: ' *', style: FOCUS }] : []),
     ...(notes ? [{ text: `  ${notes}`, style: GRAY }] : []),
   ];
@@ -80,7 +81,7 @@ function marks(options: string[], chosen: (i: number) => boolean, cursor = -1, t
     return [
       ...(i > 0 ? [{ text: '  ' }] : []),
       { text: `${mark} `, style: on ? { color: 'success' } : GRAY },
-      { text: option, ...(style ? { style } : {}) },
+      { text: sanitize(option), ...(style ? { style } : {}) },
     ];
   });
 }

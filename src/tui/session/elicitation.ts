@@ -1,6 +1,7 @@
 import { openBrowser } from '../../mcp/auth/browser.js';
 import type { ElicitationAnswer, ElicitationRequest } from '../../mcp/elicitation.js';
 import type { Line } from '../render/style.js';
+import { sanitize } from '../render/width.js';
 import type { UiStore } from '../state/store.js';
 import { notice } from './notice.js';
 
@@ -23,7 +24,7 @@ export async function elicitInUi(
   const choice = await store.ask<string | undefined>(
     {
       kind: 'pick',
-      title: `Open this link (${host}) in your browser?`,
+      title: `Open this link (${sanitize(host)}) in your browser?`,
       choices: [
         { label: 'Open it', value: 'open', hint: `goes to ${host}` },
         { label: 'Decline', value: 'decline' },
@@ -53,13 +54,14 @@ function hostOf(url: string): string {
 }
 
 function linkLines(request: Extract<ElicitationRequest, { mode: 'url' }>, host: string): Line[] {
+  // The server's words are its own: no control characters reach the terminal.
   return [
     [{ text: `MCP server "${request.server}" asks you to open a link`, style: { bold: true } }],
-    [{ text: `  ${request.message}` }],
-    [{ text: `  ${request.url}`, style: { color: 'accent' } }],
+    ...request.message.split('\n').map((line): Line => [{ text: `  ${sanitize(line)}` }]),
+    [{ text: `  ${sanitize(request.url)}`, style: { color: 'accent' } }],
     [
       { text: '  It goes to ', style: { color: 'muted' } },
-      { text: host, style: { bold: true } },
+      { text: sanitize(host), style: { bold: true } },
     ],
   ];
 }
