@@ -27,6 +27,8 @@ export const SLOW_TESTS = [
   'test/lsp/workspace_coverage.test.ts',
   'test/lsp/pending_diagnostics.test.ts',
   'test/lsp/more_servers.test.ts',
+  'test/lsp/call_progress.test.ts',
+  'test/tui/call_progress.test.ts',
   'test/extensions/hooks/headless.e2e.test.ts',
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
