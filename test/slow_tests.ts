@@ -29,6 +29,7 @@ export const SLOW_TESTS = [
   'test/lsp/more_servers.test.ts',
   'test/lsp/call_progress.test.ts',
   'test/tui/call_progress.test.ts',
+  'test/tui/call_progress.e2e.test.ts',
   'test/extensions/hooks/headless.e2e.test.ts',
   'test/extensions/commands/headless.e2e.test.ts',
   'test/extensions/skills/cli.test.ts',
