@@ -12,14 +12,12 @@ const FUNCTION_LIMIT = 80;
 
 /** Files over the limit today, with the most lines each may have. */
 const LARGE_FILES: Record<string, number> = {
-  'src/cli/program.ts': 618,
   'src/runtime/create_runtime.ts': 431,
   'src/lsp/server_connection.ts': 401,
 };
 
 /** Functions over the limit today (file:name), with the most lines each may have. */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'src/cli/program.ts:runCli': 512,
   'src/runtime/create_runtime.ts:createRuntime': 218,
   'src/sdk/conversation.ts:runConversation': 202,
   'src/acp/agent.ts:latheAgent': 184,
