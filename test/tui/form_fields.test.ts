@@ -1,7 +1,13 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import type { ElicitationAnswer, ElicitedField } from '../../src/mcp/elicitation.js';
-import { type FormPrompt, fieldValue, initialForm, initialInput } from '../../src/tui/prompt/form_fields.js';
+import {
+  type FormPrompt,
+  fieldHint,
+  fieldValue,
+  initialForm,
+  initialInput,
+} from '../../src/tui/prompt/form_fields.js';
 import { formKey } from '../../src/tui/prompt/form_state.js';
 import { formLines } from '../../src/tui/prompt/form_view.js';
 import { plainText } from '../../src/tui/render/style.js';
@@ -71,6 +77,7 @@ describe('a form’s fields checked against the schema', () => {
     expect(typed(field({ required: true }), '  ')).toEqual({ error: 'required' });
     expect(typed(field({}), '')).toEqual({});
     expect(typed(field({ maxLength: 3 }), 'four')).toEqual({ error: 'at most 3 characters' });
+    expect(fieldHint(field({ minLength: 2, maxLength: 20 }))).toBe('2 to 20 characters');
   });
 
   it('an enum opens on its default, and a required one with none chosen says so', () => {

@@ -106,5 +106,8 @@ export function fieldHint(field: ElicitedField): string {
   if (field.type === 'boolean') return 'Space to switch';
   if (field.type === 'array') return '←→ to move · Space to tick';
   if (field.options?.length) return '←→ to choose';
-  return '';
+  const { minLength: least, maxLength: most } = field;
+  if (least !== undefined && most !== undefined) return `${least} to ${most} characters`;
+  if (most !== undefined) return `at most ${most} characters`;
+  return least !== undefined ? `at least ${least} characters` : '';
 }
