@@ -258,10 +258,10 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'export',
     args: '[file]',
-    summary: 'write the conversation to a Markdown file',
+    summary: "write the conversation to a Markdown file (default: in the session's folder)",
     run: async (session, args) => {
-      const { sessionId, cwd } = session.runtime;
-      const result = await exportConversation({ logPath: session.logPath, sessionId, cwd, file: args });
+      const { sessionDir, cwd } = session.runtime;
+      const result = await exportConversation({ logPath: session.logPath, sessionDir, cwd, file: args });
       notice(session, result.text, result.error ? 'error' : 'info');
     },
   },
