@@ -31,14 +31,19 @@ export function apiKeyVariable(provider: ProviderName, env: NodeJS.ProcessEnv): 
 }
 
 /**
- * What a provider needs that the environment lacks before its models can be used here (a key or
- * an endpoint variable), in words: `OPENAI_API_KEY is not set`; undefined when nothing is missing.
+ * What a provider needs that the environment (or a key and endpoint given as `--api-key` and
+ * `--base-url`) lacks before its models can be used here, in words: `OPENAI_API_KEY is not set`;
+ * undefined when nothing is missing.
  */
-export function missingSetup(provider: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
-  if (provider === 'openai-compatible' && !env[BASE_URL_VARIABLES[provider]])
+export function missingSetup(
+  provider: ProviderName,
+  env: NodeJS.ProcessEnv,
+  given: { apiKey?: string; baseUrl?: string } = {},
+): string | undefined {
+  if (provider === 'openai-compatible' && !given.baseUrl && !env[BASE_URL_VARIABLES[provider]])
     return `${BASE_URL_VARIABLES[provider]} is not set`;
   const needs = API_KEY_VARIABLES[provider];
-  if (provider === 'openai-compatible' || needs.length === 0 || apiKeyVariable(provider, env))
+  if (given.apiKey || provider === 'openai-compatible' || needs.length === 0 || apiKeyVariable(provider, env))
     return undefined;
   return `${needs[0]} is not set`;
 }

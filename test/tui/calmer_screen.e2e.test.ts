@@ -38,6 +38,15 @@ needs('tmux')('a calmer screen', () => {
     },
   );
 
+  it('/model marks none when --api-key gives the key every model loads with', async () => {
+    const { term } = await start([], { args: ['--api-key', 'sk-flag'] });
+    term.type('/model');
+    term.press('Enter');
+    const rows = pickerRows(await term.waitFor('to choose', { visible: true }));
+    expect(rows.join('\n')).toContain('google/gemini-2.5-pro');
+    expect(rows.join('\n')).not.toContain('✗');
+  });
+
   it('says (no output) under a !command that printed nothing', async () => {
     const { term } = await start([]);
     term.type('!true');

@@ -1,5 +1,4 @@
 import { capabilitiesFor } from '../../provider/capabilities.js';
-import { missingSetup } from '../../provider/create_model.js';
 import { KNOWN_MODELS } from '../../provider/known_models.js';
 import { type ModelSpec, parseModelSpec } from '../../provider/model_spec.js';
 import type { PickData } from '../state/prompts.js';
@@ -12,14 +11,13 @@ function tokens(n: number): string {
  * A model in a few words: what it still needs here, marked as `lathe --list-models` marks it
  * (`✗ OPENAI_API_KEY is not set`), then what the capabilities table says (`200k context · images`).
  */
-function modelHint(name: string, env: NodeJS.ProcessEnv): string {
+function modelHint(name: string, missing: string | undefined): string {
   let spec: ModelSpec;
   try {
     spec = parseModelSpec(name);
   } catch {
     return '';
   }
-  const missing = missingSetup(spec.provider, env);
   const caps = capabilitiesFor(spec);
   return [
     ...(missing ? [`✗ ${missing}`] : []),
@@ -30,9 +28,14 @@ function modelHint(name: string, env: NodeJS.ProcessEnv): string {
 
 /**
  * The `/model` picker: the current model first, then the model the settings name, then the known
- * models. Another provider/model is named with `/model provider/model`.
+ * models, each marked with what it still needs here (`missing`). Another provider/model is named
+ * with `/model provider/model`.
  */
-export function modelChoices(current: string | undefined, configured: string | undefined): PickData {
+export function modelChoices(
+  current: string | undefined,
+  configured: string | undefined,
+  missing: (model: string) => string | undefined,
+): PickData {
   const names = [...new Set([current, configured, ...KNOWN_MODELS].filter((n): n is string => !!n))];
   return {
     kind: 'pick',
@@ -40,7 +43,7 @@ export function modelChoices(current: string | undefined, configured: string | u
     choices: names.map((name) => ({
       label: name === current ? `${name} (current)` : name,
       value: name,
-      hint: modelHint(name, process.env),
+      hint: modelHint(name, missing(name)),
     })),
   };
 }

@@ -83,7 +83,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       let name = args.trim();
       if (!name) {
         const picked = await session.store.ask<string | undefined>({
-          ...modelChoices(session.modelName, session.runtime.settings.model),
+          ...modelChoices(session.modelName, session.runtime.settings.model, (m) => session.modelMissing(m)),
           cancelValue: undefined,
         });
         if (!picked || picked === session.modelName) return;
