@@ -34,7 +34,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/web/search/backends.ts:searchBackend': 94,
   'src/tools/exec/execute_command.ts:call': 92,
   'src/tools/repl/repl_host.ts:(anonymous, line 79)': 91,
-  'src/tools/web/web_fetch_page.ts:fetchPage': 89,
   'src/tui/render/inline.ts:parseInline': 81,
 };
 
