@@ -25,7 +25,7 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/browser/actions.ts:act': 123,
   'src/tools/exec/run_process.ts:startProcess': 117,
   'src/tui/components/app.tsx:App': 125,
-  'src/tui/render/entries.ts:renderEntry': 113,
+  'src/tui/render/entries.ts:renderEntry': 98,
   'src/config/settings.ts:mergeSettings': 109,
   'src/tool/run_call.ts:runToolCall': 106,
   'src/jobs/executor.ts:runInWorktree': 104,

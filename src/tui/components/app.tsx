@@ -2,6 +2,7 @@ import { Box, Static, useApp, useInput } from 'ink';
 import { Fragment, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import { applyAction } from '../input/apply_action.js';
+import { openCandidates } from '../input/complete.js';
 import { type EditorState, emptyEditor } from '../input/editor.js';
 import type { PromptHistory } from '../input/history.js';
 import { DEFAULT_KEYMAP, type Keymap, shownKeys } from '../input/keybindings.js';
@@ -112,7 +113,7 @@ export function App({
         submit: (text, shown) => void session.submit(text, shown),
       });
       editor.current = result.state;
-      if (result.candidates) candidates.current = result.candidates;
+      candidates.current = result.candidates ?? openCandidates(candidates.current, result.state);
     }
     rerender();
   });

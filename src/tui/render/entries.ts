@@ -129,23 +129,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
         ...(entry.diff ? renderDiffCard(entry.diff, width) : []),
         ...entry.lines.flatMap((line) => wrapLine(line, width)),
       ];
-    case 'shell': {
-      const lines = entry.output.replace(/\s+$/, '').split('\n');
-      const shown = lines.slice(-SHELL_LINES);
-      const out: Line[] = [
-        [
-          { text: '! ', style: { color: 'shell' } },
-          { text: entry.command, style: { bold: true } },
-        ],
-      ];
-      if (lines.length > shown.length)
-        out.push([{ text: `  … ${lines.length - shown.length} lines above`, style: GRAY }]);
-      if (entry.output.trim())
-        out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
-      if (entry.exitCode !== 0)
-        out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'error' } }]);
-      return out;
-    }
+    case 'shell':
+      return renderShell(entry, width);
     case 'panel':
       return [
         ...(entry.title ? [[{ text: entry.title, style: { bold: true } }]] : []),
@@ -163,4 +148,24 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       return out;
     }
   }
+}
+
+/** A `!command`: its line, the end of its output (or that it printed nothing), how it exited. */
+function renderShell(entry: Extract<TranscriptEntry, { kind: 'shell' }>, width: number): Line[] {
+  const lines = entry.output.replace(/\s+$/, '').split('\n');
+  const shown = lines.slice(-SHELL_LINES);
+  const out: Line[] = [
+    [
+      { text: '! ', style: { color: 'shell' } },
+      { text: entry.command, style: { bold: true } },
+    ],
+  ];
+  if (lines.length > shown.length)
+    out.push([{ text: `  … ${lines.length - shown.length} lines above`, style: GRAY }]);
+  if (entry.output.trim())
+    out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
+  else out.push([{ text: '  (no output)', style: GRAY }]);
+  if (entry.exitCode !== 0)
+    out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'error' } }]);
+  return out;
 }

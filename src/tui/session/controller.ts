@@ -77,6 +77,10 @@ export class InteractiveSession implements SessionControls, CommandHost {
     return this.runner.effortName;
   }
 
+  modelMissing(name: string): string | undefined {
+    return this.options.host.missingSetup?.(name);
+  }
+
   /** This session's log: written from the first prompt on, or the resumed session's. */
   get logPath(): string | undefined {
     return this.lifecycle.logPath;

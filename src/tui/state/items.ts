@@ -19,6 +19,8 @@ export interface ToolLine {
   cwd?: string;
   /** The edit's diff was printed at its approval, so the result does not print it again. */
   diffShown?: boolean;
+  /** The user said no at its approval: what the screen says in place of the model's message. */
+  declined?: string;
 }
 
 /** How a child ended, or that it still runs. */
