@@ -19,7 +19,7 @@ import { ChildrenPanel } from './children_panel.js';
 import { LinesView } from './lines_view.js';
 import { LiveArea } from './live_area.js';
 import { BusyLine, StatusLine } from './status_line.js';
-import { useResultViewer } from './use_result_viewer.js';
+import { useResultViews } from './use_result_views.js';
 import { useTerminalSize } from './use_terminal.js';
 
 /** Ctrl-C twice within this time exits. */
@@ -59,7 +59,7 @@ export function App({
   const reader = useRef(new KeyReader(keymap));
   const lastCtrlC = useRef(0);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const viewerKeys = useResultViewer(session);
+  const views = useResultViews(session);
 
   useEffect(() => {
     if (snap.exiting) app.exit();
@@ -70,7 +70,7 @@ export function App({
 
   useInput((input, key) => {
     const bound = keymap.action(input, key);
-    if (viewerKeys(input, key, bound)) return;
+    if (views.key(input, key, bound)) return;
     if (bound === 'cancel') {
       const now = Date.now();
       if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
