@@ -91,4 +91,12 @@ needs('tmux')('the whole result, from the expanded one', () => {
     term.type('next');
     await term.waitFor('› next', { visible: true });
   });
+
+  it('says so in one line when $PAGER cannot be started, and the session goes on', async () => {
+    const { term } = await printedAndExpanded({ PAGER: 'no-such-pager-here' });
+    term.press('C-g');
+    await term.waitFor('The pager ($PAGER=no-such-pager-here) was not found', { visible: true });
+    term.type('next');
+    await term.waitFor('› next', { visible: true });
+  });
 });
