@@ -339,6 +339,8 @@ export class UiStore {
 
   setExiting(): void {
     if (this.hintTimer) clearTimeout(this.hintTimer);
+    // Leaving ends a hold: the UI exits (and closes a view that is open) even behind one.
+    this.held = false;
     this.change({ exiting: true, hint: undefined });
     this.flush();
   }
