@@ -18,7 +18,8 @@ const ignore = () => undefined;
  * Gives the terminal to the user's pager (`$PAGER`, run by the shell as git runs it) with the
  * whole result on its standard input, streamed from its file, and takes it back once the pager
  * exits: the pager draws on the alternate screen, so the conversation comes back as it was.
- * Ctrl+C and Ctrl+Z belong to the pager meanwhile. Resolves with a line to show when it failed.
+ * Ctrl+C belongs to the pager meanwhile (lathe ignores the SIGINT it sends the whole group);
+ * Ctrl+Z stops both, as it stops git and its pager. Resolves with a line to show when it failed.
  */
 export async function runPager(
   command: string,
@@ -30,7 +31,6 @@ export async function runPager(
   screen.enterFullScreen();
   screen.write(DISABLE_BRACKETED_PASTE + SHOW_CURSOR);
   process.on('SIGINT', ignore);
-  process.on('SIGTSTP', ignore);
   try {
     const child = spawn(command, { shell: true, stdio: ['pipe', 'inherit', 'inherit'] });
     // A pager that quits before reading it all closes the pipe: that is no error.
@@ -49,7 +49,6 @@ export async function runPager(
     return undefined;
   } finally {
     process.off('SIGINT', ignore);
-    process.off('SIGTSTP', ignore);
     screen.write(HIDE_CURSOR + ENABLE_BRACKETED_PASTE);
     screen.leaveFullScreen();
     input.takeBack();
