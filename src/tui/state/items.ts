@@ -13,6 +13,8 @@ export interface ToolLine {
   savedPath?: string;
   /** The last lines a running command printed. */
   tail?: string[];
+  /** What the running call last said it waits for (`checking diagnostics…`, an MCP server's `2/3 compiling`). */
+  progress?: string;
   /** The working folder: paths inside it are shown relative to it. */
   cwd?: string;
   /** The edit's diff was printed at its approval, so the result does not print it again. */
