@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../state/items.js';
 import { childSummaryLine } from './child_line.js';
 import { renderDiffCard } from './diff_card.js';
+import { renderExpanded } from './expanded.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReadGroup } from './read_group.js';
 import type { Line, Style } from './style.js';
@@ -9,8 +10,6 @@ import { sanitize, textWidth, wrapLine } from './width.js';
 
 /** Lines of command output printed for a `!command` at most; the rest is counted. */
 const SHELL_LINES = 40;
-/** Lines an expanded result prints at most (the whole result is in the session folder). */
-const EXPANDED_LINES = 400;
 
 const GRAY: Style = { color: 'muted' };
 
@@ -138,15 +137,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       ];
     case 'child':
       return [childSummaryLine(entry.child, width)];
-    case 'expanded': {
-      const lines = entry.text.split('\n');
-      const out: Line[] = [[{ text: entry.title, style: { bold: true } }]];
-      for (const line of lines.slice(0, EXPANDED_LINES))
-        out.push(...wrapLine([{ text: `  ${sanitize(line)}` }], width, [{ text: '  ' }]));
-      if (lines.length > EXPANDED_LINES)
-        out.push([{ text: `  … ${lines.length - EXPANDED_LINES} more lines`, style: GRAY }]);
-      return out;
-    }
+    case 'expanded':
+      return renderExpanded(entry, width);
   }
 }
 

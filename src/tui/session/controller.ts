@@ -9,7 +9,7 @@ import { CommandTail } from './command_tail.js';
 import type { ResumedSession } from './host.js';
 import { InputRouter } from './input_router.js';
 import { MessageQueue } from './message_queue.js';
-import { RecentResults } from './results.js';
+import { RecentResults, type ViewableResult } from './results.js';
 import { SessionLifecycle, type SessionOptions } from './session_lifecycle.js';
 import type { SessionControls } from './starting.js';
 import { showResumed, showWelcome } from './welcome.js';
@@ -127,6 +127,10 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   expandLatest(): void {
     this.results.expandLatest();
+  }
+
+  viewableResult(): ViewableResult | undefined {
+    return this.results.viewable();
   }
 
   detachCommands(): number {
