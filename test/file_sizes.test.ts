@@ -23,7 +23,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/acp/agent.ts:latheAgent': 184,
   'src/browser/actions.ts:act': 123,
   'src/tools/exec/run_process.ts:startProcess': 117,
-  'src/tui/render/entries.ts:renderEntry': 91,
   'src/config/settings.ts:mergeSettings': 109,
   'src/tool/run_call.ts:runToolCall': 101,
   'src/jobs/executor.ts:runInWorktree': 104,
