@@ -39,6 +39,8 @@ export interface ConversationHost {
   defaultModel(runtime: Runtime): string | undefined;
   /** Loads a model and sets the runtime's capabilities; throws an Error with a clear message. */
   loadModel(runtime: Runtime, modelName: string): Promise<LoadedModel>;
+  /** What a model still needs before it can load here (its provider's key or endpoint), in words. */
+  missingSetup?(modelName: string): string | undefined;
   /** Opens the session log; `onWriteError` hears, in a line, when the log can't be written. */
   openLog(
     runtime: Runtime,
