@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Mode, Profile } from '../../config/types.js';
+import type { Elicit } from '../../mcp/elicitation.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { EngineModel } from '../../sdk/engine.js';
 import type { SessionEvent } from '../../session/event.js';
@@ -52,9 +53,10 @@ export interface ConversationHost {
   findSession(runtime: Runtime, idOrPrefix: string): ResumedSession | undefined;
   /**
    * Starts what a runtime brings along (MCP servers, the sandbox probe), reporting problems in
-   * a line each; returns what ends it all (servers, tasks, background commands).
+   * a line each; a server's questions go to `elicit`. Returns what ends it all (servers, tasks,
+   * background commands).
    */
-  attach(runtime: Runtime, report: (line: string) => void): () => Promise<void>;
+  attach(runtime: Runtime, report: (line: string) => void, elicit?: Elicit): () => Promise<void>;
   /** The user's instructions for the system prompt (`--system-prompt`, `--append-system-prompt`). */
   systemPrompt?: { replace?: string; append?: string };
   /** Reads an image file for a prompt (`@shot.png`); throws an Error with a clear message. */

@@ -345,8 +345,8 @@ export class UiStore {
     this.flush();
   }
 
-  /** Shows a prompt (after those already waiting) and resolves with the answer. */
-  ask<T>(request: PromptRequest<T>): Promise<T> {
+  /** Shows a prompt (after those already waiting) and resolves with the answer; `signal` takes it away unanswered. */
+  ask<T>(request: PromptRequest<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve) => {
       const id = this.nextPromptId++;
       const { cancelValue, ...data } = request;
@@ -361,6 +361,8 @@ export class UiStore {
       const prompt = { ...data, id, resolve: answer, cancel: () => answer(cancelValue) } as unknown as Prompt;
       this.prompts.push(prompt);
       this.flush();
+      if (signal?.aborted) answer(cancelValue);
+      signal?.addEventListener('abort', () => answer(cancelValue), { once: true });
     });
   }
 
