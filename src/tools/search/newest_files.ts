@@ -1,4 +1,4 @@
-import { comparePaths, FirstPaths } from '../shared/path_order.js';
+import { comparePaths, FirstPaths, keptPath } from '../shared/path_order.js';
 import { fileTime } from './file_listing.js';
 
 /** The files a glob shows, and in which order they were picked. */
@@ -43,7 +43,7 @@ export class NewestFiles {
       this.found = [];
       return;
     }
-    this.pending.push(path);
+    this.pending.push(keptPath(path));
     if (this.scheduled) return;
     this.scheduled = true;
     // After the pending I/O: the listing's own chunks come first.

@@ -5,7 +5,8 @@ export type RecordSelect = (bytes: Buffer, start: number, end: number) => boolea
  * Cuts a program's output, chunk by chunk, into records ended by one byte (NUL, a line break)
  * and hands each to `onRecord`, which returns false to take no more. The records of a chunk
  * are decoded in one go and split (a decode per record costs more than the rest of a long
- * listing's handling); the separator, an ASCII byte, never falls inside a UTF-8 character.
+ * listing's handling); the separator, an ASCII byte, never falls inside a UTF-8 character. A
+ * record points into its chunk's text: one kept from a long listing is copied (`keptPath`).
  */
 export class RecordSplitter {
   private rest: Buffer | undefined;
