@@ -14,6 +14,7 @@ port.on('message', ({ id, request }: { id: number; request: SnapshotRequest }) =
   turn = turn.then(async () => {
     try {
       port.postMessage({ id, answer: await snapshotter.snapshot(request) });
+      snapshotter.settle();
     } catch (error) {
       const kind = error instanceof WalkError ? 'walk' : error instanceof ShadowGitError ? 'git' : 'other';
       port.postMessage({ id, error: { kind, message: (error as Error)?.message ?? String(error) } });
