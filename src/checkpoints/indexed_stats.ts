@@ -24,6 +24,8 @@ export const INDEXED_FROM = 10_000;
 /** Files read since the index was written past which it is written again (each costs an lstat here till then). */
 const REWRITE_AFTER = 500;
 const INDEX_PREFIX = 'lathe-index.';
+/** Files git called changed that were not, past which (and past half its answer) it is not asked again. */
+const GIVE_UP_FROM = 1_000;
 
 export class IndexedStatter implements StatSource {
   /** The stats the index holds, by path; undefined before it is written. */
@@ -40,14 +42,17 @@ export class IndexedStatter implements StatSource {
     private readonly fallback: StatSource,
     /** Where this process's index goes (statIndexFile). */
     private readonly indexFile: string,
+    /** Files from which git is asked (INDEXED_FROM unless set). */
+    private readonly from = INDEXED_FROM,
   ) {}
 
   async stat(root: string, paths: readonly string[]): Promise<PathStats> {
     const indexed = this.indexed;
-    if (!indexed || this.off || paths.length < INDEXED_FROM) return this.fallback.stat(root, paths);
+    if (!indexed || this.off || paths.length < this.from) return this.fallback.stat(root, paths);
     let listed: string;
     try {
-      listed = (await this.repo.git(['diff-files', '-z', '--name-only'], { indexFile: this.indexFile })).stdout;
+      listed = (await this.repo.git(['diff-files', '-z', '--name-only'], { indexFile: this.indexFile }))
+        .stdout;
     } catch {
       this.forget();
       return this.fallback.stat(root, paths);
@@ -63,9 +68,11 @@ export class IndexedStatter implements StatSource {
   update(files: ReadonlyMap<string, FileEntry>): void {
     // Most of what git called changed was not (another owner's files, a git that compares
     // nanoseconds): lathe's own lstat is the quicker from now on.
-    if (this.last && this.last.wrong > 1_000 && this.last.wrong > this.last.changed.size / 2) this.off = true;
+    const last = this.last;
+    if (last && last.wrong >= Math.min(GIVE_UP_FROM, this.from) && last.wrong > last.changed.size / 2)
+      this.off = true;
     this.last = undefined;
-    if (this.off || files === this.lastFiles || files.size < INDEXED_FROM) return;
+    if (this.off || files === this.lastFiles || files.size < this.from) return;
     this.lastFiles = files;
     if (this.indexed) {
       let since = 0;

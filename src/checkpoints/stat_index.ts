@@ -113,5 +113,3 @@ function writeTime(view: DataView, at: number, ms: number): void {
   view.setUint32(at, seconds % U32);
   view.setUint32(at + 4, nanoseconds);
 }
-
-

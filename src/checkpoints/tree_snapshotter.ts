@@ -27,6 +27,8 @@ export interface SnapshotSetup {
   env?: NodeJS.ProcessEnv;
   /** Where the thread writes its index of the files' stats (the thread's owner removes it). */
   indexFile?: string;
+  /** Files from which git compares their stats (INDEXED_FROM unless set). */
+  indexedFrom?: number;
 }
 
 /** One snapshot of the whole tree, written as a commit under `ref` (the caller holds the lock). */
@@ -83,7 +85,8 @@ export class TreeSnapshotter {
 
   constructor(private readonly setup: SnapshotSetup) {
     this.repo = new ShadowRepo(setup.gitDir, setup.workspace, setup.env);
-    this.statter = new IndexedStatter(this.repo, this.lstat, setup.indexFile ?? statIndexFile(setup.gitDir));
+    const indexFile = setup.indexFile ?? statIndexFile(setup.gitDir);
+    this.statter = new IndexedStatter(this.repo, this.lstat, indexFile, setup.indexedFrom);
     this.walker = new WorkspaceWalker(setup.workspace, {
       exclude: setup.exclude,
       skipFolders: setup.skipFolders,
