@@ -23,7 +23,8 @@ import { latheEnv, startServer, type TimedServer } from './fake_server_process.j
 import { median, printTable } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 5;
-const SIZES = [20_000, 100_000];
+// LATHE_BENCH_SIZES: the tree sizes, comma-separated (20,000 and 100,000 unless set).
+const SIZES = (process.env.LATHE_BENCH_SIZES ?? '20000,100000').split(',').map(Number);
 // LATHE_BENCH_BIN: another build's dist/bin/lathe.js (an earlier one, to compare).
 const BIN = process.env.LATHE_BENCH_BIN
   ? resolve(process.env.LATHE_BENCH_BIN)
