@@ -214,13 +214,17 @@ export async function benchCheckpointsScale(): Promise<Rows> {
         rss: read.extra((t) => t.rssMb),
         first: read.extra((t) => t.firstRequestMs),
         exit: read.of('on', (t) => t.exitMs),
+        exitExtra: read.extra((t) => t.exitMs),
         exitCommands: commands.of('on', (t) => t.exitMs),
+        exitCommandsExtra: commands.extra((t) => t.exitMs),
         firstCommand: commands.extra((t) => t.roundsMs[0]),
         secondCommand: commands.extra((t) => t.roundsMs[1]),
         ...(BEFORE
           ? {
               exitBefore: read.of('before', (t) => t.exitMs),
               exitCommandsBefore: commands.of('before', (t) => t.exitMs),
+              exitCommandsExtraBefore: commands.extra((t) => t.exitMs, 'before'),
+              firstCommandBefore: commands.extra((t) => t.roundsMs[0], 'before'),
               secondCommandBefore: commands.extra((t) => t.roundsMs[1], 'before'),
               rssBefore: read.extra((t) => t.rssMb, 'before'),
             }
@@ -245,8 +249,10 @@ export async function benchCheckpointsScale(): Promise<Rows> {
     row('read-only prompt: extra wall ms with checkpoints on', 'wall', 50),
     row('read-only prompt: extra max RSS MB with checkpoints on', 'rss', 20),
     row('read-only prompt: extra ms to the first model request', 'first', 5),
-    row('read-only prompt: exit ms after the last reply (on)', 'exit', 50),
-    row('two commands: exit ms after the last reply (on)', 'exitCommands', 50),
+    row('read-only prompt: exit ms after the last reply (on)', 'exit'),
+    row('read-only prompt: exit after the last reply, extra ms with checkpoints on', 'exitExtra', 50),
+    row('two commands: exit ms after the last reply (on)', 'exitCommands'),
+    row('two commands: exit after the last reply, extra ms with checkpoints on', 'exitCommandsExtra', 50),
     row("two commands: the first command's round, extra ms (first snapshot in a process)", 'firstCommand'),
     row(
       "two commands: the second command's round, extra ms (snapshot after the first)",
@@ -257,6 +263,8 @@ export async function benchCheckpointsScale(): Promise<Rows> {
       ? [
           row('before: read-only prompt: exit ms after the last reply (on)', 'exitBefore'),
           row('before: two commands: exit ms after the last reply (on)', 'exitCommandsBefore'),
+          row('before: two commands: exit after the last reply, extra ms', 'exitCommandsExtraBefore'),
+          row("before: two commands: the first command's round, extra ms", 'firstCommandBefore'),
           row("before: two commands: the second command's round, extra ms", 'secondCommandBefore'),
           row('before: read-only prompt: extra max RSS MB with checkpoints on', 'rssBefore'),
         ]

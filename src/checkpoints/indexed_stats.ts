@@ -15,8 +15,8 @@ import { type IndexOwner, writeStatIndex } from './stat_index.js';
  * only for a file whose stats in the index are the very ones lathe holds for it.
  *
  * Each process writes an index of its own (another process's would hold other stats), after a
- * snapshot is answered, when enough files were read since the last: the write is not in the way
- * of the snapshot. Below INDEXED_FROM files, lathe's own lstat is as quick as a git process.
+ * snapshot is answered, when enough files were read since the last: the write gives way to a
+ * snapshot asked meanwhile, and is done after the next one. Below INDEXED_FROM files, lathe's own lstat is as quick as a git process.
  */
 
 /** Files from which git compares the stats: below, a git process costs what the lstats do. */
@@ -65,7 +65,7 @@ export class IndexedStatter implements StatSource {
    * After a snapshot, with its files as memory holds them: writes the index when there is none
    * yet or enough files were read since. A failure only leaves lathe's own lstat to do the work.
    */
-  update(files: ReadonlyMap<string, FileEntry>): void {
+  async update(files: ReadonlyMap<string, FileEntry>, stop?: () => boolean): Promise<void> {
     // Most of what git called changed was not (another owner's files, a git that compares
     // nanoseconds): lathe's own lstat is the quicker from now on.
     const last = this.last;
@@ -78,9 +78,13 @@ export class IndexedStatter implements StatSource {
       let since = 0;
       for (const [path, entry] of files) if (entry.stat && this.indexed.get(path) !== entry.stat) since++;
       if (since <= REWRITE_AFTER) return;
-    } else removeDeadIndexes(this.repo.gitDir);
+    }
     try {
-      this.indexed = writeStatIndex(this.indexFile, files, ownerOf(this.repo.workTree));
+      if (!this.indexed) removeDeadIndexes(this.repo.gitDir);
+      const indexed = await writeStatIndex(this.indexFile, files, ownerOf(this.repo.workTree), stop);
+      // Stopped for a snapshot: written after a later one.
+      if (indexed) this.indexed = indexed;
+      else this.lastFiles = undefined;
     } catch {
       this.forget();
     }

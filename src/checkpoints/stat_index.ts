@@ -40,16 +40,21 @@ function byUtf8(a: string, b: string): number {
 }
 const utf8Rank = (unit: number) => (unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit);
 
+/** Entries written between two looks at whether to stop (a few ms of work). */
+const CHUNK = 5_000;
+
 /**
  * Writes the index of `files` at `path` (whole, then renamed into place) and gives back the stats
  * it holds, by path: the very objects of `files`, so a caller can tell an entry the index holds
- * from one that came since.
+ * from one that came since. Every CHUNK entries it lets the thread's other work in, and gives up
+ * (writing nothing) when `stop` says so: a snapshot asked meanwhile is not kept waiting.
  */
-export function writeStatIndex(
+export async function writeStatIndex(
   path: string,
   files: ReadonlyMap<string, FileEntry>,
   owner: IndexOwner,
-): Map<string, FileStats> {
+  stop: () => boolean = () => false,
+): Promise<Map<string, FileStats> | undefined> {
   const names: string[] = [];
   let high = false;
   for (const [name, entry] of files)
@@ -78,6 +83,10 @@ export function writeStatIndex(
   const { uid, gid, dev } = { uid: owner.uid % U32, gid: owner.gid % U32, dev: owner.dev % U32 };
   let at = 12;
   for (let i = 0; i < names.length; i++) {
+    if (i % CHUNK === 0 && i > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (stop()) return undefined;
+    }
     const { mode, stat } = entries[i];
     indexed.set(names[i], stat);
     writeTime(view, at, stat.ctimeMs);

@@ -268,10 +268,11 @@ export class TreeSnapshotter {
 
   /**
    * After a snapshot was answered: the index git compares stats with is written when it is due,
-   * so the next snapshot of a large workspace asks git instead of one lstat a file here.
+   * so the next snapshot of a large workspace asks git instead of one lstat a file here. It gives
+   * up when `stop` says a snapshot is waiting.
    */
-  settle(): void {
-    if (this.memory) this.statter.update(this.memory.files);
+  async settle(stop?: () => boolean): Promise<void> {
+    if (this.memory) await this.statter.update(this.memory.files, stop);
   }
 
   /** Ends the stat helper thread. */

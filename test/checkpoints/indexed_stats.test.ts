@@ -65,7 +65,7 @@ describe("a large workspace's stats, compared by git", () => {
     const snapshotter = new TreeSnapshotter(setup);
     const first = await take(snapshotter);
     expect(git.calls()).toEqual(['fast-import']);
-    snapshotter.settle();
+    await snapshotter.settle();
     const [index] = indexes(setup.gitDir);
     // The 30 files, each in an entry (the header gives their number).
     expect(readFileSync(join(setup.gitDir, index)).readUInt32BE(8)).toBe(30);
@@ -79,7 +79,7 @@ describe("a large workspace's stats, compared by git", () => {
     const second = await take(snapshotter);
     expect(second.tree).not.toBe(first.tree);
     expect(blobAt(setup.gitDir, second.tree, 'f3.txt')).toBe('FILE 3\n');
-    snapshotter.settle();
+    await snapshotter.settle();
 
     // A file made and another changed at once, f3.txt again (read since the index: lathe looks at it).
     rewriteInPlace(join(setup.dir, 'f5.txt'), 'FILE 5\n');
@@ -98,7 +98,7 @@ describe("a large workspace's stats, compared by git", () => {
     const setup = await workspace(git.env);
     const snapshotter = new TreeSnapshotter(setup);
     await take(snapshotter);
-    snapshotter.settle();
+    await snapshotter.settle();
     const [index] = indexes(setup.gitDir);
     // An index whose every size is wrong: git calls every file changed.
     const bytes = readFileSync(join(setup.gitDir, index));
@@ -112,7 +112,7 @@ describe("a large workspace's stats, compared by git", () => {
     const before = git.calls().length;
     expect((await take(snapshotter)).reused).toBe(true);
     expect(git.calls().slice(before)).toEqual(['diff-files']);
-    snapshotter.settle();
+    await snapshotter.settle();
     // git was wrong about every file: it is not asked again, and changes are still seen.
     expect((await take(snapshotter)).reused).toBe(true);
     rewriteInPlace(join(setup.dir, 'f2.txt'), 'FILE 2\n');
@@ -126,7 +126,7 @@ describe("a large workspace's stats, compared by git", () => {
     const setup = await workspace();
     const thread = new SnapshotThread(setup);
     const first = await thread.snapshot({ ref: 'refs/lathe/checkpoints/a', at: Date.now(), meta: undefined });
-    // The second waits for the first to settle: the index is there by then.
+    // The second waits for the first to settle: 30 files are written at once, the index is there by then.
     writeFileSync(join(setup.dir, 'f1.txt'), 'changed\n');
     const second = await thread.snapshot({
       ref: 'refs/lathe/checkpoints/b',
