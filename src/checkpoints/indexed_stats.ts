@@ -24,6 +24,12 @@ export const INDEXED_FROM = 10_000;
 /** Files read since the index was written past which it is written again (each costs an lstat here till then). */
 const REWRITE_AFTER = 500;
 const INDEX_PREFIX = 'lathe-index.';
+/**
+ * Snapshots of the tree a process takes before it writes its index: the write costs about what
+ * one snapshot's lstats do, and runs beside the command that follows, so a short run (`lathe -p`
+ * with a command or two) never pays for it.
+ */
+const INDEX_AFTER = 3;
 /** Files git called changed that were not, past which (and past half its answer) it is not asked again. */
 const GIVE_UP_FROM = 1_000;
 
@@ -34,6 +40,8 @@ export class IndexedStatter implements StatSource {
   private lastFiles?: ReadonlyMap<string, FileEntry>;
   /** git's answers proved of no use here (it compares what lathe's stats cannot tell): not asked again. */
   private off = false;
+  /** Snapshots settled so far. */
+  private snapshots = 0;
   /** The last answer given, to learn whether git's word was of use. */
   private last?: CheckedStats;
 
@@ -44,6 +52,8 @@ export class IndexedStatter implements StatSource {
     private readonly indexFile: string,
     /** Files from which git is asked (INDEXED_FROM unless set). */
     private readonly from = INDEXED_FROM,
+    /** Snapshots a process takes before its index is first written (INDEX_AFTER unless set). */
+    private readonly after = INDEX_AFTER,
   ) {}
 
   async stat(root: string, paths: readonly string[]): Promise<PathStats> {
@@ -72,7 +82,8 @@ export class IndexedStatter implements StatSource {
     if (last && last.wrong >= Math.min(GIVE_UP_FROM, this.from) && last.wrong > last.changed.size / 2)
       this.off = true;
     this.last = undefined;
-    if (this.off || files === this.lastFiles || files.size < this.from) return;
+    this.snapshots++;
+    if (this.off || files === this.lastFiles || files.size < this.from || this.snapshots < this.after) return;
     this.lastFiles = files;
     if (this.indexed) {
       let since = 0;

@@ -62,11 +62,19 @@ export async function writeStatIndex(
       names.push(name);
       if (!high && HIGH_UNITS.test(name)) high = true;
     }
+  // The work before the entries is given way too, a step at a time.
+  const pause = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    return stop();
+  };
+  if (await pause()) return undefined;
   names.sort(high ? byUtf8 : undefined);
+  if (await pause()) return undefined;
   const entries = names.map((name) => files.get(name) as Required<FileEntry>);
   // All names and all ids encoded at once (a path holds no NUL): one call rather than one each.
   const encoded = Buffer.from(names.join('\0'));
   const ids = Buffer.from(entries.map((entry) => entry.sha).join(''), 'hex');
+  if (await pause()) return undefined;
   const starts = new Int32Array(names.length + 1);
   let total = 12 + 20;
   for (let i = 0; i < names.length; i++) {
@@ -83,10 +91,7 @@ export async function writeStatIndex(
   const { uid, gid, dev } = { uid: owner.uid % U32, gid: owner.gid % U32, dev: owner.dev % U32 };
   let at = 12;
   for (let i = 0; i < names.length; i++) {
-    if (i % CHUNK === 0 && i > 0) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (stop()) return undefined;
-    }
+    if (i % CHUNK === 0 && i > 0 && (await pause())) return undefined;
     const { mode, stat } = entries[i];
     indexed.set(names[i], stat);
     writeTime(view, at, stat.ctimeMs);

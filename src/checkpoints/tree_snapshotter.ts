@@ -29,6 +29,8 @@ export interface SnapshotSetup {
   indexFile?: string;
   /** Files from which git compares their stats (INDEXED_FROM unless set). */
   indexedFrom?: number;
+  /** Snapshots taken before the index is first written (INDEX_AFTER unless set). */
+  indexAfter?: number;
 }
 
 /** One snapshot of the whole tree, written as a commit under `ref` (the caller holds the lock). */
@@ -86,7 +88,7 @@ export class TreeSnapshotter {
   constructor(private readonly setup: SnapshotSetup) {
     this.repo = new ShadowRepo(setup.gitDir, setup.workspace, setup.env);
     const indexFile = setup.indexFile ?? statIndexFile(setup.gitDir);
-    this.statter = new IndexedStatter(this.repo, this.lstat, indexFile, setup.indexedFrom);
+    this.statter = new IndexedStatter(this.repo, this.lstat, indexFile, setup.indexedFrom, setup.indexAfter);
     this.walker = new WorkspaceWalker(setup.workspace, {
       exclude: setup.exclude,
       skipFolders: setup.skipFolders,
