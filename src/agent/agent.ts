@@ -1,33 +1,28 @@
-import { findAgentsFiles } from '../config/agents_md.js';
 import { compactionThreshold } from '../config/context_settings.js';
-import type { Mode } from '../config/types.js';
-import { requestCost } from '../provider/prices.js';
-import type { AgentInteraction } from '../tool/context/agent.js';
 import type { ContextReport, ConversationAccess } from '../tool/context/conversation.js';
-import { definitionForModel, type ToolDefinitionForModel } from '../tool/definition.js';
+import type { ToolExecution } from '../tool/executor.js';
 import { announcesOnly } from '../tool/kinds.js';
 import { PendingNotes } from '../tool/pending_notes.js';
-import { findTool, hasTool, isCoordinatorPool } from '../tool/pool.js';
-import type { ToolCall } from '../tool/run_call.js';
-import type { ImageBlock, ToolResult } from '../tool/types.js';
+import { findTool } from '../tool/pool.js';
+import type { ImageBlock } from '../tool/types.js';
+import { AgentModes, agentInteraction, type Finished } from './agent_interaction.js';
 import type { AgentOptions } from './agent_options.js';
+import { AgentSpend } from './agent_spend.js';
 import { compactMessages, DEFAULT_COMPACT_AT } from './compaction.js';
 import { ContextLedger } from './context_ledger.js';
 import { type ContextSource, conversationAccess, inspectContext } from './conversation_access.js';
-import { environmentDetails } from './environment.js';
-import { type AgentEvent, type AgentOutcome, emptyUsage, type Usage } from './events.js';
+import type { AgentEvent, AgentOutcome, Usage } from './events.js';
 import { promptHooks, stopHooks } from './hook_steps.js';
 import { LoopGuard } from './loop_guard.js';
 import { assistantMessage, resultsMessage, userMessage } from './messages.js';
 import { modelAccess } from './model_access.js';
 import { describeModelFailure } from './model_errors.js';
-import { type ConversationMessage, type ModelStreamEvent, streamModel } from './model_stream.js';
-import { limitText, type RunLimit, RunLimits } from './run_limits.js';
+import type { ConversationMessage } from './model_stream.js';
+import { streamTurn, type TurnHost } from './model_turn.js';
+import { RequestParts } from './request_parts.js';
 import { modelFromEnvironment } from './subagents/child_model.js';
 import { SubagentManager } from './subagents/manager.js';
 import { TreeBudget } from './subagents/tree_budget.js';
-import { systemPrompt } from './system_prompt.js';
-import { describeToolsInText, parseTextToolCalls } from './text_tools.js';
 
 export type { AgentOptions, UserSide } from './agent_options.js';
 
@@ -36,53 +31,26 @@ const WORKING_REMINDER =
   'You announced a step with working_respond but made no tool call. Make the tool call you announced now, ' +
   'or finish with attempt_completion.';
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
-interface StreamedTurn {
-  text: string;
-  calls: ToolCall[];
-  reasoning: Array<Extract<ModelStreamEvent, { type: 'reasoning' }>>;
-  results: Array<{ call: ToolCall; result: ToolResult }>;
-  usage?: Extract<ModelStreamEvent, { type: 'finish' }>;
-  /** The spend limit this response's usage reached: its calls were not run. */
-  limit?: RunLimit;
-}
+/** The outcome kind of a run a tool finished. */
+const FINISHED_KIND = { completion: 'completed', answer: 'answered', stopped: 'stopped' } as const;
 
 /** The agent loop: prompt → model stream → tool calls → executor → results → model, until done. */
 export class Agent {
   readonly messages: ConversationMessage[];
-  readonly usage: Usage = emptyUsage();
-  /** Dollars spent, request by request; undefined when the model's prices are not known. */
-  private costUsd?: number;
+  readonly usage: Usage;
   private readonly guard = new LoopGuard();
-  private readonly limits: RunLimits;
-  private previousMode: Mode;
-  private finished?: { kind: 'completion' | 'answer' | 'stopped'; text: string; structured?: unknown };
   /** How full the context is (the compaction check and ctx_inspect read it). */
   private readonly ledger = new ContextLedger();
+  /** What the run has spent, and its limits. */
+  private readonly spend: AgentSpend;
+  /** The system prompt and tool definitions the requests carry. */
+  private readonly parts: RequestParts;
+  private readonly modes: AgentModes;
+  private finished?: Finished;
   /** The user's prompt being worked on: compaction and snip keep it word for word. */
   private latestPrompt?: ConversationMessage;
   /** Lets the prompt's checkpoint begin: its first request is out. */
   private requestOut?: () => void;
-  /**
-   * The environment (folder, date, git status) is read once per agent, beside the model's
-   * loading: a system prompt that stays the same from prompt to prompt keeps the provider's
-   * prompt cache of the conversation valid.
-   */
-  private environment?: Promise<string>;
-  /** AGENTS.md files are read once per prompt, not once per request. */
-  private agentsFiles?: ReturnType<typeof findAgentsFiles>;
-  private cachedSystem?: { key: string; text: string };
-  private cachedTools?: { pool: unknown; tools: ToolDefinitionForModel[] | undefined };
   /** Notes for the model, sent as a user message before its next request (`notify`). */
   private readonly notes: string[] = [];
   /** What calls started that comes in later (edits' diagnostics): the next result or request carries it. */
@@ -96,9 +64,11 @@ export class Agent {
 
   constructor(private readonly options: AgentOptions) {
     this.messages = [...(options.history ?? [])];
-    this.limits = new RunLimits(options.maxTurns, options.budget, options.capabilities.pricing);
-    this.environment = options.environment;
-    this.previousMode = options.runtime.conditions.mode === 'plan' ? 'act' : options.runtime.conditions.mode;
+    const emit = (event: AgentEvent) => this.emit(event);
+    this.spend = new AgentSpend(options, options.capabilities.pricing, this.ledger, emit);
+    this.usage = this.spend.usage;
+    this.parts = new RequestParts(options);
+    this.modes = new AgentModes(options.runtime, emit);
     this.subagents = this.startManager();
     if (this.subagents) options.runtime.addRecipients?.(this.subagents.recipients());
   }
@@ -122,10 +92,7 @@ export class Agent {
       parent: {
         runtime,
         emit: (event) => this.emit(event),
-        environment: () => {
-          this.environment ??= environmentDetails(runtime.cwd);
-          return this.environment;
-        },
+        environment: () => this.parts.environment(),
         startAgent: (options) => new Agent(options),
         agentOptions: { retries, retryBaseMs, promptCache, subagents: { models, tree } },
       },
@@ -181,7 +148,7 @@ export class Agent {
     images: readonly ImageBlock[] = [],
   ): Promise<AgentOutcome> {
     this.finished = undefined;
-    this.agentsFiles = undefined;
+    this.parts.newPrompt();
     const hooked = await promptHooks(this.options.runtime.hooks, prompt, {
       first: !this.startHooksRan,
       resumed: this.messages.length > 0,
@@ -190,7 +157,7 @@ export class Agent {
     this.startHooksRan = true;
     const refusal = hooked.stop ?? (hooked.blocked && `A hook blocked the prompt: ${hooked.blocked}`);
     if (refusal) {
-      const outcome = this.outcome('stopped', refusal, 0);
+      const outcome = this.spend.outcome('stopped', refusal, 0);
       this.emit({ type: 'notice', message: refusal });
       this.emit({ type: 'done', outcome });
       return outcome;
@@ -210,10 +177,10 @@ export class Agent {
     this.emit({ type: 'user_message', text: prompt });
     for (const context of hooked.context) this.notify(context);
     const outcome = await this.run(signal).catch((error: unknown): AgentOutcome => {
-      if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', 0);
+      if (signal?.aborted) return this.spend.outcome('aborted', 'Interrupted.', 0);
       const message = describeModelFailure(error, this.options.modelName).message;
       this.emit({ type: 'error', message });
-      return this.outcome('error', message, 0);
+      return this.spend.outcome('error', message, 0);
     });
     // A run that ended before any request still has its prompt's checkpoint.
     this.requestOut?.();
@@ -222,36 +189,6 @@ export class Agent {
     this.emit({ type: 'done', outcome });
     return outcome;
   }
-
-  private outcome(kind: AgentOutcome['kind'], text: string, turns: number, limit?: RunLimit): AgentOutcome {
-    return {
-      kind,
-      text,
-      usage: { ...this.usage },
-      costUsd: this.costUsd,
-      turns,
-      ...(limit ? { limit } : {}),
-    };
-  }
-
-  /** The outcome of a run a limit ended. */
-  private limitOutcome(limit: RunLimit, turns: number, text = limitText(limit)): AgentOutcome {
-    const kind = limit.name === 'turns' ? 'max_turns' : limit.name === 'cost' ? 'max_cost' : 'max_tokens';
-    return this.outcome(kind, text, turns, limit);
-  }
-
-  /** Before request `turn`: the limit that forbids it, as the run's outcome. */
-  private async forbidden(turn: number): Promise<AgentOutcome | undefined> {
-    const turns = this.limits.turnsPassed(turn);
-    if (turns) return this.limitOutcome(turns, turn - 1);
-    if (!this.limits.holdsCalls) return undefined;
-    const next = await this.ledger.nextRequest(this.messages);
-    const refused = this.limits.unaffordable(this.usage, this.costUsd, next);
-    if (!refused) return undefined;
-    const text = limitText(refused.limit, { request: turn, estimate: refused.estimate });
-    return this.limitOutcome(refused.limit, turn - 1, text);
-  }
-
   private async run(signal?: AbortSignal): Promise<AgentOutcome> {
     let reminders = 0;
     let lastWasWorkingOnly = false;
@@ -270,17 +207,17 @@ export class Agent {
       return undefined;
     };
     for (let turn = 1; ; turn++) {
-      if (signal?.aborted) return this.outcome('aborted', 'Interrupted.', turn - 1);
+      if (signal?.aborted) return this.spend.outcome('aborted', 'Interrupted.', turn - 1);
       const mail = await this.options.inbox?.();
       if (mail) this.notify(mail);
       const arrived = this.pendingNotes.take();
       if (arrived) this.notify(arrived);
       this.sendNotes();
       if (await this.ledger.reaches(this.messages, this.compactionThreshold())) await this.compact(signal);
-      const forbidden = await this.forbidden(turn);
+      const forbidden = await this.spend.forbidden(turn, this.messages);
       if (forbidden) return forbidden;
       this.emit({ type: 'request_start', turn });
-      const streamed = await this.streamTurn(signal);
+      const streamed = await streamTurn(this.turnHost(), signal);
       const native = this.options.capabilities.nativeTools;
       if (signal?.aborted) {
         // What was said and called before the interrupt stays, each call with how it ended, so
@@ -288,23 +225,17 @@ export class Agent {
         if (streamed.text || streamed.calls.length > 0) this.push(assistantMessage(streamed, native));
         const cut = resultsMessage(streamed.results, native);
         if (cut) this.push(cut);
-        return this.outcome('aborted', 'Interrupted.', turn);
+        return this.spend.outcome('aborted', 'Interrupted.', turn);
       }
       this.push(assistantMessage(streamed, native));
       const results = resultsMessage(streamed.results, native);
       if (results) this.push(results);
-      if (streamed.limit && streamed.calls.length > 0) return this.limitOutcome(streamed.limit, turn);
+      if (streamed.limit && streamed.calls.length > 0) return this.spend.limitOutcome(streamed.limit, turn);
       const repeating = this.guard.ended();
-      if (repeating) return this.outcome('stopped', repeating, turn);
+      if (repeating) return this.spend.outcome('stopped', repeating, turn);
 
       if (this.finished) {
-        const kind =
-          this.finished.kind === 'completion'
-            ? 'completed'
-            : this.finished.kind === 'answer'
-              ? 'answered'
-              : 'stopped';
-        const base = this.outcome(kind, this.finished.text, turn);
+        const base = this.spend.outcome(FINISHED_KIND[this.finished.kind], this.finished.text, turn);
         const outcome =
           'structured' in this.finished ? { ...base, structuredOutput: this.finished.structured } : base;
         const stood = await stopping(outcome);
@@ -327,123 +258,47 @@ export class Agent {
         this.emit({ type: 'notice', message: 'reminded the model to make the tool call it announced' });
         continue;
       }
-      const stood = await stopping(this.outcome('final_text', streamed.text, turn));
+      const stood = await stopping(this.spend.outcome('final_text', streamed.text, turn));
       if (stood) return stood;
     }
   }
 
-  private interaction(): AgentInteraction {
-    const { runtime, user } = this.options;
-    const agent = this;
+  /** What a model request needs of this agent. */
+  private turnHost(): TurnHost {
+    const { options, messages, ledger, spend, parts, guard } = this;
     return {
-      get mode() {
-        return runtime.conditions.mode;
-      },
-      get previousMode() {
-        return agent.previousMode;
-      },
-      jsonSchema: this.options.jsonSchema,
-      modelName: this.options.modelName,
-      ask: async (question, options) => {
-        const answer = await user.ask(question, options);
-        this.emit({ type: 'question', question, options, answer: answer.answer });
-        return answer;
-      },
-      confirm: (request) => user.confirm(request),
+      options,
+      messages,
+      ledger,
+      spend,
+      parts,
+      guard,
       emit: (event) => this.emit(event),
-      finish: (outcome) => {
-        this.finished = outcome;
-      },
-      onPromptEnd: (release) => {
-        this.promptEndings.push(release);
-      },
-      notify: (text) => this.notify(text),
-      pendingNotes: this.pendingNotes,
-      setMode: (mode) => {
-        if (mode === runtime.conditions.mode) return;
-        if (mode === 'plan') this.previousMode = runtime.conditions.mode;
-        runtime.setMode(mode);
-        this.emit({ type: 'mode_change', mode });
+      execution: (signal) => this.execution(signal),
+      takeRequestOut: () => {
+        const opened = this.requestOut;
+        this.requestOut = undefined;
+        return opened;
       },
     };
   }
 
-  /** The tool definitions for the provider: schemas only; lathe's executor runs the calls. */
-  private toolDefinitions(): ToolDefinitionForModel[] | undefined {
-    if (!this.options.capabilities.nativeTools) return undefined;
-    const { runtime } = this.options;
-    const pool = runtime.definedTools ?? runtime.pool;
-    if (this.cachedTools?.pool === pool) return this.cachedTools.tools;
-    const profile = runtime.conditions.profile;
-    const tools = pool.map((tool) => definitionForModel(tool, profile));
-    this.cachedTools = { pool, tools };
-    return tools;
-  }
-
-  /** The system prompt; rebuilt only when the mode, brief mode, the tools, AGENTS.md or the active rules change. */
-  private async system(): Promise<string> {
-    const { runtime, capabilities } = this.options;
-    this.environment ??= environmentDetails(runtime.cwd);
-    const { profile, mode } = runtime.conditions;
-    this.agentsFiles ??= findAgentsFiles(runtime.cwd);
-    const agentsText = this.agentsFiles.map((f) => `${f.path}\n${f.text}`).join('\n');
-    // A conditional rule joins once a matching file is read: the prompt is rebuilt then.
-    const rules = runtime.rules?.active() ?? [];
-    const rulesText = rules.map((r) => `${r.name} ${r.paths?.join(',') ?? ''}\n${r.text}`).join('\n');
-    const brief = runtime.brief?.on === true;
-    const defined = runtime.definedTools ?? runtime.pool;
-    const key = `${mode}:${brief}:${defined.map((t) => t.name).join(',')}:${agentsText}:${rulesText}`;
-    if (this.cachedSystem?.key === key) return this.cachedSystem.text;
-    const text = systemPrompt({
-      profile,
-      mode,
-      environment: await this.environment,
-      agentsFiles: this.agentsFiles,
-      rules,
-      jsonSchema: this.options.jsonSchema,
-      instructions: this.options.systemPrompt?.replace,
-      appended: this.options.systemPrompt?.append,
-      coordinator: isCoordinatorPool(runtime.conditions, runtime.pool),
-      brief,
-      // Listed only where the model can load them.
-      skills: hasTool(runtime.pool, 'load_skill') ? runtime.skills?.forModel : undefined,
-      textTools: capabilities.nativeTools
-        ? undefined
-        : describeToolsInText(defined.map((t) => definitionForModel(t, profile))),
-    });
-    this.cachedSystem = { key, text };
-    return text;
-  }
-
-  /** One model request, retried on 429/5xx before any output; tool calls start as they stream in. */
-  private async streamTurn(signal?: AbortSignal): Promise<StreamedTurn> {
-    const retries = this.options.retries ?? 4;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.streamOnce(signal);
-      } catch (error) {
-        const failure = describeModelFailure(error, this.options.modelName);
-        if (
-          signal?.aborted ||
-          !failure.retryable ||
-          attempt >= retries ||
-          (error as { partial?: boolean }).partial
-        ) {
-          throw error;
-        }
-        const base = this.options.retryBaseMs ?? 1_000;
-        const delayMs = Math.min(60_000, failure.retryAfterMs ?? base * 2 ** attempt);
-        this.emit({ type: 'retry', attempt: attempt + 1, delayMs, message: failure.message });
-        await sleep(delayMs, signal);
-      }
-    }
-  }
-
-  private async streamOnce(signal?: AbortSignal): Promise<StreamedTurn> {
-    const native = this.options.capabilities.nativeTools;
-    this.ledger.sending(this.messages.length);
-    const execution = this.options.runtime.createExecution({
-      interaction: this.interaction(),
+  /** The executor of one request's calls, its events sent on as the agent's. */
+  private execution(signal?: AbortSignal): ToolExecution {
+    return this.options.runtime.createExecution({
+      interaction: agentInteraction({
+        options: this.options,
+        modes: this.modes,
+        pendingNotes: this.pendingNotes,
+        emit: (event) => this.emit(event),
+        notify: (text) => this.notify(text),
+        finish: (outcome) => {
+          this.finished = outcome;
+        },
+        onPromptEnd: (release) => {
+          this.promptEndings.push(release);
+        },
+      }),
       signal,
       onStart: (call) => this.emit({ type: 'tool_start', id: call.id, name: call.name }),
       onResult: (call, result) => this.emit({ type: 'tool_result', id: call.id, name: call.name, result }),
@@ -452,102 +307,6 @@ export class Agent {
       agents: this.subagents,
       models: this.models(),
       conversation: this.conversation(),
-    });
-    const turn: StreamedTurn = { text: '', calls: [], reasoning: [], results: [] };
-    const collecting = (async () => {
-      for await (const item of execution.results()) turn.results.push(item);
-    })();
-    // With a spend budget, calls wait for their response's usage: one that reaches it runs none.
-    const held: ToolCall[] = [];
-    const startCall = (call: ToolCall) => {
-      const refusal = turn.limit
-        ? `Not run: ${limitText(turn.limit)}`
-        : this.guard.check(call.name, call.input);
-      execution.add(call, refusal ? { isError: true, text: refusal } : undefined);
-    };
-    const addCall = (call: ToolCall) => {
-      turn.calls.push(call);
-      this.emit({ type: 'tool_call', id: call.id, name: call.name, input: call.input });
-      if (this.limits.holdsCalls && !turn.usage) held.push(call);
-      else startCall(call);
-    };
-    let produced = false;
-    try {
-      const tools = this.toolDefinitions();
-      const events = streamModel(this.options.model, {
-        system: await this.system(),
-        messages: this.messages,
-        tools,
-        signal,
-        providerOptions: this.options.providerOptions,
-        promptCacheKey: this.options.promptCache === false ? undefined : this.options.runtime.sessionId,
-      });
-      // The provider builds the request in this turn of the event loop; two turns on, it is
-      // on the wire (a local endpoint's connection is made in the first).
-      const opened = this.requestOut;
-      this.requestOut = undefined;
-      if (opened) setImmediate(() => setImmediate(opened));
-      for await (const event of events) {
-        if (event.type === 'text') {
-          produced = true;
-          turn.text += event.text;
-          if (native) this.emit({ type: 'text_delta', text: event.text });
-        } else if (event.type === 'tool-call') {
-          produced = true;
-          addCall({ id: event.id, name: event.name, input: event.input });
-        } else if (event.type === 'reasoning-delta') {
-          this.emit({ type: 'thinking_delta', text: event.text });
-        } else if (event.type === 'reasoning') {
-          turn.reasoning.push(event);
-        } else {
-          turn.usage = event;
-          this.recordUsage(event);
-          turn.limit = this.limits.reached(event, this.usage, this.costUsd);
-          for (const call of held.splice(0)) startCall(call);
-        }
-      }
-      for (const call of held.splice(0)) startCall(call);
-    } catch (error) {
-      for (const call of held.splice(0))
-        execution.add(call, { isError: true, text: 'Not run: the request ended.' });
-      execution.cancelAll(signal?.aborted ? 'the user interrupted the run' : 'the model request failed');
-      execution.close();
-      await collecting;
-      // An interrupt keeps what streamed so far: the loop records it as interrupted.
-      if (signal?.aborted) return turn;
-      if (error && typeof error === 'object') Object.assign(error, { partial: produced });
-      throw error;
-    }
-    if (!native) {
-      const parsed = parseTextToolCalls(turn.text);
-      if (parsed.prose) this.emit({ type: 'text_delta', text: parsed.prose });
-      for (const [i, call] of parsed.calls.entries()) {
-        addCall({ id: `text_call_${Date.now()}_${i}`, name: call.name, input: call.input });
-      }
-    }
-    execution.close();
-    await collecting;
-    if (turn.text)
-      this.emit({ type: 'assistant_text', text: native ? turn.text : parseTextToolCalls(turn.text).prose });
-    return turn;
-  }
-
-  /** Adds a request's usage and cost; `context`: its tokens are what the conversation now holds. */
-  private recordUsage(usage: StreamedTurn['usage'], context = true): void {
-    if (!usage) return;
-    this.usage.inputTokens += usage.inputTokens;
-    this.usage.outputTokens += usage.outputTokens;
-    this.usage.cachedInputTokens += usage.cachedInputTokens;
-    this.usage.cacheWriteTokens += usage.cacheWriteTokens;
-    const price = this.options.capabilities.pricing;
-    if (price) this.costUsd = (this.costUsd ?? 0) + requestCost(usage, price);
-    if (context) this.ledger.recorded(usage);
-    this.emit({
-      type: 'usage',
-      request: { ...usage },
-      usage: { ...this.usage },
-      contextTokens: this.ledger.tokens,
-      costUsd: this.costUsd,
     });
   }
 
@@ -562,11 +321,11 @@ export class Agent {
     const { runtime, capabilities } = this.options;
     return {
       messages: this.messages,
-      system: () => this.system(),
-      agentsFiles: () => this.agentsFiles ?? findAgentsFiles(runtime.cwd),
+      system: () => this.parts.system(),
+      agentsFiles: () => this.parts.currentAgentsFiles(),
       rules: () => runtime.rules?.active() ?? [],
-      skills: () => (hasTool(runtime.pool, 'load_skill') ? runtime.skills?.forModel : undefined),
-      tools: () => this.toolDefinitions(),
+      skills: () => this.parts.skills(),
+      tools: () => this.parts.tools(),
       window: capabilities.contextWindow,
       compactAt: runtime.settings?.context.compactAt ?? DEFAULT_COMPACT_AT,
       ledger: this.ledger,
@@ -602,7 +361,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...summary.messages);
     this.options.onCompacted?.(summary.messages);
     this.ledger.reset();
-    this.recordUsage(summary.usage, false);
+    this.spend.record(summary.usage, false);
     this.emit({ type: 'compaction', summary: summary.text, before });
   }
 }

@@ -107,6 +107,13 @@ async function navigate(page: Page, url: string): Promise<string> {
   }
 }
 
+/** The actions that need no page, so never launch the browser. */
+const PAGELESS: ReadonlySet<string> = new Set(['close', 'console', 'network']);
+
+/** Whether the action waits for the browser to be launched (or attached to) first. */
+export const launchesBrowser = (session: BrowserSession, action: string): boolean =>
+  !session.running && !PAGELESS.has(action);
+
 /** Runs one action on the session's page; the result says what happened and what the page shows now. */
 export async function runBrowserAction(session: BrowserSession, input: BrowserAction): Promise<ActionResult> {
   if (input.action === 'close') {

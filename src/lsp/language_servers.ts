@@ -26,6 +26,7 @@ import { markedRoot, shownName } from './project_root.js';
 import type { ServerConnection } from './server_connection.js';
 import { type Entry, ServerPool } from './server_pool.js';
 import { type ServerSpec, serverTable } from './server_table.js';
+import { askingFor, CHECKING_DIAGNOSTICS, type WaitReport } from './waits.js';
 
 export { shownName } from './project_root.js';
 
@@ -116,9 +117,9 @@ export class LanguageServers implements LanguageServerAccess {
 
   async serverFor(
     file: string,
-    options: { workspace: string; signal?: AbortSignal },
+    options: { workspace: string; signal?: AbortSignal; progress?: WaitReport },
   ): Promise<LanguageServerHandle | LanguageServerUnavailable> {
-    const found = await this.pool.connectionFor(file, options.workspace);
+    const found = await this.pool.connectionFor(file, options.workspace, options.progress);
     if ('unavailable' in found) return { unavailable: found.unavailable, language: found.language };
     const { entry, connection, language } = found;
     return {
@@ -134,6 +135,7 @@ export class LanguageServers implements LanguageServerAccess {
       },
       request: <R>(method: string, params: unknown, signal?: AbortSignal) => {
         this.pool.touch(entry);
+        options.progress?.(askingFor(entry.spec, method));
         return connection.request<R>(method, params, signal ?? options.signal);
       },
     };
@@ -149,7 +151,13 @@ export class LanguageServers implements LanguageServerAccess {
 
   async diagnosticsAfterEdit(
     files: readonly string[],
-    call: { since: number; signal: AbortSignal; workspace: string; deliverLater?: boolean },
+    call: {
+      since: number;
+      signal: AbortSignal;
+      workspace: string;
+      deliverLater?: boolean;
+      progress?: WaitReport;
+    },
   ): Promise<EditDiagnostics | undefined> {
     if (!this.settings.diagnosticsAfterEdit || this.pool.disposed) return undefined;
     // Files a glob-wide edit left alone, and deleted ones, are not asked about; nor is a file in
@@ -167,7 +175,7 @@ export class LanguageServers implements LanguageServerAccess {
       .slice(0, MAX_EDITED_FILES);
     if (edited.length === 0) return undefined;
     if (!call.deliverLater) {
-      const line = await this.afterEdit(edited, call.workspace, call.signal);
+      const line = await this.afterEdit(edited, call.workspace, call.signal, call.progress);
       return line === undefined ? undefined : { line };
     }
     // The work goes on after the call has ended: it is not the call's to cancel.
@@ -176,6 +184,7 @@ export class LanguageServers implements LanguageServerAccess {
       (error: Error) => `diagnostics: unavailable (${error.message})`,
     );
     if (answersNow) {
+      call.progress?.(CHECKING_DIAGNOSTICS);
       const quick = await within(work, this.settings.editWaitMs);
       if (quick) return quick.value === undefined ? undefined : { line: quick.value };
     }
@@ -193,11 +202,12 @@ export class LanguageServers implements LanguageServerAccess {
     edited: readonly string[],
     workspace: string,
     signal?: AbortSignal,
+    progress?: WaitReport,
   ): Promise<string | undefined> {
     const results: FileDiagnostics[] = [];
     const groups = new Map<ServerConnection, { files: string[]; cold: boolean }>();
     for (const file of edited) {
-      const found = await this.pool.serverOfEdit(file, workspace);
+      const found = await this.pool.serverOfEdit(file, workspace, progress);
       if (!('unavailable' in found)) {
         const group = groups.get(found.connection) ?? { files: [], cold: found.cold };
         group.files.push(file);
@@ -208,6 +218,7 @@ export class LanguageServers implements LanguageServerAccess {
       if (why) results.push({ file, unavailable: why });
     }
     const others: Array<{ file: string; items: Diagnostic[] }> = [];
+    if (groups.size > 0) progress?.(CHECKING_DIAGNOSTICS);
     await Promise.all(
       [...groups].map(async ([connection, group]) => {
         const importers = await this.importersOf(group.files, connection, workspace, signal);
@@ -264,18 +275,20 @@ export class LanguageServers implements LanguageServerAccess {
 
   async diagnosticsReport(
     file: string | undefined,
-    call: { signal: AbortSignal; workspace: string },
+    call: { signal: AbortSignal; workspace: string; progress?: WaitReport },
   ): Promise<string> {
     const show = (f: string) => shownName(f, call.workspace);
     if (file !== undefined) {
-      const found = await this.pool.connectionFor(file, call.workspace);
+      const found = await this.pool.connectionFor(file, call.workspace, call.progress);
       if ('unavailable' in found) return `unavailable: ${found.unavailable}`;
+      call.progress?.(CHECKING_DIAGNOSTICS);
       const timeout = found.cold ? this.settings.coldTimeoutMs : this.settings.warmTimeoutMs;
       const result = await diagnosticsNow(found.connection, file, found.language, timeout, call.signal);
       if ('unavailable' in result) return `diagnostics of ${show(file)}: unavailable (${result.unavailable})`;
       return listDiagnostics([result], show) || `${show(file)}: no diagnostics`;
     }
     const results: FileDiagnostics[] = [];
+    call.progress?.(CHECKING_DIAGNOSTICS);
     for (const entry of this.pool.all) {
       const connection = entry.connection;
       if (!connection?.alive) continue;

@@ -5,6 +5,7 @@ import { languageOfPath } from './languages.js';
 import { projectRoot, shownName } from './project_root.js';
 import { ServerConnection } from './server_connection.js';
 import type { ServerSpec } from './server_table.js';
+import { startingText, type WaitReport } from './waits.js';
 
 /** A server unused this long is shut down; the next request starts it again. */
 const IDLE_MS = 5 * 60_000;
@@ -131,8 +132,8 @@ export class ServerPool {
     return { entry: this.entryFor(spec as Entry['spec'], root), language };
   }
 
-  /** The running connection for a file's server, started (or restarted) if need be. */
-  async connectionFor(file: string, workspace: string): Promise<Found> {
+  /** The running connection for a file's server, started (or restarted) if need be; `progress` hears a start. */
+  async connectionFor(file: string, workspace: string, progress?: WaitReport): Promise<Found> {
     const of = this.entryOfFile(file, workspace);
     if ('unavailable' in of) return of;
     const { entry, language } = of;
@@ -143,6 +144,8 @@ export class ServerPool {
         entry,
       };
     const cold = !entry.connection?.alive || !entry.connection.warm;
+    const starting = startingText(entry);
+    if (starting) progress?.(starting);
     try {
       const connection = await this.ensureStarted(entry);
       this.touch(entry);
@@ -165,7 +168,7 @@ export class ServerPool {
   }
 
   /** A file's server for diagnostics: not started again when its last start failed. */
-  async serverOfEdit(file: string, workspace: string): Promise<Found> {
+  async serverOfEdit(file: string, workspace: string, progress?: WaitReport): Promise<Found> {
     const of = this.entryOfFile(file, workspace);
     if ('entry' in of && failedToStart(of.entry))
       return {
@@ -173,7 +176,7 @@ export class ServerPool {
         language: of.language,
         entry: of.entry,
       };
-    return this.connectionFor(file, workspace);
+    return this.connectionFor(file, workspace, progress);
   }
 
   private ensureStarted(entry: Entry): Promise<ServerConnection> {

@@ -27,6 +27,8 @@ export interface ServerSpec {
    * pull where the server announces one.
    */
   diagnostics?: 'tsserver' | 'pull';
+  /** The program's name as its user knows it, where `command` does not say it (Node running a package). */
+  program?: string;
   /** Arguments that make the program print its version and exit; absent: it is probed with a handshake. */
   versionArgs?: string[];
   /** How to install it, for `lathe doctor` and `lathe lsp status`. */
@@ -181,6 +183,7 @@ function builtinServers(path: string | undefined): ServerSpec[] {
     ...(tsls && typescript
       ? {
           command: process.execPath,
+          program: 'typescript-language-server',
           args: [join(tsls.dir, 'lib', 'cli.mjs'), '--stdio'],
           version: `typescript-language-server ${tsls.version}, typescript ${typescript.version}`,
           // Automatic type acquisition would run npm: nothing is downloaded at run time.
@@ -203,6 +206,7 @@ function builtinServers(path: string | undefined): ServerSpec[] {
     ...(pyright && existsSync(join(pyright.dir, 'langserver.index.js'))
       ? {
           command: process.execPath,
+          program: 'pyright-langserver',
           args: [join(pyright.dir, 'langserver.index.js'), '--stdio'],
           version: `pyright ${pyright.version}`,
         }
@@ -249,6 +253,7 @@ export function serverTable(
       ...(base?.missing ? { missing: base.missing } : {}),
       ...(base?.diagnostics ? { diagnostics: base.diagnostics } : {}),
       ...(base?.versionArgs ? { versionArgs: base.versionArgs } : {}),
+      ...(base?.program ? { program: base.program } : {}),
       ...(base?.install ? { install: base.install } : {}),
       ...(base?.initializationOptions !== undefined
         ? { initializationOptions: base.initializationOptions }
@@ -262,6 +267,7 @@ export function serverTable(
       delete spec.version;
       delete spec.diagnostics;
       delete spec.versionArgs;
+      delete spec.program;
       spec.args = setting.args ?? [];
       if (command && existsSync(command)) {
         spec.command = command;

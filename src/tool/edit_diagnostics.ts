@@ -27,6 +27,7 @@ export async function withEditDiagnostics(
       signal: ctx.signal,
       workspace: ctx.workspace,
       deliverLater: pending !== undefined,
+      progress: ctx.progress,
     })
     .catch((error: Error) => ({ line: `diagnostics: unavailable (${error.message})`, later: undefined }));
   if (!answer) return result;

@@ -254,6 +254,28 @@ needs('chromium')('the browser process', () => {
     }
   });
 
+  it('says it starts Chromium while the first action waits for it, and nothing after', async () => {
+    const site = await servePages({ '/': '<title>A</title><h1>Alive</h1>' });
+    const rt = browserRuntime();
+    const waits: string[] = [];
+    const act = async (input: Record<string, unknown>) => {
+      const execution = rt.createExecution({ progress: (message) => waits.push(message) });
+      execution.add({ id: `call_${waits.length}`, name: 'browser_action', input });
+      execution.close();
+      for await (const { result } of execution.results()) return result;
+    };
+    try {
+      expect((await act({ action: 'console' }))?.isError).toBe(false);
+      expect(waits).toEqual([]);
+      expect((await act({ action: 'navigate', url: `${site.url}/` }))?.text).toContain('heading "Alive"');
+      expect((await act({ action: 'snapshot' }))?.isError).toBe(false);
+      expect(waits).toEqual(['starting Chromium…']);
+    } finally {
+      await rt.dispose();
+      await site.close();
+    }
+  });
+
   it('is closed when the runtime is disposed', async () => {
     const site = await servePages({ '/': '<h1>x</h1>' });
     const before = new Set(chromiumChildren());

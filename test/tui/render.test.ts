@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeGrammarReady, highlightCode } from '../../src/tui/render/highlight.js';
 import { renderMarkdown } from '../../src/tui/render/markdown.js';
+import { renderReadGroup } from '../../src/tui/render/read_group.js';
 import { colorsEnabled, type Line, lineToAnsi, plainText, THEMES } from '../../src/tui/render/style.js';
 import { renderToolLine } from '../../src/tui/render/tool_line.js';
 import '../../src/tui/session/tool_catalogue.js';
@@ -139,6 +140,36 @@ describe('tool lines', () => {
       '    @@ -1,1 +1,1 @@',
       '    -old',
       '    +new',
+    ]);
+  });
+
+  it('show what a running call waits for once it has run a second, and not after its result', () => {
+    const running = {
+      id: '1',
+      name: 'edit_file',
+      input: { path: 'a.ts' },
+      status: 'running' as const,
+      startedAt: 10_000,
+      progress: 'checking diagnostics…',
+    };
+    expect(text(renderToolLine(running, 80, 10_999))).toEqual(['● Edit a.ts  999ms']);
+    expect(text(renderToolLine(running, 80, 11_000))).toEqual([
+      '● Edit a.ts  1.0s',
+      '  └ checking diagnostics…',
+    ]);
+    // A command's own last lines are what it shows while it runs.
+    expect(text(renderToolLine({ ...running, tail: ['compiling'] }, 80, 12_000))).toEqual([
+      '● Edit a.ts  2.0s',
+      '  └ compiling',
+    ]);
+    const done = { ...running, status: 'ok' as const, elapsedMs: 1500, resultText: 'Edited a.ts.' };
+    expect(text(renderToolLine(done, 80, 12_000))).toEqual(['✓ Edit a.ts  1.5s', '  └ Edited a.ts.']);
+    const read = { ...running, id: '2', name: 'read_file', progress: undefined };
+    const group = (now: number) => text(renderReadGroup([read, { ...running, name: 'lsp' }], 80, { now }));
+    expect(group(10_500)).toEqual(['● Reading 1 file, searching 1 pattern  500ms']);
+    expect(group(11_500)).toEqual([
+      '● Reading 1 file, searching 1 pattern  1.5s',
+      '  └ checking diagnostics…',
     ]);
   });
 });

@@ -57,16 +57,20 @@ describe('web_fetch as a tool', () => {
         modelName,
         models: modelSourceBeside({ provider: 'anthropic', endpoint }),
       });
+      const waits: string[] = [];
       const ctx: ToolContext = {
         ...testContext(),
         web: webAccess({ allow: ['127.0.0.1'] }),
         models,
         signal: new AbortController().signal,
+        progress: (message) => waits.push(message),
       };
       const result = (await webFetch.call(
         { url: `${site.url}/release`, prompt: 'Which version, and when?' },
         ctx,
       )) as ToolResult;
+      // What the call waited for, as a running call shows it.
+      expect(waits).toEqual([`fetching 127.0.0.1:${site.port}…`, 'asking a model about the page…']);
       expect(result.text).toContain(
         'Answer by anthropic/claude-haiku-4-5:\n\nVersion 4.2, released on 3 March.',
       );

@@ -39,21 +39,31 @@ export interface EditDiagnostics {
 export interface LanguageServerAccess {
   /** The language of a file, or undefined when no server knows its kind. */
   languageOf(file: string): string | undefined;
-  /** The server for a file, started if need be. */
+  /**
+   * The server for a file, started if need be. `progress` hears what the call waits for: the
+   * server starting, then each request (`asking typescript-language-server for references…`).
+   */
   serverFor(
     file: string,
-    options: { workspace: string; signal?: AbortSignal },
+    options: { workspace: string; signal?: AbortSignal; progress?: (message: string) => void },
   ): Promise<LanguageServerHandle | LanguageServerUnavailable>;
   /**
    * What an edit's result ends with: the files' diagnostics at their new versions, or why there
    * are none; undefined when diagnostics after edits are off or no file has a server. `since`:
    * when the call began (files of a glob-wide edit untouched since are left out). `deliverLater`:
    * a later result can carry what is not in yet, so the edit waits only for a warm server, and
-   * briefly; without it, the edit waits for the diagnostics.
+   * briefly; without it, the edit waits for the diagnostics. `progress` hears it when the edit
+   * waits (`checking diagnostics…`, a server starting).
    */
   diagnosticsAfterEdit(
     files: readonly string[],
-    call: { since: number; signal: AbortSignal; workspace: string; deliverLater?: boolean },
+    call: {
+      since: number;
+      signal: AbortSignal;
+      workspace: string;
+      deliverLater?: boolean;
+      progress?: (message: string) => void;
+    },
   ): Promise<EditDiagnostics | undefined>;
   /**
    * The lsp tool's `diagnostics`: one file's at its current text, or (no file) what the running
@@ -61,6 +71,6 @@ export interface LanguageServerAccess {
    */
   diagnosticsReport(
     file: string | undefined,
-    call: { signal: AbortSignal; workspace: string },
+    call: { signal: AbortSignal; workspace: string; progress?: (message: string) => void },
   ): Promise<string>;
 }

@@ -73,7 +73,11 @@ export async function openWithServer(ctx: ToolContext, path: string): Promise<Op
       error: 'unavailable: no language servers in this runtime',
       unavailable: { reason: 'none' },
     };
-  const server = await servers.serverFor(file, { workspace: ctx.workspace, signal: ctx.signal });
+  const server = await servers.serverFor(file, {
+    workspace: ctx.workspace,
+    signal: ctx.signal,
+    progress: ctx.progress,
+  });
   if ('unavailable' in server) {
     const language = server.language;
     const reason = server.unavailable;

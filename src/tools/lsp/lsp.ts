@@ -96,7 +96,11 @@ export const lsp = buildTool({
       if (operation === 'diagnostics') {
         const file = input.path === undefined ? undefined : absolutePath(ctx, input.path);
         return {
-          text: await servers.diagnosticsReport(file, { workspace: ctx.workspace, signal: ctx.signal }),
+          text: await servers.diagnosticsReport(file, {
+            workspace: ctx.workspace,
+            signal: ctx.signal,
+            progress: ctx.progress,
+          }),
         };
       }
       if (operation === 'workspace_symbols') {

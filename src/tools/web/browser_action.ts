@@ -151,6 +151,10 @@ export const browserAction = buildTool({
     if (!ctx.browser) return { isError: true, text: 'No browser is available in this session.' };
     const code = await browserCode();
     const session = sessionOf(ctx, ctx.browser, code);
+    if (code.launchesBrowser(session, input.action)) {
+      const { mode, cdpUrl } = ctx.browser.settings;
+      ctx.progress?.(mode === 'cdp' ? `attaching to the browser at ${cdpUrl}…` : 'starting Chromium…');
+    }
     const aborted = new Promise<never>((_, reject) => {
       if (ctx.signal.aborted) reject(new code.ActionError('Interrupted.'));
       ctx.signal.addEventListener('abort', () => reject(new code.ActionError('Interrupted.')), {

@@ -4,6 +4,7 @@ import { botProtection } from '../../web/bot_protection.js';
 import { fetchUrl } from '../../web/fetch_url.js';
 import { type PageContent, pageContent } from '../../web/page_content.js';
 import { pageOf } from '../../web/paging.js';
+import { parseUrl } from '../../web/parse_url.js';
 import type { RawResponse } from '../../web/pinned_request.js';
 import { WebError } from '../../web/web_error.js';
 import { renderImage } from '../files/render/image.js';
@@ -35,9 +36,11 @@ const STATUS_TEXT: Record<number, string> = {
 async function textOf(
   response: RawResponse,
   content: PageContent,
+  progress?: (message: string) => void,
 ): Promise<{ text: string; label: string; title?: string }> {
   if (content.kind === 'text') return { text: content.text, label: content.format, title: content.title };
   if (content.kind === 'pdf') {
+    progress?.('reading the PDF…');
     const pdf = await renderPdf(content.bytes);
     if (!pdf.ok) throw new WebError(`${response.url}: ${pdf.error}`, 'content');
     return { text: pdf.text, label: `PDF, ${pdf.pageCount} page${pdf.pageCount === 1 ? '' : 's'}` };
@@ -60,10 +63,34 @@ function failure(response: RawResponse): string {
   return `${response.url}: ${status}${excerpt ? `: ${excerpt}` : ''}`;
 }
 
+/** A small model's answer to the prompt about the page (its first `PROMPT_PAGE_CHARS`). */
+async function answerAbout(
+  text: string,
+  prompt: string,
+  page: { heading: string; url: string },
+  ctx: ToolContext,
+  models: NonNullable<ToolContext['models']>,
+): Promise<ToolOutput> {
+  const source = text.slice(0, PROMPT_PAGE_CHARS);
+  ctx.progress?.('asking a model about the page…');
+  const answer = await models.askSmall(
+    { system: PROMPT_SYSTEM, prompt: `Page ${page.url}:\n\n${source}\n\n---\nQuestion: ${prompt}` },
+    ctx.signal,
+  );
+  const partly = text.length > source.length ? ` (from its first ${source.length} characters)` : '';
+  return {
+    text:
+      `${page.heading}\nAnswer by ${answer.model}${partly}:\n\n${answer.text.trim()}\n\n` +
+      `The page's own text (${text.length} characters) stays available: call web_fetch without prompt, with offset to page through it.`,
+    data: { url: page.url, answeredBy: answer.model, totalChars: text.length },
+  };
+}
+
 /** web_fetch's work: the page fetched, made text, and paged or answered about. */
 export async function fetchPage(input: WebFetchInput, ctx: ToolContext): Promise<ToolOutput> {
   const web = webAccessOf(ctx);
   const { settings, cache } = web;
+  ctx.progress?.(`fetching ${parseUrl(input.url).host}…`);
   const outcome = await fetchUrl(input.url, {
     policy: { allow: settings.allow, resolve: web.resolve },
     connectTimeoutMs: settings.connectTimeoutMs,
@@ -106,26 +133,11 @@ export async function fetchPage(input: WebFetchInput, ctx: ToolContext): Promise
       data: { url: response.url, mediaType: image.mediaType },
     };
   }
-  const page = await textOf(response, content);
+  const page = await textOf(response, content, ctx.progress);
   const heading = `${response.url}${page.title ? ` — ${page.title}` : ''} (${page.label}${cached})`;
 
-  if (input.prompt && ctx.models) {
-    const source = page.text.slice(0, PROMPT_PAGE_CHARS);
-    const answer = await ctx.models.askSmall(
-      {
-        system: PROMPT_SYSTEM,
-        prompt: `Page ${response.url}:\n\n${source}\n\n---\nQuestion: ${input.prompt}`,
-      },
-      ctx.signal,
-    );
-    const partly = page.text.length > source.length ? ` (from its first ${source.length} characters)` : '';
-    return {
-      text:
-        `${heading}\nAnswer by ${answer.model}${partly}:\n\n${answer.text.trim()}\n\n` +
-        `The page's own text (${page.text.length} characters) stays available: call web_fetch without prompt, with offset to page through it.`,
-      data: { url: response.url, answeredBy: answer.model, totalChars: page.text.length },
-    };
-  }
+  if (input.prompt && ctx.models)
+    return answerAbout(page.text, input.prompt, { heading, url: response.url }, ctx, ctx.models);
 
   const part = pageOf(page.text, input.offset ?? 0, input.max_chars ?? DEFAULT_MAX_CHARS);
   const whole = part.offset === 0 && part.nextOffset === undefined;

@@ -2,7 +2,7 @@ import { keyHint } from '../input/keybindings.js';
 import type { ToolLine } from '../state/items.js';
 import type { Line } from './style.js';
 import { declaredTool } from './tool_facts.js';
-import { formatElapsed, renderToolLine, statusIcon } from './tool_line.js';
+import { formatElapsed, renderToolLine, shownProgress, statusIcon } from './tool_line.js';
 import { truncateLine } from './width.js';
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -56,6 +56,18 @@ export function renderReadGroup(
   if (!open && status !== 'running')
     head.push({ text: `  ${keyHint('expand')} to expand`, style: { color: 'muted' } });
   const lines = [truncateLine(head, width)];
+  // Closed, the run shows what one of its calls still waits for.
+  const waiting = open ? undefined : tools.map((t) => shownProgress(t, now)).find(Boolean);
+  if (waiting)
+    lines.push(
+      truncateLine(
+        [
+          { text: '  └ ', style: { color: 'muted' } },
+          { text: waiting, style: { color: 'muted' } },
+        ],
+        width,
+      ),
+    );
   if (open)
     for (const tool of tools)
       lines.push(...renderToolLine(tool, width - 2).map((line): Line => [{ text: '  ' }, ...line]));

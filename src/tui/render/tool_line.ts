@@ -9,6 +9,8 @@ import { sanitize, truncateLine } from './width.js';
 
 const PREVIEW_LINES = 3;
 const DIFF_PREVIEW_LINES = 8;
+/** A running call's progress shows once it has run this long, so a quick call never flickers. */
+export const PROGRESS_AFTER_MS = 1000;
 
 function firstLine(text: string): string {
   const lines = text.split('\n');
@@ -73,7 +75,7 @@ export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), 
   ];
   if (elapsed !== undefined) head.push({ text: `  ${formatElapsed(elapsed)}`, style: { color: 'muted' } });
   const lines: Line[] = [truncateLine(head, width)];
-  const body = tool.status === 'running' ? (tool.tail ?? []).map((t) => [{ text: t }]) : resultPreview(tool);
+  const body = tool.status === 'running' ? runningLines(tool, now) : resultPreview(tool);
   for (const [index, line] of body.entries()) {
     const branch = index === 0 ? '  └ ' : '    ';
     lines.push(truncateLine([{ text: branch, style: BRANCH }, ...line], width));
@@ -81,9 +83,24 @@ export function renderToolLine(tool: ToolLine, width: number, now = Date.now(), 
   return lines;
 }
 
+/** What a running call shows under its line: a command's last lines, else what it waits for. */
+function runningLines(tool: ToolLine, now: number): Line[] {
+  if (tool.tail?.length) return tool.tail.map((t) => [{ text: t }]);
+  const progress = shownProgress(tool, now);
+  return progress ? [[{ text: progress, style: { color: 'muted' } }]] : [];
+}
+
+/** The running call's latest progress, once it has run `PROGRESS_AFTER_MS`; else undefined. */
+export function shownProgress(tool: ToolLine, now: number): string | undefined {
+  if (tool.status !== 'running' || tool.progress === undefined || tool.startedAt === undefined)
+    return undefined;
+  return now - tool.startedAt >= PROGRESS_AFTER_MS ? sanitize(tool.progress) : undefined;
+}
+
 /** A few lines of the result; the rest is counted (Ctrl-O prints it all). */
 export function resultPreview(tool: ToolLine): Line[] {
   const text = (tool.resultText ?? '').replace(/\s+$/, '');
+  if (tool.declined) return [[{ text: tool.declined, style: { color: 'muted' } }]];
   if (tool.status === 'cancelled')
     return [[{ text: text ? firstLine(text) : 'cancelled', style: { color: 'muted' } }]];
   if (!text) return [];

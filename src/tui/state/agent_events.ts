@@ -80,8 +80,8 @@ export class AgentEventView {
         store.setBusy({ since: this.runStarted || Date.now(), label: 'Working' });
         return;
       case 'tool_progress':
-        // The latest progress shows under the running call, as a command's last lines do.
-        if (!this.quiet.has(event.id)) store.updateTool(event.id, { tail: [event.message] });
+        // The latest progress shows under the running call (once it has run a second).
+        if (!this.quiet.has(event.id)) store.updateTool(event.id, { progress: event.message });
         return;
       case 'tool_result': {
         const quiet = this.quiet.get(event.id);

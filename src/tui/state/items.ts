@@ -13,10 +13,14 @@ export interface ToolLine {
   savedPath?: string;
   /** The last lines a running command printed. */
   tail?: string[];
+  /** What the running call last said it waits for (`checking diagnostics…`, an MCP server's `2/3 compiling`). */
+  progress?: string;
   /** The working folder: paths inside it are shown relative to it. */
   cwd?: string;
   /** The edit's diff was printed at its approval, so the result does not print it again. */
   diffShown?: boolean;
+  /** The user said no at its approval: what the screen says in place of the model's message. */
+  declined?: string;
 }
 
 /** How a child ended, or that it still runs. */
@@ -64,7 +68,8 @@ export type TranscriptEntry =
   | { kind: 'proposal'; title: string; lines: Line[]; diff?: string }
   | { kind: 'shell'; command: string; output: string; exitCode: number | null }
   | { kind: 'panel'; title?: string; lines: Line[] }
-  | { kind: 'expanded'; title: string; text: string }
+  /** A result printed in full (Ctrl+O); `savedPath`: the file holding all of it, when the text is a preview. */
+  | { kind: 'expanded'; title: string; text: string; savedPath?: string }
   /** A child agent that ended, in one line. */
   | { kind: 'child'; child: ChildView };
 

@@ -5,8 +5,29 @@
 //   definition answers the position it was asked about (so address forms can be compared);
 //   a line holding ERROR is an error diagnostic; LATE delays the publish by 4 s; NOISE also
 //   publishes 10,000 errors in 1,000 other files; hover on a document holding CRASH exits mid-request.
-// Flags: --exit-at-start (a broken install), --garbage (writes non-LSP bytes), --silent (never answers).
+// Flags: --exit-at-start (a broken install), --garbage (writes non-LSP bytes), --silent (never answers);
+// --start-after FILE answers initialize once FILE exists, and --publish-after FILE publishes a
+// document holding HOLD once FILE exists (a test makes the wait as long as it needs, no timers).
+import { existsSync } from 'node:fs';
 import { createConnection, ProposedFeatures, TextDocumentSyncKind } from 'vscode-languageserver/node';
+
+/** The value of a `--flag VALUE` argument. */
+const flagValue = (flag) => {
+  const at = process.argv.indexOf(flag);
+  return at === -1 ? undefined : process.argv[at + 1];
+};
+
+/** Resolves once `file` exists (at once without one). */
+function untilExists(file) {
+  return new Promise((resolve) => {
+    if (!file || existsSync(file)) return resolve();
+    const poll = setInterval(() => {
+      if (!existsSync(file)) return;
+      clearInterval(poll);
+      resolve();
+    }, 20);
+  });
+}
 
 if (process.argv.includes('--exit-at-start')) {
   process.stderr.write('fake server: cannot start\n');
@@ -26,7 +47,11 @@ function serve() {
   const connection = createConnection(ProposedFeatures.all);
   const texts = new Map();
 
-  connection.onInitialize(() => ({
+  connection.onInitialize(async () => {
+    await untilExists(flagValue('--start-after'));
+    return initializeResult;
+  });
+  const initializeResult = {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Full,
       definitionProvider: true,
@@ -35,7 +60,7 @@ function serve() {
       referencesProvider: true,
     },
     serverInfo: { name: 'fake', version: '1.0.0' },
-  }));
+  };
 
   const range = (line, from, to) => ({ start: { line, character: from }, end: { line, character: to } });
 
@@ -60,6 +85,7 @@ function serve() {
       connection.sendDiagnostics({ uri, version, diagnostics });
     };
     if (text.includes('LATE')) setTimeout(send, 4000);
+    else if (text.includes('HOLD')) untilExists(flagValue('--publish-after')).then(send);
     else send();
   }
 
