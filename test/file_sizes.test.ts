@@ -27,8 +27,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/tui/render/entries.ts:renderEntry': 113,
   'src/config/settings.ts:mergeSettings': 109,
   'src/tool/run_call.ts:runToolCall': 106,
-  'src/jobs/executor.ts:runInWorktree': 104,
-  'src/jobs/lathe_run.ts:runLathe': 102,
   'src/tools/repl/repl_host.ts:runNow': 99,
   'src/web/search/backends.ts:searchBackend': 94,
   'src/tools/exec/execute_command.ts:call': 92,
