@@ -27,7 +27,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/tui/render/entries.ts:renderEntry': 113,
   'src/config/settings.ts:mergeSettings': 109,
   'src/tool/run_call.ts:runToolCall': 106,
-  'src/web/search/backends.ts:searchBackend': 94,
   'src/tools/exec/execute_command.ts:call': 92,
   'src/tui/render/inline.ts:parseInline': 81,
 };
