@@ -19,7 +19,7 @@ const LARGE_FILES: Record<string, number> = {
 /** Functions over the limit today (file:name), with the most lines each may have. */
 const LONG_FUNCTIONS: Record<string, number> = {
   'src/runtime/create_runtime.ts:createRuntime': 218,
-  'src/sdk/conversation.ts:runConversation': 202,
+  'src/sdk/conversation.ts:runConversation': 179,
   'src/acp/agent.ts:latheAgent': 184,
   'src/tui/state/agent_events.ts:apply': 134,
   'src/tools/exec/run_process.ts:startProcess': 117,
