@@ -23,11 +23,11 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/acp/agent.ts:latheAgent': 184,
   'src/tui/state/agent_events.ts:apply': 134,
   'src/tools/exec/run_process.ts:startProcess': 117,
-  'src/tui/components/app.tsx:App': 125,
-  'src/tui/render/entries.ts:renderEntry': 113,
+  'src/tui/components/app.tsx:App': 124,
+  'src/tui/render/entries.ts:renderEntry': 91,
   'src/config/settings.ts:mergeSettings': 109,
-  'src/tool/run_call.ts:runToolCall': 106,
-  'src/tools/exec/execute_command.ts:call': 92,
+  'src/tool/run_call.ts:runToolCall': 101,
+  'src/tools/exec/execute_command.ts:call': 88,
   'src/tui/render/inline.ts:parseInline': 81,
 };
 
