@@ -12,13 +12,11 @@ const FUNCTION_LIMIT = 80;
 
 /** Files over the limit today, with the most lines each may have. */
 const LARGE_FILES: Record<string, number> = {
-  'src/runtime/create_runtime.ts': 431,
   'src/lsp/server_connection.ts': 401,
 };
 
 /** Functions over the limit today (file:name), with the most lines each may have. */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'src/runtime/create_runtime.ts:createRuntime': 218,
   'src/sdk/conversation.ts:runConversation': 202,
   'src/acp/agent.ts:latheAgent': 184,
   'src/tui/state/agent_events.ts:apply': 134,
