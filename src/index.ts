@@ -1,3 +1,10 @@
+export type {
+  Elicit,
+  ElicitationAnswer,
+  ElicitationRequest,
+  ElicitedField,
+  ElicitedValue,
+} from './mcp/elicitation.js';
 export { createRuntime, type Runtime, RuntimeError, type RuntimeOptions } from './runtime/create_runtime.js';
 export { UsageError } from './sdk/errors.js';
 export type * from './sdk/messages.js';

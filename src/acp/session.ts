@@ -7,6 +7,7 @@ import type {
   StopReason,
 } from '@agentclientprotocol/sdk';
 import type { Profile } from '../config/types.js';
+import type { Elicit } from '../mcp/elicitation.js';
 import { MessageQueue } from '../sdk/message_queue.js';
 import type { SdkInitMessage, SdkMessage, SdkResultMessage, SdkUserMessage } from '../sdk/messages.js';
 import type { QueryOptions } from '../sdk/options.js';
@@ -14,6 +15,7 @@ import { type Query, query } from '../sdk/query.js';
 import type { EditorAccess } from '../tool/context/editor.js';
 import { builtinTools } from '../tools/index.js';
 import { clientBackends } from './client_backends.js';
+import { editorElicitation } from './elicitation.js';
 import { type AcpModeId, latheMode } from './modes.js';
 import { editorApprovals } from './permissions.js';
 import { userMessage } from './prompt_content.js';
@@ -74,6 +76,8 @@ export class AcpSession {
   private folders: CallFolders;
   /** The editor's buffers and terminals; undefined when it offered none. */
   private readonly editor: EditorAccess | undefined;
+  /** The MCP servers' questions, asked in the editor; undefined when it offered no elicitation. */
+  private readonly elicit: Elicit | undefined;
   private run?: Run;
   private turns: Turn[] = [];
   /** A profile or model chosen before the first prompt of a query: the next prompt starts a new one. */
@@ -90,6 +94,7 @@ export class AcpSession {
     this.logged = setup.logged;
     this.folders = { cwd: setup.cwd, workspace: setup.cwd };
     this.mapper = new UpdateMapper(() => this.folders);
+    this.elicit = editorElicitation(setup.id, setup.client, setup.clientCapabilities);
     this.editor = clientBackends(setup.client, setup.id, setup.clientCapabilities, {
       // A command runs in the editor's terminal: its tool call shows that terminal.
       onTerminal: (terminalId, command) => {
@@ -110,6 +115,7 @@ export class AcpSession {
       ...(this.model ? { model: this.model } : {}),
       ...(this.logged ? { resume: this.id } : { sessionId: this.id }),
       ...(this.editor ? { editor: this.editor } : {}),
+      ...(this.elicit ? { elicit: this.elicit } : {}),
       canUseTool: editorApprovals({
         id: this.id,
         client: this.client,

@@ -1,6 +1,7 @@
 import { SettingsError } from '../config/settings_file.js';
 import type { Effort } from '../config/types.js';
-import { ModelConfigError } from '../provider/model_spec.js';
+import { missingSetup } from '../provider/create_model.js';
+import { ModelConfigError, parseModelSpec } from '../provider/model_spec.js';
 import { createRuntime, RuntimeError } from '../runtime/create_runtime.js';
 import { type PromptFlags, readImageFile, systemPromptFrom } from '../sdk/prompt_flags.js';
 import {
@@ -54,6 +55,7 @@ export function interactiveSession(opts: InteractiveOptions): SessionOptions {
       }),
     defaultModel: (runtime) => modelNameFor(runtime, opts.model),
     loadModel: (runtime, name) => setUpModel(runtime, name, endpoint),
+    missingSetup: (name) => missingSetupOf(name, endpoint),
     openLog: (runtime, resumePath, meta, onWriteError) =>
       openSessionLog(runtime, resumePath, meta, onWriteError, choice),
     findSession: (runtime, id) => {
@@ -65,6 +67,15 @@ export function interactiveSession(opts: InteractiveOptions): SessionOptions {
     readImage: readImageFile,
   };
   return { host, resume: resumed, modelName: opts.model ?? resumed?.settings.model };
+}
+
+/** What a model still needs here, as `lathe --list-models` judges it, with the key and endpoint flags. */
+function missingSetupOf(name: string, given: { apiKey?: string; baseUrl?: string }): string | undefined {
+  try {
+    return missingSetup(parseModelSpec(name).provider, process.env, given);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A mistake in how lathe was called (exit code 2), rather than a failure of lathe (1). */

@@ -1,4 +1,4 @@
-import { API_KEY_VARIABLES, apiKeyVariable, BASE_URL_VARIABLES } from '../provider/create_model.js';
+import { missingSetup } from '../provider/create_model.js';
 import { KNOWN_MODELS } from '../provider/known_models.js';
 import { PROVIDERS, type ProviderName } from '../provider/model_spec.js';
 import { pricedModels } from '../provider/prices.js';
@@ -11,16 +11,6 @@ export interface ListedModel {
   missing?: string;
 }
 
-/** What a provider needs that the environment lacks, if anything. */
-function missingFor(provider: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
-  if (provider === 'openai-compatible' && !env[BASE_URL_VARIABLES[provider]])
-    return `${BASE_URL_VARIABLES[provider]} is not set`;
-  const needs = API_KEY_VARIABLES[provider];
-  if (provider === 'openai-compatible' || needs.length === 0 || apiKeyVariable(provider, env))
-    return undefined;
-  return `${needs[0]} is not set`;
-}
-
 /**
  * The models lathe knows by name (the model picker's and the price table's), by provider; any
  * other provider/model can still be named with --model.
@@ -31,7 +21,7 @@ export function listedModels(env: NodeJS.ProcessEnv): ListedModel[] {
       m.slice(provider.length + 1),
     );
     const ids = [...new Set([...picked, ...pricedModels(provider)])];
-    const missing = missingFor(provider, env);
+    const missing = missingSetup(provider, env);
     return ids.map((id) => ({ model: `${provider}/${id}`, provider, ...(missing ? { missing } : {}) }));
   });
 }

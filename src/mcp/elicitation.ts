@@ -13,12 +13,40 @@ export interface ElicitedField {
   default?: ElicitedValue;
   /** The allowed values of an enum field. */
   options?: string[];
+  /** A number's bounds. */
+  minimum?: number;
+  maximum?: number;
+  /** A string's least and greatest length, or a multi-select's number of choices. */
+  minLength?: number;
+  maxLength?: number;
 }
 
 /** What a server asks of the user: fields to fill in, or a link to open. */
 export type ElicitationRequest =
-  | { server: string; mode: 'form'; message: string; fields: ElicitedField[] }
-  | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
+  | {
+      server: string;
+      mode: 'form';
+      message: string;
+      fields: ElicitedField[];
+      /** The schema as the server sent it (passed on as it is to an editor). */
+      requestedSchema: ElicitationSchema;
+    }
+  | {
+      server: string;
+      mode: 'url';
+      message: string;
+      url: string;
+      elicitationId: string;
+      /** Settles when the server says the flow is done (`notifications/elicitation/complete`); it may never. */
+      completed: Promise<void>;
+    };
+
+/** A form's schema: its fields and which of them are required. */
+export interface ElicitationSchema {
+  type?: 'object';
+  properties: Record<string, unknown>;
+  required?: string[];
+}
 
 export type ElicitationAnswer =
   | { action: 'accept'; content?: Record<string, ElicitedValue> }
@@ -38,6 +66,10 @@ type Types = typeof import('@modelcontextprotocol/sdk/types.js');
  * through, every request is declined (the server goes on without the answer).
  */
 export function answerElicitations(client: Client, types: Types, server: string, elicit?: Elicit): void {
+  const completions = new Completions();
+  client.setNotificationHandler(types.ElicitationCompleteNotificationSchema, (notification) =>
+    completions.complete(notification.params.elicitationId),
+  );
   client.setRequestHandler(types.ElicitRequestSchema, async (request, extra) => {
     if (!elicit) return { action: 'decline' };
     const params = request.params;
@@ -49,10 +81,31 @@ export function answerElicitations(client: Client, types: Types, server: string,
             message: params.message,
             url: params.url,
             elicitationId: params.elicitationId,
+            completed: completions.awaited(params.elicitationId),
           }
-        : { server, mode: 'form', message: params.message, fields: formFields(params.requestedSchema) };
+        : {
+            server,
+            mode: 'form',
+            message: params.message,
+            fields: formFields(params.requestedSchema),
+            requestedSchema: params.requestedSchema as ElicitationSchema,
+          };
     return elicit(asked, extra.signal);
   });
+}
+
+/** The link flows a server may still say are complete, by their id. */
+class Completions {
+  private readonly waiting = new Map<string, () => void>();
+
+  awaited(id: string): Promise<void> {
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  complete(id: string): void {
+    this.waiting.get(id)?.();
+    this.waiting.delete(id);
+  }
 }
 
 /** The fields of a form's schema, in the order the server gives them. */
@@ -71,6 +124,7 @@ export function formFields(schema: {
       required: schema.required?.includes(name) ?? false,
       ...(property.default !== undefined ? { default: property.default as ElicitedValue } : {}),
       ...(options ? { options } : {}),
+      ...bounds(property),
     };
   });
 }
@@ -85,4 +139,18 @@ function enumOptions(property: Record<string, unknown>): string[] | undefined {
     return undefined;
   };
   return from(property) ?? from(property.items);
+}
+
+/** The numeric bounds a property gives (`minimum`, `maximum`, `minLength`, `maxLength`, `minItems`, `maxItems`). */
+function bounds(property: Record<string, unknown>): Partial<ElicitedField> {
+  const found: Partial<ElicitedField> = {};
+  const take = (key: 'minimum' | 'maximum' | 'minLength' | 'maxLength', ...names: string[]) => {
+    const value = names.map((name) => property[name]).find((v) => typeof v === 'number');
+    if (typeof value === 'number') found[key] = value;
+  };
+  take('minimum', 'minimum');
+  take('maximum', 'maximum');
+  take('minLength', 'minLength', 'minItems');
+  take('maxLength', 'maxLength', 'maxItems');
+  return found;
 }

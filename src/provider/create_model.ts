@@ -30,6 +30,24 @@ export function apiKeyVariable(provider: ProviderName, env: NodeJS.ProcessEnv): 
   return API_KEY_VARIABLES[provider].find((name) => (env[name] ?? '') !== '');
 }
 
+/**
+ * What a provider needs that the environment (or a key and endpoint given as `--api-key` and
+ * `--base-url`) lacks before its models can be used here, in words: `OPENAI_API_KEY is not set`;
+ * undefined when nothing is missing.
+ */
+export function missingSetup(
+  provider: ProviderName,
+  env: NodeJS.ProcessEnv,
+  given: { apiKey?: string; baseUrl?: string } = {},
+): string | undefined {
+  if (provider === 'openai-compatible' && !given.baseUrl && !env[BASE_URL_VARIABLES[provider]])
+    return `${BASE_URL_VARIABLES[provider]} is not set`;
+  const needs = API_KEY_VARIABLES[provider];
+  if (given.apiKey || provider === 'openai-compatible' || needs.length === 0 || apiKeyVariable(provider, env))
+    return undefined;
+  return `${needs[0]} is not set`;
+}
+
 function keyFromEnv(provider: ProviderName, env: NodeJS.ProcessEnv): string | undefined {
   const variable = apiKeyVariable(provider, env);
   return variable ? env[variable] : undefined;

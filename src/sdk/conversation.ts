@@ -105,12 +105,12 @@ export async function runConversation(
     environment.catch(() => undefined); // awaited by the first request, which reports a failure
     // MCP servers start while the model loads. The sandbox probe waits for the first tool call:
     // a run without one never needs it, and its process would compete with the first request.
-    // One queue of --answers for the model's questions and the MCP servers' ones, in order.
+    // One queue of --answers for the model's questions and the servers' (unless `elicit` answers them).
     const user = headlessUserSide({ answers: options.answers, yolo: options.yolo });
     const services = startRuntimeServices(runtime, report, {
       probeSandboxLater: true,
       mcpServers: parts.mcpServers,
-      elicit: user.elicit,
+      elicit: options.elicit ?? user.elicit,
     });
     endServices = services.end;
     // A string prompt `/name args` runs a custom command or workflow (its commands may need the sandbox).

@@ -2,6 +2,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { HookEventName, HookFunction } from '../config/hooks/types.js';
 import type { AgentKind, ApprovalCategory, Effort, Mode, Profile, SettingsLayer } from '../config/types.js';
 import type { InProcessMcpServer } from '../mcp/config.js';
+import type { Elicit } from '../mcp/elicitation.js';
 import type { SubagentTag } from '../tool/context/agents.js';
 import type { EditorAccess } from '../tool/context/editor.js';
 import type { ChangePreview, ImageBlock, Tool, ToolKind } from '../tool/types.js';
@@ -91,6 +92,12 @@ export interface QueryOptions {
   /** More folders the tools may read and edit. */
   addDirs?: string[];
   canUseTool?: CanUseTool;
+  /**
+   * Answers an MCP server's question (elicitation): a form's fields (accept with `content`),
+   * a link to open (accept once it is opened), or decline / cancel. Without it the servers'
+   * questions take the next `answers` entry, and are declined when none is left.
+   */
+  elicit?: Elicit;
   /** Hook functions by event, beside the hooks of the settings. */
   hooks?: Partial<Record<HookEventName, HookFunctionGroup[]>>;
   /** MCP servers by name, beside those of the settings (a name given here replaces one there). */

@@ -277,7 +277,11 @@ async function pruneLeftoverWorktrees(documentsRoot: string, report: (line: stri
   }
 }
 
-/** The services of a runtime, started; returns what ends them. */
-export function attachRuntimeServices(runtime: Runtime, report: (line: string) => void): () => Promise<void> {
-  return startRuntimeServices(runtime, report).end;
+/** The services of a runtime, started (its MCP servers' questions asked through `elicit`); returns what ends them. */
+export function attachRuntimeServices(
+  runtime: Runtime,
+  report: (line: string) => void,
+  elicit?: Elicit,
+): () => Promise<void> {
+  return startRuntimeServices(runtime, report, { elicit }).end;
 }

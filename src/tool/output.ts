@@ -10,4 +10,6 @@ export interface ToolOutput {
   isError?: boolean;
   data?: unknown;
   images?: ImageBlock[];
+  /** Where the whole output is saved, when `text` holds only part of it (a command's long output). */
+  savedPath?: string;
 }

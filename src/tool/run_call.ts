@@ -12,7 +12,7 @@ import { withEditDiagnostics } from './edit_diagnostics.js';
 import { type CallFacts, NO_FACTS } from './facts.js';
 import { mayChangeFiles, namedFiles } from './may_change_files.js';
 import { findTool } from './pool.js';
-import type { PermissionCheck, Tool, ToolContext, ToolResult } from './types.js';
+import type { PermissionCheck, Tool, ToolContext, ToolOutput, ToolResult } from './types.js';
 
 export type {
   AfterCallVerdict,
@@ -152,6 +152,17 @@ async function approvedChange(
   return { input: parsed.input, facts: parsed.facts, checkedFiles: decision.checkedFiles };
 }
 
+/** The result of what a tool's call returned, with only the fields it set. */
+function resultOf(output: ToolOutput): ToolResult {
+  return {
+    isError: output.isError ?? false,
+    text: output.text,
+    ...(output.data !== undefined ? { data: output.data } : {}),
+    ...(output.images ? { images: output.images } : {}),
+    ...(output.savedPath ? { savedPath: output.savedPath } : {}),
+  };
+}
+
 /**
  * The pipeline of one call, each phase in order: find the tool → parse and validate
  * input → tool-specific validation → hooks (before) → permission decision → call → result
@@ -230,12 +241,7 @@ export async function runToolCall(
     // 6. The call itself, on what its permission check judged.
     const since = Date.now();
     const output = await tool.call(current.input, checkedFiles ? { ...ctx, checkedFiles } : ctx);
-    let result: ToolResult = {
-      isError: output.isError ?? false,
-      text: output.text,
-      ...(output.data !== undefined ? { data: output.data } : {}),
-      ...(output.images ? { images: output.images } : {}),
-    };
+    let result = resultOf(output);
 
     // 6b. An edit's result ends with the language servers' diagnostics of the files it changed.
     result = await withEditDiagnostics(tool, input, ctx, result, {

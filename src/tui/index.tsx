@@ -9,6 +9,7 @@ import { setTheme } from './render/style.js';
 import type { InteractiveSession, SessionOptions } from './session/controller.js';
 import { StartingSession } from './session/starting.js';
 import { freshStatus, UiStore } from './state/store.js';
+import { TerminalScreen } from './viewer/terminal_screen.js';
 
 export type { SessionOptions } from './session/controller.js';
 export type { ConversationHost, LoadedModel, ResumedSession } from './session/host.js';
@@ -48,8 +49,10 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
   setActiveKeymap(keymap);
   for (const problem of problems) store.add({ kind: 'notice', tone: 'warn', text: problem });
   stdout.write(ENABLE_BRACKETED_PASTE);
+  // Ink writes through the screen, which holds its writes while a full-screen view is open.
+  const screen = new TerminalScreen(stdout);
   const instance = render(<App session={starting} history={history} keymap={keymap} />, {
-    stdout,
+    stdout: screen.forInk,
     stdin: options.stdin ?? process.stdin,
     exitOnCtrlC: false,
     patchConsole: true,
@@ -72,6 +75,7 @@ export async function runInteractiveUi(options: InteractiveUiOptions): Promise<n
   } finally {
     process.off('SIGTERM', onTerminate);
     process.off('SIGHUP', onTerminate);
+    screen.leaveFullScreen();
     stdout.write(DISABLE_BRACKETED_PASTE);
   }
   const id = session?.resumableSessionId;

@@ -1,5 +1,7 @@
 import {
   type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
@@ -31,6 +33,13 @@ export class FakeEditor {
   readonly updates: SessionNotification[] = [];
   readonly permissions: RequestPermissionRequest[] = [];
   answer: Answer = 'allow_once';
+  /** The MCP servers' questions the agent passed on, and the ids of link flows it said were complete. */
+  readonly elicitations: CreateElicitationRequest[] = [];
+  readonly completedElicitations: string[] = [];
+  /** How the editor answers an elicitation. */
+  elicitationAnswer: (request: CreateElicitationRequest) => CreateElicitationResponse = () => ({
+    action: 'decline',
+  });
   /** The editor's open files by absolute path, for agents told it offers `fs/*`. */
   readonly buffers = new Map<string, string>();
   private listeners: Array<() => void> = [];
@@ -45,6 +54,13 @@ export class FakeEditor {
       if (this.answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
       const option = params.options.find((o) => o.kind === this.answer) ?? params.options[0];
       return { outcome: { outcome: 'selected', optionId: option.optionId } };
+    })
+    .onRequest('elicitation/create', ({ params }) => {
+      this.elicitations.push(params);
+      return this.elicitationAnswer(params);
+    })
+    .onNotification('elicitation/complete', ({ params }) => {
+      this.completedElicitations.push(params.elicitationId);
     })
     .onRequest('fs/read_text_file', ({ params }) => {
       const content = this.buffers.get(params.path);

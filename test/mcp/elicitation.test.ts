@@ -65,7 +65,7 @@ describe('MCP elicitation against server-everything', () => {
       { url: 'https://example.com/connect', elicitationId: 'e-1' },
       { signal: signal() },
     );
-    expect(asked[0]).toEqual({
+    expect(asked[0]).toMatchObject({
       server: 'everything',
       mode: 'url',
       message: 'Please open the link to complete this action.',

@@ -1,9 +1,15 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { parseKeyName } from '../../src/tui/input/key_names.js';
-import { DEFAULT_KEYMAP, KEY_ACTIONS, keymapFrom, loadKeybindings } from '../../src/tui/input/keybindings.js';
+import {
+  DEFAULT_KEYMAP,
+  KEY_ACTIONS,
+  keymapFrom,
+  loadKeybindings,
+  shownKeys,
+} from '../../src/tui/input/keybindings.js';
 import { KeyReader } from '../../src/tui/input/keys.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
@@ -26,6 +32,23 @@ describe('the default keys', () => {
     for (const [name, spec] of Object.entries(KEY_ACTIONS))
       for (const written of spec.keys)
         expect(parseKeyName(written), `${name}: ${written}`).toEqual({ key: written });
+  });
+});
+
+describe('docs/tui.md', () => {
+  it('lists every action with its default keys', () => {
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/tui.md'), 'utf8');
+    for (const [name, spec] of Object.entries(KEY_ACTIONS)) {
+      const row = docs.split('\n').find((line) => line.startsWith('| ') && line.includes(`\`${name}\``));
+      expect(row, name).toBeDefined();
+      for (const written of spec.keys) {
+        const shown = shownKeys(DEFAULT_KEYMAP, name as keyof typeof KEY_ACTIONS)
+          .split(', ')
+          .find((k) => k.toLowerCase() === written);
+        // Arrows and named keys are written as symbols in the table (←, Shift+Tab, Backspace).
+        if (/^(ctrl\+)?[a-z]$/.test(written)) expect(row, `${name}: ${written}`).toContain(shown);
+      }
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SLASH_COMMAND_NAMES } from '../../src/config/commands/builtin_names.js';
@@ -143,8 +143,9 @@ describe('/export', () => {
     expect(markdown).toContain('## User\n\nwhat is the answer?');
     expect(markdown).toContain('## Assistant\n\nThe answer is 42.');
     await app.submit('/export');
-    await app.waitFor(`lathe-${app.session.runtime.sessionId}.md`);
-    expect(existsSync(join(app.dir, `lathe-${app.session.runtime.sessionId}.md`))).toBe(true);
+    const inSession = join(app.session.runtime.sessionDir, 'conversation.md');
+    await app.waitFor(/Exported the conversation to [\s\S]*conversation\.md/);
+    expect(readFileSync(inSession, 'utf8')).toContain('## Assistant\n\nThe answer is 42.');
   });
 });
 

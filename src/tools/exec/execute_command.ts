@@ -71,6 +71,17 @@ function cutNote(command: BackgroundCommand): string {
   return `; output cut at ${describeSize(command.outputCutAt)} (settings commands.maxOutputBytes), so it was stopped`;
 }
 
+/** Where the output was saved when the result shows only its head and tail (or it was cut). */
+function savedOutput(
+  output: ProcessOutcome['output'],
+  truncated: boolean,
+): { note: string; savedPath?: string } {
+  if (output.saveError)
+    return { note: ` Saving the output failed (${output.saveError}); ${output.path} holds only part of it.` };
+  if (!truncated && !output.cut) return { note: '' };
+  return { note: ` ${output.cut ? 'Saved' : 'Full'} output: ${output.path}`, savedPath: output.path };
+}
+
 function outputPathFor(ctx: ToolContext, id: string): string {
   return join(ctx.sessionDir, 'commands', `${id}.log`);
 }
@@ -188,15 +199,11 @@ export const executeCommand = buildTool({
     const { text, truncated } = outcome.output.preview();
     const end = describeEnd(outcome, timeoutS);
     const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
-    const { output } = outcome;
-    const saved = output.saveError
-      ? ` Saving the output failed (${output.saveError}); ${output.path} holds only part of it.`
-      : truncated || output.cut
-        ? ` ${output.cut ? 'Saved' : 'Full'} output: ${output.path}`
-        : '';
+    const { note, savedPath } = savedOutput(outcome.output, truncated);
     return {
-      text: `${body}\n\n${end}${saved}${undone ? `\n${undone}` : ''}`,
+      text: `${body}\n\n${end}${note}${undone ? `\n${undone}` : ''}`,
       isError: outcome.exitCode !== 0,
+      ...(savedPath ? { savedPath } : {}),
       data: {
         exitCode: outcome.exitCode,
         signal: outcome.signal,

@@ -2,6 +2,7 @@ import { Box, Static, useApp, useInput } from 'ink';
 import { Fragment, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
 import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
 import { applyAction } from '../input/apply_action.js';
+import { openCandidates } from '../input/complete.js';
 import { type EditorState, emptyEditor } from '../input/editor.js';
 import type { PromptHistory } from '../input/history.js';
 import { DEFAULT_KEYMAP, type Keymap, shownKeys } from '../input/keybindings.js';
@@ -19,6 +20,7 @@ import { ChildrenPanel } from './children_panel.js';
 import { LinesView } from './lines_view.js';
 import { LiveArea } from './live_area.js';
 import { BusyLine, StatusLine } from './status_line.js';
+import { useResultViews } from './use_result_views.js';
 import { useTerminalSize } from './use_terminal.js';
 
 /** Ctrl-C twice within this time exits. */
@@ -58,6 +60,7 @@ export function App({
   const reader = useRef(new KeyReader(keymap));
   const lastCtrlC = useRef(0);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const views = useResultViews(session);
 
   useEffect(() => {
     if (snap.exiting) app.exit();
@@ -68,6 +71,7 @@ export function App({
 
   useInput((input, key) => {
     const bound = keymap.action(input, key);
+    if (views.key(input, key, bound)) return;
     if (bound === 'cancel') {
       const now = Date.now();
       if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
@@ -76,11 +80,8 @@ export function App({
       store.setHint(`Press ${shownKeys(keymap, 'cancel')} again to exit`, EXIT_WINDOW_MS);
       return rerender();
     }
-    if (bound === 'expand') return session.expandLatest();
-    if (bound === 'toggleAgents') {
-      store.toggleChildren();
-      return rerender();
-    }
+    // The store publishes the change (and its notice) in its next frame.
+    if (bound === 'toggleAgents') return store.toggleChildren();
     if (bound === 'background') {
       const moved = session.detachCommands();
       store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
@@ -112,7 +113,7 @@ export function App({
         submit: (text, shown) => void session.submit(text, shown),
       });
       editor.current = result.state;
-      if (result.candidates) candidates.current = result.candidates;
+      candidates.current = result.candidates ?? openCandidates(candidates.current, result.state);
     }
     rerender();
   });

@@ -6,7 +6,7 @@ export interface TerminalSize {
   rows: number;
 }
 
-const sizeOf = (stdout: NodeJS.WriteStream): TerminalSize => ({
+export const sizeOf = (stdout: NodeJS.WriteStream): TerminalSize => ({
   columns: Math.max(20, stdout.columns || 80),
   rows: Math.max(8, stdout.rows || 24),
 });

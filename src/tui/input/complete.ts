@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { currentWord, type EditorState } from './editor.js';
 
 const MAX_CANDIDATES = 30;
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -52,4 +53,14 @@ function fromCandidates(word: string, candidates: string[], single: boolean): Co
     candidates: candidates.length > 1 ? candidates : [],
     complete: single,
   };
+}
+
+/**
+ * What the completion row still shows as the word is typed: the candidates it begins, none once
+ * the word is done (a space ends it, or it is the one candidate left, typed in full).
+ */
+export function openCandidates(candidates: string[], state: EditorState): string[] {
+  const { word } = currentWord(state);
+  const open = word ? candidates.filter((c) => c.startsWith(word)) : [];
+  return open.length === 1 && open[0] === word ? [] : open;
 }

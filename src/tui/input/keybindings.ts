@@ -23,6 +23,10 @@ interface KeyActionSpec {
 export const KEY_ACTIONS = {
   cancel: { keys: ['ctrl+c'], does: 'stop the current step or clear the prompt; twice to exit' },
   expand: { keys: ['ctrl+o'], does: 'show the latest tool result in full' },
+  viewResult: {
+    keys: ['ctrl+g'],
+    does: 'page through the whole result last shown in full, in a full-screen view or $PAGER',
+  },
   toggleAgents: { keys: ['ctrl+t'], does: 'show or hide the child agents panel' },
   background: { keys: ['ctrl+b'], does: 'send the running command to the background' },
   interrupt: { keys: ['escape'], does: 'interrupt the current step' },

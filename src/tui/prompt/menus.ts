@@ -99,6 +99,9 @@ export function optionsFor(prompt: Prompt): MenuOption[] {
         value: choice.value,
         hint: choice.hint,
       }));
+    case 'form':
+      // A form has fields, not choices (form_state.ts).
+      return [];
   }
 }
 
@@ -121,6 +124,8 @@ export function promptTitle(prompt: Prompt): string {
           : 'Apply this todo list?';
     case 'pick':
       return prompt.title;
+    case 'form':
+      return `MCP server "${prompt.server}" asks`;
   }
 }
 

@@ -1,19 +1,15 @@
 import type { Key } from 'ink';
-import {
-  backspace,
-  type EditorState,
-  emptyEditor,
-  insert,
-  insertPaste,
-  moveLeft,
-  moveRight,
-} from '../input/editor.js';
+import { type EditorState, emptyEditor } from '../input/editor.js';
 import type { EditorAction } from '../input/keys.js';
 import { renderEditor } from '../input/render_editor.js';
 import { type Line, STYLES } from '../render/style.js';
 import { lineWidth, truncateLine, wrapLine } from '../render/width.js';
 import type { Prompt } from '../state/prompts.js';
+import { type FormUi, initialForm } from './form_fields.js';
+import { formKey } from './form_state.js';
+import { formLines } from './form_view.js';
 import { answer, type MenuOption, optionsFor, primaryOptions, promptTitle, startsWithText } from './menus.js';
+import { typeInto } from './typing.js';
 
 /** Where the user is in a prompt: choosing, typing words, or checking a rule before it is saved. */
 export interface PromptUi {
@@ -22,9 +18,19 @@ export interface PromptUi {
   stage: 'choose' | 'text' | 'save';
   editor: EditorState;
   option?: MenuOption;
+  /** A server's form: its fields as filled in so far. */
+  form?: FormUi;
 }
 
 export function initialUi(prompt: Prompt): PromptUi {
+  if (prompt.kind === 'form')
+    return {
+      promptId: prompt.id,
+      selected: 0,
+      stage: 'choose',
+      editor: emptyEditor(),
+      form: initialForm(prompt),
+    };
   const options = optionsFor(prompt);
   const text = startsWithText(prompt);
   return {
@@ -47,23 +53,17 @@ export function promptKey(
   key: Key,
   actions: EditorAction[],
 ): PromptUi & { interrupt?: boolean } {
+  if (prompt.kind === 'form')
+    return { ...ui, form: formKey(prompt, ui.form ?? initialForm(prompt), input, key, actions) };
   const options = optionsFor(prompt);
   if (ui.stage === 'text') {
     if (key.escape) return startsWithText(prompt) ? { ...ui, interrupt: true } : { ...ui, stage: 'choose' };
-    let editor = ui.editor;
-    for (const action of actions) {
-      if (action.type === 'submit') {
-        answer(prompt, ui.option!, editor.text);
-        return ui;
-      }
-      if (action.type === 'insert') editor = insert(editor, action.text);
-      else if (action.type === 'paste') editor = insertPaste(editor, action.text);
-      else if (action.type === 'newline') editor = insert(editor, '\n');
-      else if (action.type === 'backspace') editor = backspace(editor);
-      else if (action.type === 'left') editor = moveLeft(editor);
-      else if (action.type === 'right') editor = moveRight(editor);
+    const typed = typeInto(ui.editor, actions);
+    if (typed.submitted) {
+      answer(prompt, ui.option!, typed.editor.text);
+      return ui;
     }
-    return { ...ui, editor };
+    return { ...ui, editor: typed.editor };
   }
   if (ui.stage === 'save') {
     if (key.escape) return { ...ui, stage: 'choose' };
@@ -97,6 +97,7 @@ const GRAY = { color: 'muted' } as const;
 
 /** The prompt as lines, sized to the terminal. */
 export function promptLines(prompt: Prompt, ui: PromptUi, width: number): Line[] {
+  if (prompt.kind === 'form') return formLines(prompt, ui.form ?? initialForm(prompt), width);
   const title = wrapLine([{ text: promptTitle(prompt), style: { bold: true, color: 'warning' } }], width);
   if (ui.stage === 'save' && prompt.kind === 'approval') {
     const file = prompt.settingsFiles[ui.option?.value === 'user' ? 'user' : 'project'];

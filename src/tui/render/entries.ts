@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../state/items.js';
 import { childSummaryLine } from './child_line.js';
 import { renderDiffCard } from './diff_card.js';
+import { renderExpanded } from './expanded.js';
 import { renderMarkdown } from './markdown.js';
 import { renderReadGroup } from './read_group.js';
 import type { Line, Style } from './style.js';
@@ -9,8 +10,6 @@ import { sanitize, textWidth, wrapLine } from './width.js';
 
 /** Lines of command output printed for a `!command` at most; the rest is counted. */
 const SHELL_LINES = 40;
-/** Lines an expanded result prints at most (the whole result is in the session folder). */
-const EXPANDED_LINES = 400;
 
 const GRAY: Style = { color: 'muted' };
 
@@ -129,23 +128,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
         ...(entry.diff ? renderDiffCard(entry.diff, width) : []),
         ...entry.lines.flatMap((line) => wrapLine(line, width)),
       ];
-    case 'shell': {
-      const lines = entry.output.replace(/\s+$/, '').split('\n');
-      const shown = lines.slice(-SHELL_LINES);
-      const out: Line[] = [
-        [
-          { text: '! ', style: { color: 'shell' } },
-          { text: entry.command, style: { bold: true } },
-        ],
-      ];
-      if (lines.length > shown.length)
-        out.push([{ text: `  … ${lines.length - shown.length} lines above`, style: GRAY }]);
-      if (entry.output.trim())
-        out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
-      if (entry.exitCode !== 0)
-        out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'error' } }]);
-      return out;
-    }
+    case 'shell':
+      return renderShell(entry, width);
     case 'panel':
       return [
         ...(entry.title ? [[{ text: entry.title, style: { bold: true } }]] : []),
@@ -153,14 +137,27 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       ];
     case 'child':
       return [childSummaryLine(entry.child, width)];
-    case 'expanded': {
-      const lines = entry.text.split('\n');
-      const out: Line[] = [[{ text: entry.title, style: { bold: true } }]];
-      for (const line of lines.slice(0, EXPANDED_LINES))
-        out.push(...wrapLine([{ text: `  ${sanitize(line)}` }], width, [{ text: '  ' }]));
-      if (lines.length > EXPANDED_LINES)
-        out.push([{ text: `  … ${lines.length - EXPANDED_LINES} more lines`, style: GRAY }]);
-      return out;
-    }
+    case 'expanded':
+      return renderExpanded(entry, width);
   }
+}
+
+/** A `!command`: its line, the end of its output (or that it printed nothing), how it exited. */
+function renderShell(entry: Extract<TranscriptEntry, { kind: 'shell' }>, width: number): Line[] {
+  const lines = entry.output.replace(/\s+$/, '').split('\n');
+  const shown = lines.slice(-SHELL_LINES);
+  const out: Line[] = [
+    [
+      { text: '! ', style: { color: 'shell' } },
+      { text: entry.command, style: { bold: true } },
+    ],
+  ];
+  if (lines.length > shown.length)
+    out.push([{ text: `  … ${lines.length - shown.length} lines above`, style: GRAY }]);
+  if (entry.output.trim())
+    out.push(...shown.flatMap((l) => wrapLine([{ text: `  ${sanitize(l)}` }], width, [{ text: '  ' }])));
+  else out.push([{ text: '  (no output)', style: GRAY }]);
+  if (entry.exitCode !== 0)
+    out.push([{ text: `  exit code ${entry.exitCode ?? 'none (killed)'}`, style: { color: 'error' } }]);
+  return out;
 }

@@ -100,6 +100,7 @@ export function shownProgress(tool: ToolLine, now: number): string | undefined {
 /** A few lines of the result; the rest is counted (Ctrl-O prints it all). */
 export function resultPreview(tool: ToolLine): Line[] {
   const text = (tool.resultText ?? '').replace(/\s+$/, '');
+  if (tool.declined) return [[{ text: tool.declined, style: { color: 'muted' } }]];
   if (tool.status === 'cancelled')
     return [[{ text: text ? firstLine(text) : 'cancelled', style: { color: 'muted' } }]];
   if (!text) return [];

@@ -2,6 +2,7 @@ import type { ApprovalRequest } from '../../tool/run_call.js';
 import { callLabelOf, declaredTool } from '../render/tool_facts.js';
 import './tool_catalogue.js';
 import { shownPath } from '../render/tool_line.js';
+import type { ApprovalChoice } from '../state/prompts.js';
 
 type Asked = Pick<ApprovalRequest, 'tool' | 'input' | 'reason' | 'category'>;
 
@@ -21,6 +22,17 @@ export function approvalQuestion(request: Asked, cwd: string): string {
   // A call that says nothing of itself but its arguments (MCP tools and the like): they are shown above.
   if (!tool || (!described.declared && !hasPath(request.input))) return `Use ${name}${outside}?`;
   return `${verb} ${described.detail}${outside}?`;
+}
+
+/**
+ * What the screen says of a call declined at its approval (No, or Esc), in the words of its
+ * question: ``Declined: run `npm test` ``; undefined when it was allowed.
+ */
+export function declinedLine(question: string, choice: ApprovalChoice): string | undefined {
+  if (choice.kind !== 'no' && choice.kind !== 'interrupt') return undefined;
+  const what = question.replace(/\?$/, '');
+  const said = choice.kind === 'no' && choice.feedback ? ` — ${choice.feedback}` : '';
+  return `Declined: ${what.charAt(0).toLowerCase()}${what.slice(1)}${said}`;
 }
 
 const hasPath = (input: unknown) =>

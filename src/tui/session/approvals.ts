@@ -8,7 +8,7 @@ import { runsCommands } from '../render/tool_facts.js';
 import { shownPath, toolTitle } from '../render/tool_line.js';
 import type { ApprovalChoice, ApprovalData } from '../state/prompts.js';
 import type { UiStore } from '../state/store.js';
-import { approvalNote, approvalQuestion } from './approval_words.js';
+import { approvalNote, approvalQuestion, declinedLine } from './approval_words.js';
 import './tool_catalogue.js';
 
 /** Lines of arguments shown for tools that are not edits or commands. */
@@ -71,7 +71,9 @@ export async function askApproval(request: ApprovalRequest, ctx: ApprovalContext
   // A diff shown here is not printed again with the result.
   if (!child) store.updateTool(request.call.id, { status: 'pending', diffShown: diff !== undefined });
   const choice = await store.ask<ApprovalChoice>({ ...data, cancelValue: { kind: 'interrupt' } });
-  if (!child) store.updateTool(request.call.id, { status: 'running', startedAt: Date.now() });
+  // A call declined says so in the user's words; the model reads its own message.
+  const declined = declinedLine(question, choice);
+  if (!child) store.updateTool(request.call.id, { status: 'running', startedAt: Date.now(), declined });
   switch (choice.kind) {
     case 'yes':
       return { approved: true };

@@ -18,6 +18,8 @@ export interface CommandHost {
   readonly runtime: Runtime;
   readonly modelName: string | undefined;
   readonly effortName: string;
+  /** What a model still needs before it can load here (a key, an endpoint), in words; undefined when nothing. */
+  modelMissing(name: string): string | undefined;
   /** This session's log file, once there is one. */
   readonly logPath: string | undefined;
   /** A step or a `!command` is under way. */

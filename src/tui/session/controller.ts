@@ -9,7 +9,7 @@ import { CommandTail } from './command_tail.js';
 import type { ResumedSession } from './host.js';
 import { InputRouter } from './input_router.js';
 import { MessageQueue } from './message_queue.js';
-import { RecentResults } from './results.js';
+import { RecentResults, type ViewableResult } from './results.js';
 import { SessionLifecycle, type SessionOptions } from './session_lifecycle.js';
 import type { SessionControls } from './starting.js';
 import { showResumed, showWelcome } from './welcome.js';
@@ -77,6 +77,10 @@ export class InteractiveSession implements SessionControls, CommandHost {
     return this.runner.effortName;
   }
 
+  modelMissing(name: string): string | undefined {
+    return this.options.host.missingSetup?.(name);
+  }
+
   /** This session's log: written from the first prompt on, or the resumed session's. */
   get logPath(): string | undefined {
     return this.lifecycle.logPath;
@@ -123,6 +127,10 @@ export class InteractiveSession implements SessionControls, CommandHost {
 
   expandLatest(): void {
     this.results.expandLatest();
+  }
+
+  viewableResult(): ViewableResult | undefined {
+    return this.results.viewable();
   }
 
   detachCommands(): number {

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '../../agent/model_stream.js';
 import type { Mode, Profile } from '../../config/types.js';
+import type { Elicit } from '../../mcp/elicitation.js';
 import type { Runtime } from '../../runtime/create_runtime.js';
 import type { EngineModel } from '../../sdk/engine.js';
 import type { SessionEvent } from '../../session/event.js';
@@ -39,6 +40,8 @@ export interface ConversationHost {
   defaultModel(runtime: Runtime): string | undefined;
   /** Loads a model and sets the runtime's capabilities; throws an Error with a clear message. */
   loadModel(runtime: Runtime, modelName: string): Promise<LoadedModel>;
+  /** What a model still needs before it can load here (its provider's key or endpoint), in words. */
+  missingSetup?(modelName: string): string | undefined;
   /** Opens the session log; `onWriteError` hears, in a line, when the log can't be written. */
   openLog(
     runtime: Runtime,
@@ -50,9 +53,10 @@ export interface ConversationHost {
   findSession(runtime: Runtime, idOrPrefix: string): ResumedSession | undefined;
   /**
    * Starts what a runtime brings along (MCP servers, the sandbox probe), reporting problems in
-   * a line each; returns what ends it all (servers, tasks, background commands).
+   * a line each; a server's questions go to `elicit`. Returns what ends it all (servers, tasks,
+   * background commands).
    */
-  attach(runtime: Runtime, report: (line: string) => void): () => Promise<void>;
+  attach(runtime: Runtime, report: (line: string) => void, elicit?: Elicit): () => Promise<void>;
   /** The user's instructions for the system prompt (`--system-prompt`, `--append-system-prompt`). */
   systemPrompt?: { replace?: string; append?: string };
   /** Reads an image file for a prompt (`@shot.png`); throws an Error with a clear message. */

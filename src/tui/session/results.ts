@@ -7,13 +7,25 @@ import './tool_catalogue.js';
 const KEPT_RESULTS = 20;
 const KEPT_RESULT_CHARS = 200_000;
 
+/** A result as the viewer opens it: the file holding all of it when there is one, else its text. */
+export interface ViewableResult {
+  title: string;
+  text: string;
+  savedPath?: string;
+  id?: string;
+}
+
 /**
  * The latest tool results in full, for Ctrl-O. Tool lines show results collapsed; the last few
  * are kept (capped) so one can be printed whole on demand, without keeping a session's worth.
+ * A result saved to a file (over its budget, or a command's long output) is kept as its preview
+ * and the file's path: the viewer reads the file.
  */
 export class RecentResults {
   private readonly inputs = new Map<string, unknown>();
-  private readonly results: Array<{ title: string; text: string; id?: string }> = [];
+  private readonly results: ViewableResult[] = [];
+  /** The result Ctrl+O printed last: the one the viewer opens. */
+  private expanded?: ViewableResult;
   /** The run of read-only calls last opened by Ctrl+O (its calls' lines print once). */
   private openedReads: string[] = [];
 
@@ -30,14 +42,25 @@ export class RecentResults {
     if (showsOwnEntry(event.name)) return;
     const { text, savedPath } = event.result;
     const { verb, detail } = toolTitle(event.name, input, this.cwd());
-    const whole = savedPath ? `${text}\n\n(the whole result: ${savedPath})` : text;
-    this.keep(`${verb} ${detail}`, whole, event.id);
+    this.keep(`${verb} ${detail}`, text, event.id, savedPath);
   }
 
   /** Keeps something Ctrl-O can print in full, as the latest (a child agent's run, when it ends). */
-  keep(title: string, text: string, id?: string): void {
-    this.results.push({ title, text: text.slice(0, KEPT_RESULT_CHARS), id });
+  keep(title: string, text: string, id?: string, savedPath?: string): void {
+    this.results.push({
+      title,
+      text: text.slice(0, KEPT_RESULT_CHARS),
+      id,
+      ...(savedPath ? { savedPath } : {}),
+    });
     if (this.results.length > KEPT_RESULTS) this.results.shift();
+  }
+
+  /** The result the viewer opens: the one Ctrl+O printed last, else the latest. */
+  viewable(): ViewableResult | undefined {
+    const result = this.expanded ?? this.results.at(-1);
+    if (!result) this.store.setHint('No tool result to view.');
+    return result;
   }
 
   /** Prints the latest result (or child agent's run) not yet shown in full. */
@@ -48,7 +71,8 @@ export class RecentResults {
       this.store.setHint('No tool result to expand.');
       return;
     }
-    this.store.add({ kind: 'expanded', title: latest.title, text: latest.text });
+    this.expanded = latest;
+    this.store.add({ kind: 'expanded', title: latest.title, text: latest.text, savedPath: latest.savedPath });
     this.store.flush();
   }
 

@@ -5,6 +5,7 @@ import type { SessionLog } from '../../session/log.js';
 import type { ApprovalAnswer, ApprovalRequest } from '../../tool/run_call.js';
 import { freshStatus, type StatusInfo, UiStore } from '../state/store.js';
 import { askApproval } from './approvals.js';
+import { elicitInUi } from './elicitation.js';
 import type { ConversationHost, ResumedSession } from './host.js';
 import { ModelSlot } from './model_slot.js';
 import { notice } from './notice.js';
@@ -99,7 +100,11 @@ export class SessionLifecycle {
 
   private connect(runtime: Runtime): void {
     const store = this.store;
-    const release = this.host.attach(runtime, (line) => store.add(notice(line, 'warn')));
+    const release = this.host.attach(
+      runtime,
+      (line) => store.add(notice(line, 'warn')),
+      (request, signal) => elicitInUi(store, request, signal),
+    );
     const unsubscribe = runtime.onScheduledPrompt(
       scheduledPromptHandler(store, (text, shown) => this.events.submit(text, shown)),
     );

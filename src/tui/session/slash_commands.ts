@@ -83,7 +83,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       let name = args.trim();
       if (!name) {
         const picked = await session.store.ask<string | undefined>({
-          ...modelChoices(session.modelName, session.runtime.settings.model),
+          ...modelChoices(session.modelName, session.runtime.settings.model, (m) => session.modelMissing(m)),
           cancelValue: undefined,
         });
         if (!picked || picked === session.modelName) return;
@@ -258,10 +258,10 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'export',
     args: '[file]',
-    summary: 'write the conversation to a Markdown file',
+    summary: "write the conversation to a Markdown file (default: in the session's folder)",
     run: async (session, args) => {
-      const { sessionId, cwd } = session.runtime;
-      const result = await exportConversation({ logPath: session.logPath, sessionId, cwd, file: args });
+      const { sessionDir, cwd } = session.runtime;
+      const result = await exportConversation({ logPath: session.logPath, sessionDir, cwd, file: args });
       notice(session, result.text, result.error ? 'error' : 'info');
     },
   },

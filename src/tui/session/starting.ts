@@ -1,5 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import type { UiStore } from '../state/store.js';
+import type { ViewableResult } from './results.js';
 
 /** What the UI asks of the session behind it. */
 export interface SessionControls {
@@ -17,6 +18,8 @@ export interface SessionControls {
   setMode(mode: Mode, autoEdits?: boolean): void;
   /** Ctrl+O: prints the latest tool result in full. */
   expandLatest(): void;
+  /** The result the viewer opens (the one Ctrl+O printed last); undefined, with a notice, when none. */
+  viewableResult(): ViewableResult | undefined;
   /** Ctrl+B: sends the running commands to the background; returns how many. */
   detachCommands(): number;
 }
@@ -107,6 +110,12 @@ export class StartingSession implements SessionControls {
   expandLatest(): void {
     if (this.session) this.session.expandLatest();
     else this.store.setHint('No tool result to expand.');
+  }
+
+  viewableResult(): ViewableResult | undefined {
+    if (this.session) return this.session.viewableResult();
+    this.store.setHint('No tool result to view.');
+    return undefined;
   }
 
   detachCommands(): number {

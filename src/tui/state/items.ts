@@ -19,6 +19,8 @@ export interface ToolLine {
   cwd?: string;
   /** The edit's diff was printed at its approval, so the result does not print it again. */
   diffShown?: boolean;
+  /** The user said no at its approval: what the screen says in place of the model's message. */
+  declined?: string;
 }
 
 /** How a child ended, or that it still runs. */
@@ -66,7 +68,8 @@ export type TranscriptEntry =
   | { kind: 'proposal'; title: string; lines: Line[]; diff?: string }
   | { kind: 'shell'; command: string; output: string; exitCode: number | null }
   | { kind: 'panel'; title?: string; lines: Line[] }
-  | { kind: 'expanded'; title: string; text: string }
+  /** A result printed in full (Ctrl+O); `savedPath`: the file holding all of it, when the text is a preview. */
+  | { kind: 'expanded'; title: string; text: string; savedPath?: string }
   /** A child agent that ended, in one line. */
   | { kind: 'child'; child: ChildView };
 

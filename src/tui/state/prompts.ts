@@ -1,5 +1,7 @@
 /** The questions the UI puts to the user, one at a time, each resolved with its answer. */
 
+import type { ElicitationAnswer, ElicitedField } from '../../mcp/elicitation.js';
+
 export type ApprovalScope = 'session' | 'project' | 'user';
 
 export type ApprovalChoice =
@@ -46,13 +48,24 @@ export interface PickData {
   choices: Array<{ label: string; value: string; hint?: string }>;
 }
 
+/** An MCP server's form (elicitation): fields to fill in, answered accept, decline or cancel. */
+export interface FormData {
+  kind: 'form';
+  server: string;
+  message: string;
+  fields: ElicitedField[];
+}
+
 type Answered<D, T> = D & { id: number; resolve(value: T): void; cancel(): void };
 
 export type Prompt =
   | Answered<ApprovalData, ApprovalChoice>
   | Answered<QuestionData, string>
   | Answered<ConfirmData, ConfirmAnswer>
-  | Answered<PickData, string | undefined>;
+  | Answered<PickData, string | undefined>
+  | Answered<FormData, ElicitationAnswer>;
 
 /** A prompt as asked: its data and the answer an interrupt gives it. */
-export type PromptRequest<T> = (ApprovalData | QuestionData | ConfirmData | PickData) & { cancelValue: T };
+export type PromptRequest<T> = (ApprovalData | QuestionData | ConfirmData | PickData | FormData) & {
+  cancelValue: T;
+};

@@ -81,6 +81,7 @@ export class UiStore {
   private stream: StreamBlocks | undefined;
   private prompts: Prompt[] = [];
   private draft: Omit<Snapshot, 'staticKey' | 'staticItems' | 'live' | 'prompt'>;
+  private held = false;
 
   constructor(status: StatusInfo) {
     this.draft = { status, queued: [], children: [], childrenOpen: false, exiting: false };
@@ -98,6 +99,7 @@ export class UiStore {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.held) return;
     const fresh = this.unpublished;
     this.unpublished = [];
     let { staticKey, staticItems } = this.snapshot;
@@ -111,6 +113,15 @@ export class UiStore {
     }
     this.snapshot = { ...this.draft, staticKey, staticItems, live: [...this.live], prompt: this.prompts[0] };
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * While a full-screen view covers the UI, changes wait and nothing is drawn; they are all
+   * published at once when it closes.
+   */
+  hold(held: boolean): void {
+    this.held = held;
+    if (!held) this.flush();
   }
 
   private schedule(): void {
@@ -328,12 +339,14 @@ export class UiStore {
 
   setExiting(): void {
     if (this.hintTimer) clearTimeout(this.hintTimer);
+    // Leaving ends a hold: the UI exits (and closes a view that is open) even behind one.
+    this.held = false;
     this.change({ exiting: true, hint: undefined });
     this.flush();
   }
 
-  /** Shows a prompt (after those already waiting) and resolves with the answer. */
-  ask<T>(request: PromptRequest<T>): Promise<T> {
+  /** Shows a prompt (after those already waiting) and resolves with the answer; `signal` takes it away unanswered. */
+  ask<T>(request: PromptRequest<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve) => {
       const id = this.nextPromptId++;
       const { cancelValue, ...data } = request;
@@ -348,6 +361,8 @@ export class UiStore {
       const prompt = { ...data, id, resolve: answer, cancel: () => answer(cancelValue) } as unknown as Prompt;
       this.prompts.push(prompt);
       this.flush();
+      if (signal?.aborted) answer(cancelValue);
+      signal?.addEventListener('abort', () => answer(cancelValue), { once: true });
     });
   }
 

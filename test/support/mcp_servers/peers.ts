@@ -11,6 +11,9 @@ export const MISBEHAVING_SERVER = fileURLToPath(new URL('./misbehaving_server.mj
 /** The lively test server (stdio): lists that change, progress, cancellation, logging, a prompt and a resource. */
 export const LIVELY_SERVER = fileURLToPath(new URL('./lively_server.mjs', import.meta.url));
 
+/** The asking test server (stdio): tools that ask the user through elicitation, a form and a link. */
+export const ASKING_SERVER = fileURLToPath(new URL('./asking_server.mjs', import.meta.url));
+
 /** `@modelcontextprotocol/server-everything`'s entry point, run with `node` (no npx). */
 export const EVERYTHING_SERVER = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-everything/dist/index.js',
