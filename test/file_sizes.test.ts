@@ -21,7 +21,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'src/acp/agent.ts:latheAgent': 184,
   'src/tui/state/agent_events.ts:apply': 134,
   'src/browser/actions.ts:act': 123,
-  'src/tools/exec/run_process.ts:startProcess': 117,
   'src/tui/components/app.tsx:App': 124,
   'src/tui/render/entries.ts:renderEntry': 91,
   'src/config/settings.ts:mergeSettings': 109,
