@@ -19,9 +19,6 @@ const LARGE_FILES: Record<string, number> = {
 const LONG_FUNCTIONS: Record<string, number> = {
   'src/sdk/conversation.ts:runConversation': 179,
   'src/acp/agent.ts:latheAgent': 184,
-  'src/tui/state/agent_events.ts:apply': 134,
-  'src/tui/components/app.tsx:App': 124,
-  'src/tui/render/entries.ts:renderEntry': 91,
   'src/config/settings.ts:mergeSettings': 109,
   'src/tui/render/inline.ts:parseInline': 81,
 };

@@ -1,14 +1,9 @@
-import { Box, Static, useApp, useInput } from 'ink';
-import { Fragment, useEffect, useReducer, useRef, useSyncExternalStore } from 'react';
-import { SLASH_COMMAND_NAMES } from '../../config/commands/builtin_names.js';
-import { applyAction } from '../input/apply_action.js';
-import { openCandidates } from '../input/complete.js';
-import { type EditorState, emptyEditor } from '../input/editor.js';
+import { Box, Static, useApp } from 'ink';
+import { Fragment, useEffect, useSyncExternalStore } from 'react';
 import type { PromptHistory } from '../input/history.js';
-import { DEFAULT_KEYMAP, type Keymap, shownKeys } from '../input/keybindings.js';
-import { KeyReader } from '../input/keys.js';
+import { DEFAULT_KEYMAP, type Keymap } from '../input/keybindings.js';
 import { renderEditor } from '../input/render_editor.js';
-import { initialUi, type PromptUi, promptKey, promptLines } from '../prompt/prompt_state.js';
+import { initialUi, promptLines } from '../prompt/prompt_state.js';
 import { childPanelLines } from '../render/child_line.js';
 import { renderEntry, spaceAbove } from '../render/entries.js';
 import { activeTheme, type Line } from '../render/style.js';
@@ -20,11 +15,10 @@ import { ChildrenPanel } from './children_panel.js';
 import { LinesView } from './lines_view.js';
 import { LiveArea } from './live_area.js';
 import { BusyLine, StatusLine } from './status_line.js';
+import { useAppKeys } from './use_app_keys.js';
 import { useResultViews } from './use_result_views.js';
 import { useTerminalSize } from './use_terminal.js';
 
-/** Ctrl-C twice within this time exits. */
-const EXIT_WINDOW_MS = 2000;
 const INPUT_LINES = 8;
 
 function EntryView({ item, width }: { item: TranscriptItem; width: number }) {
@@ -53,14 +47,8 @@ export function App({
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const { columns: width, rows } = useTerminalSize();
   const app = useApp();
-  // Key events can come several per tick, before React re-renders: state lives in refs.
-  const editor = useRef<EditorState>(emptyEditor());
-  const candidates = useRef<string[]>([]);
-  const promptUi = useRef<PromptUi | undefined>(undefined);
-  const reader = useRef(new KeyReader(keymap));
-  const lastCtrlC = useRef(0);
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
   const views = useResultViews(session);
+  const { editor, candidates, promptUi } = useAppKeys(session, history, keymap, views);
 
   useEffect(() => {
     if (snap.exiting) app.exit();
@@ -68,55 +56,6 @@ export function App({
 
   const prompt = snap.prompt;
   if (prompt && promptUi.current?.promptId !== prompt.id) promptUi.current = initialUi(prompt);
-
-  useInput((input, key) => {
-    const bound = keymap.action(input, key);
-    if (views.key(input, key, bound)) return;
-    if (bound === 'cancel') {
-      const now = Date.now();
-      if (now - lastCtrlC.current < EXIT_WINDOW_MS) return session.exit();
-      lastCtrlC.current = now;
-      if (!session.interrupt()) editor.current = emptyEditor();
-      store.setHint(`Press ${shownKeys(keymap, 'cancel')} again to exit`, EXIT_WINDOW_MS);
-      return rerender();
-    }
-    // The store publishes the change (and its notice) in its next frame.
-    if (bound === 'toggleAgents') return store.toggleChildren();
-    if (bound === 'background') {
-      const moved = session.detachCommands();
-      store.setHint(moved > 0 ? 'Sent the running command to the background' : 'No command is running');
-      return rerender();
-    }
-    const actions = reader.current.read(input, key);
-    const current = store.getSnapshot().prompt;
-    if (current) {
-      const ui = promptUi.current?.promptId === current.id ? promptUi.current : initialUi(current);
-      const next = promptKey(current, ui, input, key, actions);
-      promptUi.current = next;
-      if (next.interrupt) session.interrupt();
-      return rerender();
-    }
-    if (bound === 'cycleMode') return session.cycleMode();
-    if (bound === 'interrupt') {
-      if (!session.interrupt()) candidates.current = [];
-      return rerender();
-    }
-    if (bound === 'quit') {
-      if (editor.current.text === '') session.exit();
-      return;
-    }
-    for (const action of actions) {
-      const result = applyAction(editor.current, action, {
-        history,
-        cwd: session.cwd,
-        commands: [...SLASH_COMMAND_NAMES, ...(session.commandNames ?? [])],
-        submit: (text, shown) => void session.submit(text, shown),
-      });
-      editor.current = result.state;
-      candidates.current = result.candidates ?? openCandidates(candidates.current, result.state);
-    }
-    rerender();
-  });
 
   const promptView = prompt && promptUi.current ? promptLines(prompt, promptUi.current, width) : [];
   const inputView: Line[] = prompt

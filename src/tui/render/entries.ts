@@ -50,6 +50,29 @@ export function spaceAbove(entry: TranscriptEntry): number {
   }
 }
 
+type EntryOf<K extends TranscriptEntry['kind']> = Extract<TranscriptEntry, { kind: K }>;
+
+/** A notice, marked by its tone. */
+function renderNotice(entry: EntryOf<'notice'>, width: number): Line[] {
+  const [mark, style]: [string, Style] =
+    entry.tone === 'error'
+      ? ['✗ ', { color: 'error' }]
+      : entry.tone === 'warn'
+        ? ['! ', { color: 'warning' }]
+        : ['· ', GRAY];
+  return wrapText(entry.text, width, style, [{ text: mark, style }], [{ text: '  ' }]);
+}
+
+/** A saved report: its title, a rule, its body without the title heading, and where it is. */
+function renderReport(entry: EntryOf<'report'>, width: number): Line[] {
+  return [
+    [{ text: `Report: ${entry.title}`, style: { bold: true, color: 'accent' } }],
+    [{ text: '─'.repeat(Math.min(width, 60)), style: GRAY }],
+    ...renderMarkdown(entry.markdown.replace(/^# .*\n+/, ''), width),
+    [{ text: `saved to ${entry.path}`, style: GRAY }],
+  ];
+}
+
 export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
   switch (entry.kind) {
     case 'user':
@@ -72,15 +95,8 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
       return renderToolLine(entry.tool, width);
     case 'reads':
       return renderReadGroup(entry.tools, width, { open: entry.open });
-    case 'notice': {
-      const [mark, style]: [string, Style] =
-        entry.tone === 'error'
-          ? ['✗ ', { color: 'error' }]
-          : entry.tone === 'warn'
-            ? ['! ', { color: 'warning' }]
-            : ['· ', GRAY];
-      return wrapText(entry.text, width, style, [{ text: mark, style }], [{ text: '  ' }]);
-    }
+    case 'notice':
+      return renderNotice(entry, width);
     case 'working':
       return wrapText(
         entry.text,
@@ -90,12 +106,7 @@ export function renderEntry(entry: TranscriptEntry, width: number): Line[] {
         [{ text: '  ' }],
       );
     case 'report':
-      return [
-        [{ text: `Report: ${entry.title}`, style: { bold: true, color: 'accent' } }],
-        [{ text: '─'.repeat(Math.min(width, 60)), style: GRAY }],
-        ...renderMarkdown(entry.markdown.replace(/^# .*\n+/, ''), width),
-        [{ text: `saved to ${entry.path}`, style: GRAY }],
-      ];
+      return renderReport(entry, width);
     case 'plan': {
       const bar: Line = [{ text: '│ ', style: { color: 'accent' } }];
       return [

@@ -3,7 +3,10 @@ import { addSpend, ChildrenSpend, type Spend } from '../../agent/subagents/child
 import { showsOwnEntry } from '../render/tool_facts.js';
 import { formatElapsed } from '../render/tool_line.js';
 import { ChildTracker } from './children.js';
+import { showEvent } from './event_entries.js';
 import type { UiStore } from './store.js';
+
+type EventOf<K extends AgentEvent['type']> = Extract<AgentEvent, { type: K }>;
 
 /** Turns the agent's events into what the UI shows. */
 export class AgentEventView {
@@ -45,24 +48,67 @@ export class AgentEventView {
   }
 
   apply(event: AgentEvent): void {
-    const store = this.store;
+    switch (event.type) {
+      case 'user_message':
+      case 'request_start':
+      case 'thinking_delta':
+      case 'text_delta':
+      case 'assistant_text':
+        this.applyTurn(event);
+        return;
+      case 'tool_call':
+      case 'tool_start':
+      case 'tool_progress':
+      case 'tool_result':
+        this.applyToolCall(event);
+        return;
+      case 'usage':
+        this.own = { usage: { ...event.usage }, costUsd: event.costUsd };
+        this.store.setStatus({ contextTokens: event.contextTokens });
+        this.showSpend();
+        return;
+      case 'done':
+        this.finish(event.outcome);
+        return;
+      case 'subagent':
+        if (this.childrenSpend.take(event)) this.showSpend();
+        this.children.apply(event);
+        return;
+      default:
+        showEvent(this.store, event);
+    }
+  }
+
+  /** A prompt starts the run's clock; the model's requests and text show as the busy line and the reply. */
+  private applyTurn(
+    event: EventOf<'user_message' | 'request_start' | 'thinking_delta' | 'text_delta' | 'assistant_text'>,
+  ): void {
     switch (event.type) {
       case 'user_message':
         this.runStarted ||= Date.now();
         return;
       case 'request_start':
-        store.setBusy({ since: this.runStarted || Date.now(), label: 'Thinking' });
-        return;
       case 'thinking_delta':
-        store.setBusy({ since: this.runStarted || Date.now(), label: 'Thinking' });
+        this.setBusy('Thinking');
         return;
       case 'text_delta':
-        store.setBusy({ since: this.runStarted || Date.now(), label: 'Writing' });
-        store.appendText(event.text);
+        this.setBusy('Writing');
+        this.store.appendText(event.text);
         return;
       case 'assistant_text':
-        store.endText();
+        this.store.endText();
         return;
+    }
+  }
+
+  private setBusy(label: string): void {
+    this.store.setBusy({ since: this.runStarted || Date.now(), label });
+  }
+
+  /** A tool call's line, from pending to its result; a conversation tool's call shows only an error. */
+  private applyToolCall(event: EventOf<'tool_call' | 'tool_start' | 'tool_progress' | 'tool_result'>): void {
+    const store = this.store;
+    switch (event.type) {
       case 'tool_call':
         if (showsOwnEntry(event.name)) this.quiet.set(event.id, event.name);
         else
@@ -77,106 +123,35 @@ export class AgentEventView {
       case 'tool_start':
         if (!this.quiet.has(event.id))
           store.updateTool(event.id, { status: 'running', startedAt: Date.now() });
-        store.setBusy({ since: this.runStarted || Date.now(), label: 'Working' });
+        this.setBusy('Working');
         return;
       case 'tool_progress':
         // The latest progress shows under the running call (once it has run a second).
         if (!this.quiet.has(event.id)) store.updateTool(event.id, { progress: event.message });
         return;
-      case 'tool_result': {
-        const quiet = this.quiet.get(event.id);
-        if (quiet) {
-          this.quiet.delete(event.id);
-          if (event.result.isError)
-            store.add({ kind: 'notice', tone: 'error', text: `${quiet}: ${event.result.text}` });
-          return;
-        }
-        const running = store.runningTools().find((t) => t.id === event.id);
-        store.updateTool(event.id, {
-          status: event.result.isError ? 'error' : 'ok',
-          elapsedMs: running?.startedAt !== undefined ? Date.now() - running.startedAt : undefined,
-          resultText: event.result.text,
-          savedPath: event.result.savedPath,
-          tail: undefined,
-        });
-        return;
-      }
-      case 'usage':
-        this.own = { usage: { ...event.usage }, costUsd: event.costUsd };
-        store.setStatus({ contextTokens: event.contextTokens });
-        this.showSpend();
-        return;
-      case 'retry':
-        store.add({
-          kind: 'notice',
-          tone: 'warn',
-          text: `${event.message} — retrying in ${formatElapsed(event.delayMs)} (attempt ${event.attempt})`,
-        });
-        return;
-      case 'mode_change':
-        store.setStatus({ mode: event.mode, autoEdits: false });
-        store.add({
-          kind: 'notice',
-          tone: 'info',
-          text: event.mode === 'plan' ? 'Now in Plan mode' : 'Now in Act mode',
-        });
-        return;
-      case 'working':
-        store.add({ kind: 'working', text: event.message });
-        return;
-      case 'phase_report':
-        store.add({ kind: 'phase', phase: event.phase, markdown: event.markdown });
-        return;
-      case 'report':
-        store.add({ kind: 'report', title: event.title, markdown: event.markdown, path: event.path });
-        return;
-      case 'plan':
-        store.settleText();
-        store.add({ kind: 'plan', markdown: event.markdown });
-        return;
-      case 'question':
-        store.add({ kind: 'question', question: event.question, answer: event.answer });
-        return;
-      case 'compaction':
-        store.add({
-          kind: 'notice',
-          tone: 'info',
-          text: `The conversation was compacted (it had ${event.before.toLocaleString('en-US')} tokens).`,
-        });
-        store.setStatus({ contextTokens: 0 });
-        return;
-      case 'notice':
-        store.add({ kind: 'notice', tone: 'info', text: event.message });
-        return;
-      case 'brief':
-        store.setStatus({ brief: event.on });
-        store.add({
-          kind: 'notice',
-          tone: 'info',
-          text: event.on ? 'Brief mode on: replies are kept short' : 'Brief mode off',
-        });
-        return;
-      case 'user_file':
-        store.add({
-          kind: 'notice',
-          tone: 'info',
-          text: `File for you: ${event.absolutePath} (${event.bytes.toLocaleString('en-US')} bytes)${event.caption ? ` — ${event.caption}` : ''}`,
-        });
-        return;
-      case 'notification':
-        store.add({ kind: 'notice', tone: 'info', text: `Notification: ${event.title} — ${event.body}` });
-        return;
-      case 'error':
-        store.add({ kind: 'notice', tone: 'error', text: event.message });
-        return;
-      case 'done':
-        this.finish(event.outcome);
-        return;
-      case 'subagent':
-        if (this.childrenSpend.take(event)) this.showSpend();
-        this.children.apply(event);
+      case 'tool_result':
+        this.toolResult(event);
         return;
     }
+  }
+
+  private toolResult(event: EventOf<'tool_result'>): void {
+    const store = this.store;
+    const quiet = this.quiet.get(event.id);
+    if (quiet) {
+      this.quiet.delete(event.id);
+      if (event.result.isError)
+        store.add({ kind: 'notice', tone: 'error', text: `${quiet}: ${event.result.text}` });
+      return;
+    }
+    const running = store.runningTools().find((t) => t.id === event.id);
+    store.updateTool(event.id, {
+      status: event.result.isError ? 'error' : 'ok',
+      elapsedMs: running?.startedAt !== undefined ? Date.now() - running.startedAt : undefined,
+      resultText: event.result.text,
+      savedPath: event.result.savedPath,
+      tail: undefined,
+    });
   }
 
   private finish(outcome: AgentOutcome): void {
