@@ -1,3 +1,4 @@
+import { readAgentEvent } from '../../agent/stored_events.js';
 import type { SessionEvent } from '../../session/log.js';
 import { showsOwnEntry } from '../render/tool_facts.js';
 import type { TranscriptEntry } from '../state/items.js';
@@ -16,21 +17,22 @@ export function replayEntries(
 ): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
   const calls = new Map<string, { name: string; input: unknown }>();
-  for (const event of events) {
+  for (const stored of events) {
+    const event = readAgentEvent(stored);
     switch (event.type) {
       case 'user_message':
-        entries.push({ kind: 'user', text: str(event.text), queued: event.queued === true });
+        entries.push({ kind: 'user', text: event.text, queued: event.queued === true });
         break;
       case 'assistant_text':
-        if (str(event.text).trim()) entries.push({ kind: 'assistant', markdown: str(event.text) });
+        if (event.text.trim()) entries.push({ kind: 'assistant', markdown: event.text });
         break;
       case 'tool_call':
         calls.set(str(event.id), { name: str(event.name), input: event.input });
         break;
       case 'tool_result': {
         const call = calls.get(str(event.id));
-        const name = str(event.name);
-        const result = (event.result ?? {}) as { isError?: boolean; text?: string };
+        const name = event.name;
+        const result = event.result;
         if (showsOwnEntry(name) && !result.isError) break;
         entries.push({
           kind: 'tool',
@@ -46,10 +48,10 @@ export function replayEntries(
         break;
       }
       case 'working':
-        entries.push({ kind: 'working', text: str(event.message) });
+        entries.push({ kind: 'working', text: event.message });
         break;
       case 'plan':
-        entries.push({ kind: 'plan', markdown: str(event.markdown) });
+        entries.push({ kind: 'plan', markdown: event.markdown });
         break;
       case 'report':
         entries.push({
@@ -66,16 +68,38 @@ export function replayEntries(
         entries.push({ kind: 'question', question: str(event.question), answer: str(event.answer) });
         break;
       case 'error':
-        entries.push({ kind: 'notice', tone: 'error', text: str(event.message) });
+        entries.push({ kind: 'notice', tone: 'error', text: event.message });
         break;
       case 'done': {
-        const outcome = (event.outcome ?? {}) as { kind?: string; text?: string };
+        const outcome = event.outcome;
         if (outcome.kind === 'completed' || outcome.kind === 'answered')
           entries.push({ kind: 'result', markdown: str(outcome.text) });
         break;
       }
-      default:
+      // Bookkeeping, the model's own messages and what the transcript does not show again.
+      case 'session_start':
+      case 'session_resumed':
+      case 'settings_change':
+      case 'session_end':
+      case 'model_message':
+      case 'compacted_messages':
+      case 'request_start':
+      case 'tool_start':
+      case 'retry':
+      case 'mode_change':
+      case 'compaction':
+      case 'notice':
+      case 'subagent':
+      case 'todo':
+      case 'brief':
+      case 'user_file':
+      case 'notification':
+      case 'approval_request':
+      case 'approval_answer':
+      case 'unknown':
         break;
+      default:
+        event satisfies never;
     }
   }
   if (entries.length <= limit) return entries;
