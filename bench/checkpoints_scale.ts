@@ -6,9 +6,12 @@
 //     checkpoints cost, the extra before the first model request, and the exit after the reply;
 //   - a prompt with two commands that write: the extra time of each command's round (from the reply
 //     that asks for it to the next request), i.e. the tree snapshot taken before it;
-//   - in this process, a tree snapshot after the first one, one file changed (CheckpointStore).
+//   - in this process, a tree snapshot after the first one, one file changed, and one with nothing
+//     changed (CheckpointStore): wall and processor time (this process's threads and its git calls).
 // Each home is reused from run to run, as a returning user's is. LATHE_BENCH_RUNS sets the runs;
-// LATHE_BENCH_BIN runs another build (the last row always measures this checkout's source).
+// LATHE_BENCH_BIN runs another build (the session rows always measure this checkout's source);
+// LATHE_BENCH_BEFORE names an earlier build's dist/bin/lathe.js to run in turns with this one, with
+// checkpoints on, for rows of its own (marked "before"), so both see the same load.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,13 +23,17 @@ import { latheEnv, startServer, type TimedServer } from './fake_server_process.j
 import { median, printTable } from './stats.js';
 
 const RUNS = Number(process.env.LATHE_BENCH_RUNS) || 5;
-const SIZES = [20_000, 100_000];
+// LATHE_BENCH_SIZES: the tree sizes, comma-separated (20,000 and 100,000 unless set).
+const SIZES = (process.env.LATHE_BENCH_SIZES ?? '20000,100000').split(',').map(Number);
 // LATHE_BENCH_BIN: another build's dist/bin/lathe.js (an earlier one, to compare).
 const BIN = process.env.LATHE_BENCH_BIN
   ? resolve(process.env.LATHE_BENCH_BIN)
   : fileURLToPath(new URL('../dist/bin/lathe.js', import.meta.url));
 /** GNU time, for the max RSS of a run; without it that column says n/a. */
 const TIME = '/usr/bin/time';
+const BEFORE = process.env.LATHE_BENCH_BEFORE ? resolve(process.env.LATHE_BENCH_BEFORE) : undefined;
+type Build = 'on' | 'off' | 'before';
+const BUILDS: Build[] = BEFORE ? ['on', 'off', 'before'] : ['on', 'off'];
 type Rows = Array<Record<string, string | number>>;
 
 interface RunTimes {
@@ -94,11 +101,12 @@ async function timeRun(
   cwd: string,
   home: string,
   scenario: Scenario,
+  bin = BIN,
 ): Promise<RunTimes> {
   await server.enqueue(scenario.turns);
   server.takeTraffic();
   const rssFile = join(home, 'rss.txt');
-  const lathe = [BIN, '-p', 'do the task', '--model', 'anthropic/claude-sonnet-4-5', ...scenario.args];
+  const lathe = [bin, '-p', 'do the task', '--model', 'anthropic/claude-sonnet-4-5', ...scenario.args];
   const [command, args] = existsSync(TIME)
     ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...lathe]]
     : [process.execPath, lathe];
@@ -133,21 +141,34 @@ async function timeRun(
   };
 }
 
-/** Medians of a scenario with checkpoints on and off, in turns, after one warm-up run of each. */
+/**
+ * Medians of a scenario with checkpoints on and off (and the earlier build, when named), in
+ * turns whose order changes from run to run, after one warm-up run of each.
+ */
 async function onAndOff(server: TimedServer, tree: string, scenario: Scenario) {
-  const homes = { on: home(true), off: home(false) };
-  const times: Record<'on' | 'off', RunTimes[]> = { on: [], off: [] };
-  for (const key of ['on', 'off'] as const) await timeRun(server, tree, homes[key], scenario);
+  const homes: Record<Build, string> = { on: home(true), off: home(false), before: home(true) };
+  const times: Record<Build, RunTimes[]> = { on: [], off: [], before: [] };
+  const run = (key: Build) => timeRun(server, tree, homes[key], scenario, key === 'before' ? BEFORE : BIN);
+  for (const key of BUILDS) await run(key);
   for (let i = 0; i < RUNS; i++)
-    for (const key of i % 2 ? (['off', 'on'] as const) : (['on', 'off'] as const))
-      times[key].push(await timeRun(server, tree, homes[key], scenario));
-  const of = (key: 'on' | 'off', pick: (t: RunTimes) => number) => median(times[key].map(pick));
-  const extra = (pick: (t: RunTimes) => number) => of('on', pick) - of('off', pick);
+    for (const key of i % 2 ? [...BUILDS].reverse() : BUILDS) times[key].push(await run(key));
+  const of = (key: Build, pick: (t: RunTimes) => number) => median(times[key].map(pick));
+  const extra = (pick: (t: RunTimes) => number, key: Build = 'on') => of(key, pick) - of('off', pick);
   return { of, extra };
 }
 
-/** A tree snapshot after the first in one process, one file changed before it (medians). */
-async function snapshotInSession(tree: string): Promise<number> {
+/** Processor milliseconds of this process's threads and of its children that ended (git). */
+function cpuMs(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  // utime, stime, cutime, cstime: fields 14-17 of stat, in clock ticks (100 a second).
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+}
+
+/**
+ * Tree snapshots after the first in one process, in turns: one file changed before it, and
+ * nothing changed (medians of wall and processor time).
+ */
+async function snapshotInSession(tree: string): Promise<Record<string, number>> {
   const store = new CheckpointStore({
     workspace: tree,
     documentsRoot: tempDir('lathe-bench-home-'),
@@ -155,15 +176,25 @@ async function snapshotInSession(tree: string): Promise<number> {
     maxAgeDays: 30,
   });
   await store.take({ kind: 'call', label: 'first' });
-  const times: number[] = [];
+  const times = {
+    session: [] as number[],
+    sessionCpu: [] as number[],
+    same: [] as number[],
+    sameCpu: [] as number[],
+  };
+  const measure = async (label: string, wall: number[], cpu: number[]) => {
+    const [start, startCpu] = [performance.now(), cpuMs()];
+    await store.take({ kind: 'call', label });
+    wall.push(performance.now() - start);
+    cpu.push(cpuMs() - startCpu);
+  };
   for (let i = 0; i < RUNS + 1; i++) {
     writeFileSync(join(tree, 'packages/p0/src/d1/f1.ts'), `changed ${i}\n`);
-    const start = performance.now();
-    await store.take({ kind: 'call', label: `run ${i}` });
-    times.push(performance.now() - start);
+    await measure(`run ${i}`, times.session, times.sessionCpu);
+    await measure(`same ${i}`, times.same, times.sameCpu);
   }
   await store.close();
-  return median(times.slice(1));
+  return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values.slice(1))]));
 }
 
 const verdict = (value: number, limit: number) => (value <= limit ? `ok (≤ ${limit})` : `OVER ${limit}`);
@@ -183,10 +214,22 @@ export async function benchCheckpointsScale(): Promise<Rows> {
         rss: read.extra((t) => t.rssMb),
         first: read.extra((t) => t.firstRequestMs),
         exit: read.of('on', (t) => t.exitMs),
+        exitExtra: read.extra((t) => t.exitMs),
         exitCommands: commands.of('on', (t) => t.exitMs),
+        exitCommandsExtra: commands.extra((t) => t.exitMs),
         firstCommand: commands.extra((t) => t.roundsMs[0]),
         secondCommand: commands.extra((t) => t.roundsMs[1]),
-        session: await snapshotInSession(tree),
+        ...(BEFORE
+          ? {
+              exitBefore: read.of('before', (t) => t.exitMs),
+              exitCommandsBefore: commands.of('before', (t) => t.exitMs),
+              exitCommandsExtraBefore: commands.extra((t) => t.exitMs, 'before'),
+              firstCommandBefore: commands.extra((t) => t.roundsMs[0], 'before'),
+              secondCommandBefore: commands.extra((t) => t.roundsMs[1], 'before'),
+              rssBefore: read.extra((t) => t.rssMb, 'before'),
+            }
+          : {}),
+        ...(await snapshotInSession(tree)),
       });
       rmSync(tree, { recursive: true, force: true });
     }
@@ -206,15 +249,30 @@ export async function benchCheckpointsScale(): Promise<Rows> {
     row('read-only prompt: extra wall ms with checkpoints on', 'wall', 50),
     row('read-only prompt: extra max RSS MB with checkpoints on', 'rss', 20),
     row('read-only prompt: extra ms to the first model request', 'first', 5),
-    row('read-only prompt: exit ms after the last reply (on)', 'exit', 50),
-    row('two commands: exit ms after the last reply (on)', 'exitCommands', 50),
+    row('read-only prompt: exit ms after the last reply (on)', 'exit'),
+    row('read-only prompt: exit after the last reply, extra ms with checkpoints on', 'exitExtra', 50),
+    row('two commands: exit ms after the last reply (on)', 'exitCommands'),
+    row('two commands: exit after the last reply, extra ms with checkpoints on', 'exitCommandsExtra', 50),
     row("two commands: the first command's round, extra ms (first snapshot in a process)", 'firstCommand'),
     row(
       "two commands: the second command's round, extra ms (snapshot after the first)",
       'secondCommand',
       400,
     ),
+    ...(BEFORE
+      ? [
+          row('before: read-only prompt: exit ms after the last reply (on)', 'exitBefore'),
+          row('before: two commands: exit ms after the last reply (on)', 'exitCommandsBefore'),
+          row('before: two commands: exit after the last reply, extra ms', 'exitCommandsExtraBefore'),
+          row("before: two commands: the first command's round, extra ms", 'firstCommandBefore'),
+          row("before: two commands: the second command's round, extra ms", 'secondCommandBefore'),
+          row('before: read-only prompt: extra max RSS MB with checkpoints on', 'rssBefore'),
+        ]
+      : []),
     row('in a session: snapshot after the first, one file changed, ms', 'session', 400),
+    row('in a session: the same, processor ms (with git)', 'sessionCpu'),
+    row('in a session: snapshot after the first, nothing changed, ms', 'same', 400),
+    row('in a session: the same, processor ms (with git)', 'sameCpu'),
   ];
 }
 

@@ -3,8 +3,9 @@
 // temp folder: once as a plain folder (ripgrep applies the .gitignore) and once as a git
 // repository with every file committed (git decides what is ignored). Runs are interleaved
 // (lathe, rg, lathe, rg …) so load on the machine falls on both alike; the ratio is of medians of
-// the same run. With LATHE_BENCH_BASELINE (an earlier build's dist/bin/lathe.js) that build is
-// timed in the same rounds.
+// the same run. Each round also times lathe in an empty folder, so the ratio less start-up (glob's
+// target: within 1.5× of `rg --files`) is of the same moment. With LATHE_BENCH_BASELINE (an
+// earlier build's dist/bin/lathe.js) that build is timed in the same rounds.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,12 @@ const CASES: Case[] = [
     rg: ['--files', '-g', 'pkg3/**/file3*.py'],
   },
   {
+    name: 'glob pkg1?/**/*.ts (10,000 matches, newest first)',
+    tool: 'glob',
+    input: { pattern: 'pkg1?/**/*.ts' },
+    rg: ['--files', '-g', 'pkg1?/**/*.ts'],
+  },
+  {
     name: 'search_files needleValue',
     tool: 'search_files',
     input: { regex: 'needleValue' },
@@ -85,20 +92,34 @@ const CASES: Case[] = [
   },
 ];
 
+/** `lathe tool glob` in an empty folder: the start-up every case pays. */
+const floor = (bin: string, empty: string, env: NodeJS.ProcessEnv) =>
+  timed(latheArgv(bin, 'glob', { pattern: '*.none' }), empty, env);
+
 async function measure(root: string, label: string, rg: string, env: NodeJS.ProcessEnv) {
   const rows: Array<Record<string, string | number>> = [];
+  const empty = mkdtempSync(join(tmpdir(), 'lathe-bench-empty-'));
   for (const c of CASES) {
     const lathe: Timed[] = [];
     const base: Timed[] = [];
     const bare: Timed[] = [];
+    /** Per round: lathe's time less its start-up in that round (glob's target leaves start-up out). */
+    const own: number[] = [];
+    const baseOwn: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
       const a = await timed(latheArgv(BIN, c.tool, c.input), root, env);
       const b = await timed([rg, ...c.rg], root, env);
+      const f = await floor(BIN, empty, env);
       const z = BASELINE ? await timed(latheArgv(BASELINE, c.tool, c.input), root, env) : undefined;
+      const zf = BASELINE ? await floor(BASELINE, empty, env) : undefined;
       if (i === 0) continue; // the first round warms the caches
       lathe.push(a);
       bare.push(b);
-      if (z) base.push(z);
+      own.push(a.ms - f.ms);
+      if (z && zf) {
+        base.push(z);
+        baseOwn.push(z.ms - zf.ms);
+      }
     }
     const l = median(lathe.map((t) => t.ms));
     const r = median(bare.map((t) => t.ms));
@@ -108,23 +129,26 @@ async function measure(root: string, label: string, rg: string, env: NodeJS.Proc
       'lathe ms': l,
       'rg ms': r,
       ratio: `${(l / r).toFixed(2)}×`,
+      'ratio less start-up': `${(median(own) / r).toFixed(2)}×`,
       'lathe peak RSS MB': Math.max(...lathe.map((t) => t.rssMb ?? 0)),
     };
     if (BASELINE) {
       row['baseline ms'] = median(base.map((t) => t.ms));
+      row['baseline ratio less start-up'] = `${(median(baseOwn) / r).toFixed(2)}×`;
       row['baseline peak RSS MB'] = Math.max(...base.map((t) => t.rssMb ?? 0));
     }
     rows.push(row);
   }
+  rmSync(empty, { recursive: true, force: true });
   return rows;
 }
 
-/** `lathe tool glob` in an empty folder: the start-up every case above pays. */
+/** The start-up floor on its own, in the last rounds. */
 async function startUpFloor(env: NodeJS.ProcessEnv): Promise<Record<string, string | number>> {
   const empty = mkdtempSync(join(tmpdir(), 'lathe-bench-empty-'));
   const times: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
-    const t = await timed(latheArgv(BIN, 'glob', { pattern: '*.none' }), empty, env);
+    const t = await floor(BIN, empty, env);
     if (i > 0) times.push(t.ms);
   }
   rmSync(empty, { recursive: true, force: true });

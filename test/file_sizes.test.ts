@@ -12,28 +12,17 @@ const FUNCTION_LIMIT = 80;
 
 /** Files over the limit today, with the most lines each may have. */
 const LARGE_FILES: Record<string, number> = {
-  'src/runtime/create_runtime.ts': 431,
   'src/lsp/server_connection.ts': 401,
 };
 
 /** Functions over the limit today (file:name), with the most lines each may have. */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'src/runtime/create_runtime.ts:createRuntime': 218,
-  'src/sdk/conversation.ts:runConversation': 202,
+  'src/sdk/conversation.ts:runConversation': 179,
   'src/acp/agent.ts:latheAgent': 184,
   'src/tui/state/agent_events.ts:apply': 134,
-  'src/browser/actions.ts:act': 123,
-  'src/tools/exec/run_process.ts:startProcess': 117,
   'src/tui/components/app.tsx:App': 124,
   'src/tui/render/entries.ts:renderEntry': 91,
   'src/config/settings.ts:mergeSettings': 109,
-  'src/tool/run_call.ts:runToolCall': 101,
-  'src/jobs/executor.ts:runInWorktree': 104,
-  'src/jobs/lathe_run.ts:runLathe': 102,
-  'src/tools/repl/repl_host.ts:runNow': 99,
-  'src/web/search/backends.ts:searchBackend': 94,
-  'src/tools/exec/execute_command.ts:call': 88,
-  'src/tools/repl/repl_host.ts:(anonymous, line 79)': 91,
   'src/tui/render/inline.ts:parseInline': 81,
 };
 

@@ -199,70 +199,97 @@ async function act(session: BrowserSession, page: Page, input: BrowserAction): P
       });
       return after(`Selected ${chosen.join(', ') || 'nothing'} in ${input.ref}.`);
     }
-    case 'scroll': {
-      if (input.ref) {
-        await (await elementOf(page, input.ref)).scrollIntoViewIfNeeded({ timeout: timeoutMs });
-        return after(`Scrolled ${input.ref} into view.`);
-      }
-      const amount = input.amount ?? Math.round((page.viewportSize()?.height ?? 800) * 0.8);
-      const direction = input.direction ?? 'down';
-      const dx = direction === 'left' ? -amount : direction === 'right' ? amount : 0;
-      const dy = direction === 'up' ? -amount : direction === 'down' ? amount : 0;
-      await page.mouse.wheel(dx, dy);
-      return after(`Scrolled ${direction} by ${amount} px.`);
-    }
-    case 'wait': {
-      const seconds = timeoutMs / 1000;
-      try {
-        if (input.text) await page.getByText(input.text).first().waitFor({ timeout: timeoutMs });
-        else if (input.selector) await page.waitForSelector(input.selector, { timeout: timeoutMs });
-        else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
-      } catch (error) {
-        if ((error as Error).name !== 'TimeoutError') throw error;
-        const what = input.text
-          ? `text "${input.text}"`
-          : input.selector
-            ? `selector ${input.selector}`
-            : 'a quiet network';
-        throw new ActionError(`Waited ${seconds} s for ${what}; it did not come.`);
-      }
-      return after(
-        input.text
-          ? `"${input.text}" is on the page.`
-          : input.selector
-            ? `${input.selector} is on the page.`
-            : 'The network is quiet.',
-      );
-    }
+    case 'scroll':
+      return scroll(page, input, timeoutMs, after);
+    case 'wait':
+      return waitFor(page, input, timeoutMs, after);
     case 'snapshot':
       return { text: await snapshotText(session, page, { find: input.find, full: input.full }) };
-    case 'screenshot': {
-      const data = await page.screenshot({ type: 'jpeg', quality: 75, fullPage: input.full_page ?? false });
-      const size = page.viewportSize();
-      return {
-        text: `Screenshot of ${page.url()}${size ? ` (viewport ${size.width}×${size.height})` : ''}; coordinates in it are what click, hover and type take as x and y.`,
-        image: { mediaType: 'image/jpeg', data: data.toString('base64') },
-      };
-    }
-    case 'evaluate': {
-      if (!input.expression) throw new ActionError('evaluate needs expression (JavaScript run in the page).');
-      let value: unknown;
-      try {
-        value = await page.evaluate(input.expression);
-      } catch (error) {
-        throw new ActionError(
-          `The script failed: ${(error as Error).message.split('\n')[0].replace(/^page\.evaluate: /, '')}`,
-        );
-      }
-      const text = value === undefined ? 'undefined' : (JSON.stringify(value, null, 2) ?? String(value));
-      return {
-        text:
-          text.length > EVALUATE_CHARS
-            ? `${text.slice(0, EVALUATE_CHARS)}\n… (${text.length - EVALUATE_CHARS} more characters)`
-            : text,
-      };
-    }
+    case 'screenshot':
+      return screenshot(page, input);
+    case 'evaluate':
+      return evaluate(page, input);
     default:
       throw new ActionError(`Unknown action ${input.action}.`);
   }
+}
+
+/** What an action returns after it: its line and the snapshot the page shows now. */
+type After = (done: string) => Promise<ActionResult>;
+
+async function scroll(
+  page: Page,
+  input: BrowserAction,
+  timeoutMs: number,
+  after: After,
+): Promise<ActionResult> {
+  if (input.ref) {
+    await (await elementOf(page, input.ref)).scrollIntoViewIfNeeded({ timeout: timeoutMs });
+    return after(`Scrolled ${input.ref} into view.`);
+  }
+  const amount = input.amount ?? Math.round((page.viewportSize()?.height ?? 800) * 0.8);
+  const direction = input.direction ?? 'down';
+  const dx = direction === 'left' ? -amount : direction === 'right' ? amount : 0;
+  const dy = direction === 'up' ? -amount : direction === 'down' ? amount : 0;
+  await page.mouse.wheel(dx, dy);
+  return after(`Scrolled ${direction} by ${amount} px.`);
+}
+
+/** Waits for text, a selector or a quiet network, whichever the input names. */
+async function waitFor(
+  page: Page,
+  input: BrowserAction,
+  timeoutMs: number,
+  after: After,
+): Promise<ActionResult> {
+  const seconds = timeoutMs / 1000;
+  try {
+    if (input.text) await page.getByText(input.text).first().waitFor({ timeout: timeoutMs });
+    else if (input.selector) await page.waitForSelector(input.selector, { timeout: timeoutMs });
+    else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    const what = input.text
+      ? `text "${input.text}"`
+      : input.selector
+        ? `selector ${input.selector}`
+        : 'a quiet network';
+    throw new ActionError(`Waited ${seconds} s for ${what}; it did not come.`);
+  }
+  return after(
+    input.text
+      ? `"${input.text}" is on the page.`
+      : input.selector
+        ? `${input.selector} is on the page.`
+        : 'The network is quiet.',
+  );
+}
+
+async function screenshot(page: Page, input: BrowserAction): Promise<ActionResult> {
+  const data = await page.screenshot({ type: 'jpeg', quality: 75, fullPage: input.full_page ?? false });
+  const size = page.viewportSize();
+  return {
+    text: `Screenshot of ${page.url()}${size ? ` (viewport ${size.width}×${size.height})` : ''}; coordinates in it are what click, hover and type take as x and y.`,
+    image: { mediaType: 'image/jpeg', data: data.toString('base64') },
+  };
+}
+
+/** Runs the input's JavaScript in the page; the result is its value as JSON, capped. */
+async function evaluate(page: Page, input: BrowserAction): Promise<ActionResult> {
+  if (!input.expression) throw new ActionError('evaluate needs expression (JavaScript run in the page).');
+  let value: unknown;
+  try {
+    value = await page.evaluate(input.expression);
+  } catch (error) {
+    throw new ActionError(
+      `The script failed: ${(error as Error).message.split('\n')[0].replace(/^page\.evaluate: /, '')}`,
+    );
+  }
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value, null, 2) ?? String(value));
+  return {
+    text:
+      text.length > EVALUATE_CHARS
+        ? `${text.slice(0, EVALUATE_CHARS)}\n… (${text.length - EVALUATE_CHARS} more characters)`
+        : text,
+  };
 }

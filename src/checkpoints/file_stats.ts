@@ -80,8 +80,28 @@ parentPort.on('message', ({ root, paths, from, to }) => {
 });
 `;
 
+/** The stats of a list of files, by index, as a scan asks them. */
+export interface PathStats {
+  /** Whether the file at `index` has the stats `known`. */
+  matches(index: number, known: FileStats): boolean;
+  /** The stats of the file at `index`, undefined when it is not there. */
+  at(index: number): FileStats | undefined;
+}
+
+/** What gives the stats of a list of files (relative to `root` with `/`). */
+export interface StatSource {
+  stat(root: string, paths: readonly string[]): Promise<PathStats>;
+}
+
+/** The stats of `paths`, taken on this thread. */
+export function statHere(root: string, paths: readonly string[]): FileStatList {
+  const out = new Float64Array(paths.length * FIELDS);
+  statInto(lstatSync, root, paths, 0, paths.length, out);
+  return new FileStatList(out);
+}
+
 /** The stats of a list of files, by index. */
-export class FileStatList {
+export class FileStatList implements PathStats {
   constructor(private readonly values: Float64Array) {}
 
   /** Whether the file at `index` has the stats `known` (compared without making an object: a scan asks 20,000 times). */
@@ -112,7 +132,7 @@ export class FileStatList {
 }
 
 /** lstat of many files, split with a helper thread when there are many; one per checkpoint store. */
-export class FileStatter {
+export class FileStatter implements StatSource {
   private worker?: Worker;
   private ready = false;
   private failed = false;
@@ -126,12 +146,9 @@ export class FileStatter {
 
   /** The stats of `paths`, relative to `root` with `/`. */
   async stat(root: string, paths: readonly string[]): Promise<FileStatList> {
-    const out = new Float64Array(paths.length * FIELDS);
     const worker = paths.length >= SPLIT_FROM ? this.helper() : undefined;
-    if (!worker) {
-      statInto(lstatSync, root, paths, 0, paths.length, out);
-      return new FileStatList(out);
-    }
+    if (!worker) return statHere(root, paths);
+    const out = new Float64Array(paths.length * FIELDS);
     const half = Math.floor(paths.length / 2);
     const theirs = this.ask(worker, root, paths, half);
     statInto(lstatSync, root, paths, 0, half, out);

@@ -1,6 +1,6 @@
 import { checkpointBytes } from './checkpoint_bytes.js';
 import { blobSha, type FileChange, type FileEntry, type FileMode, type FileStats } from './fast_import.js';
-import { type FileStatter, isLinkMode, isRegularMode } from './file_stats.js';
+import { isLinkMode, isRegularMode, type StatSource } from './file_stats.js';
 import type { ShadowRepo } from './shadow_repo.js';
 import type { SkippedFile, WorkspaceWalker } from './walk.js';
 
@@ -46,7 +46,7 @@ export async function scanWorkspace(
   root: string,
   walker: WorkspaceWalker,
   base: TreeMemory,
-  statter: FileStatter,
+  statter: StatSource,
   /** Files the walk leaves out to hold too (ignored files a restore may change). */
   extra: readonly string[] = [],
 ): Promise<WorkspaceScan> {
@@ -66,9 +66,12 @@ export async function scanWorkspace(
   const now = Date.now();
   let held = 0;
   let read = 0;
+  /** Paths of the base tree the walk found (each path comes once). */
+  let found = 0;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i];
     const known = base.files.get(path);
+    if (known) found++;
     if (known?.stat && stats.matches(i, known.stat)) continue;
     const abs = `${root}/${path}`;
     const stat = stats.at(i);
@@ -94,11 +97,17 @@ export async function scanWorkspace(
     changes.push({ path, mode, ...(hold ? { data } : {}) });
   }
   const removed: string[] = [];
-  for (const path of base.files.keys())
-    if (left.has(path) || !(walked.files.has(path) || added.has(path))) {
-      removed.push(path);
-      files().delete(path);
-    }
+  // When the walk found every file of the base, only those it left are gone: no second pass.
+  const gone =
+    found === base.files.size
+      ? [...left].filter((path) => base.files.has(path))
+      : [...base.files.keys()].filter(
+          (path) => left.has(path) || !(walked.files.has(path) || added.has(path)),
+        );
+  for (const path of gone) {
+    removed.push(path);
+    files().delete(path);
+  }
   return { base, files: changed ?? base.files, changes, removed, skipped, read };
 }
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../util/lazy_builtin.js';
+import { removeStatIndex, statIndexFile } from './indexed_stats.js';
 import { ShadowGitError } from './shadow_repo.js';
 import type { SnapshotAnswer, SnapshotRequest, SnapshotSetup } from './tree_snapshotter.js';
 import { WalkError } from './walk.js';
@@ -25,6 +26,8 @@ type Reply =
  */
 export class SnapshotThread {
   private worker?: Worker;
+  /** The running thread's index of the files' stats, removed when it ends. */
+  private indexFile?: string;
   private next = 0;
   private readonly waiting = new Map<number, Waiting>();
 
@@ -51,10 +54,14 @@ export class SnapshotThread {
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
+    if (this.indexFile) removeStatIndex(this.indexFile);
+    this.indexFile = undefined;
   }
 
   private start(): Worker {
-    const worker = startWorker(this.setup);
+    if (this.indexFile) removeStatIndex(this.indexFile);
+    this.indexFile = statIndexFile(this.setup.gitDir);
+    const worker = startWorker({ ...this.setup, indexFile: this.indexFile });
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiting = this.waiting.get(reply.id);

@@ -7,6 +7,7 @@ import {
   importCommit,
 } from './fast_import.js';
 import { FileStatter } from './file_stats.js';
+import { IndexedStatter, statIndexFile } from './indexed_stats.js';
 import { EMPTY_TREE, writeLooseCommit } from './loose_commit.js';
 import { type CheckpointMeta, commitMessage, REF_PREFIX, scopeOf } from './records.js';
 import { type CheckpointRefs, readCheckpointRefs, readLooseRef } from './refs_on_disk.js';
@@ -24,6 +25,12 @@ export interface SnapshotSetup {
   /** Absolute folders never walked (lathe's home and session folder when they lie inside). */
   skipFolders?: readonly string[];
   env?: NodeJS.ProcessEnv;
+  /** Where the thread writes its index of the files' stats (the thread's owner removes it). */
+  indexFile?: string;
+  /** Files from which git compares their stats (INDEXED_FROM unless set). */
+  indexedFrom?: number;
+  /** Snapshots taken before the index is first written (INDEX_AFTER unless set). */
+  indexAfter?: number;
 }
 
 /** One snapshot of the whole tree, written as a commit under `ref` (the caller holds the lock). */
@@ -68,8 +75,10 @@ type WriteTarget = Pick<ImportRequest, 'ref' | 'message' | 'at' | 'deleteRefs'>;
 export class TreeSnapshotter {
   private readonly repo: ShadowRepo;
   private readonly walker: WorkspaceWalker;
-  /** The stats of the workspace's files, with a helper thread on a large one. */
-  private readonly statter = new FileStatter();
+  /** lstat of the workspace's files, with a helper thread on a large one. */
+  private readonly lstat = new FileStatter();
+  /** The stats of the workspace's files: compared by git on a large one, once it has an index. */
+  private readonly statter: IndexedStatter;
   private memory?: Memory;
   /** The saved files once read: null when there were none. */
   private savedFiles?: SavedFiles | null;
@@ -78,6 +87,8 @@ export class TreeSnapshotter {
 
   constructor(private readonly setup: SnapshotSetup) {
     this.repo = new ShadowRepo(setup.gitDir, setup.workspace, setup.env);
+    const indexFile = setup.indexFile ?? statIndexFile(setup.gitDir);
+    this.statter = new IndexedStatter(this.repo, this.lstat, indexFile, setup.indexedFrom, setup.indexAfter);
     this.walker = new WorkspaceWalker(setup.workspace, {
       exclude: setup.exclude,
       skipFolders: setup.skipFolders,
@@ -257,8 +268,17 @@ export class TreeSnapshotter {
     }
   }
 
+  /**
+   * After a snapshot was answered: the index git compares stats with is written when it is due,
+   * so the next snapshot of a large workspace asks git instead of one lstat a file here. It gives
+   * up when `stop` says a snapshot is waiting.
+   */
+  async settle(stop?: () => boolean): Promise<void> {
+    if (this.memory) await this.statter.update(this.memory.files, stop);
+  }
+
   /** Ends the stat helper thread. */
   close(): Promise<void> {
-    return this.statter.close();
+    return this.lstat.close();
   }
 }

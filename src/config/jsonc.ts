@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
+import type { Node, ParseError } from 'jsonc-parser';
+import { describeJsoncError } from './jsonc_errors.js';
+
 /**
  * JSON with comments (JSONC), as editors write settings files: `//` and `/* *\/` comments,
- * trailing commas and a leading byte-order mark are accepted. A small recursive-descent parser
- * rather than JSON.parse, so every error has a line and column (JSON.parse's messages on Node
- * 20 often have neither).
+ * trailing commas and a leading byte-order mark are accepted. jsonc-parser reads the text; it
+ * is loaded the first time a settings file is read, so a start with none never parses it.
  */
 
 export interface JsoncError {
@@ -13,145 +16,42 @@ export interface JsoncError {
 
 export type JsoncResult = { ok: true; value: unknown } | { ok: false; error: JsoncError };
 
-class ParseFailure extends Error {
-  constructor(
-    message: string,
-    readonly offset: number,
-  ) {
-    super(message);
-  }
+type JsoncParser = typeof import('jsonc-parser');
+
+const load = createRequire(import.meta.url);
+let parser: JsoncParser | undefined;
+
+/** Parses JSONC text; an error says what is wrong and where (1-based line and column). */
+export function parseJsonc(text: string): JsoncResult {
+  parser ??= load('jsonc-parser') as JsoncParser;
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const root = parser.parseTree(body, errors, { allowTrailingComma: true, disallowComments: false });
+  const [first] = errors;
+  if (first === undefined) return { ok: true, value: root && treeValue(root) };
+  const { message, offset } = describeJsoncError(body, root, first, parser);
+  return { ok: false, error: { message, ...position(body, offset) } };
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const LITERALS: Array<[string, unknown]> = [
-  ['true', true],
-  ['false', false],
-  ['null', null],
-];
-
-class Parser {
-  private at = 0;
-
-  constructor(private readonly text: string) {}
-
-  parseDocument(): unknown {
-    this.skipSpace();
-    const value = this.parseValue();
-    this.skipSpace();
-    if (this.at < this.text.length) this.fail('unexpected text after the end of the value');
-    return value;
+/**
+ * The value of a parsed tree. Not jsonc-parser's own `parse` or `getNodeValue`: they assign
+ * each property, and a "__proto__" key would set the object's prototype; here it is data, as
+ * with JSON.parse.
+ */
+function treeValue(node: Node): unknown {
+  const children = node.children ?? [];
+  if (node.type === 'array') return children.map(treeValue);
+  if (node.type !== 'object') return node.value;
+  const object: Record<string, unknown> = {};
+  for (const [key, value] of children.map((property) => property.children ?? [])) {
+    Object.defineProperty(object, key.value as string, {
+      value: treeValue(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
-
-  private fail(message: string, offset = this.at): never {
-    throw new ParseFailure(message, offset);
-  }
-
-  private skipSpace(): void {
-    const { text } = this;
-    while (this.at < text.length) {
-      const c = text[this.at];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r') this.at++;
-      else if (text.startsWith('//', this.at)) {
-        const end = text.indexOf('\n', this.at);
-        this.at = end === -1 ? text.length : end;
-      } else if (text.startsWith('/*', this.at)) {
-        const end = text.indexOf('*/', this.at + 2);
-        if (end === -1) this.fail('a /* comment is never closed');
-        this.at = end + 2;
-      } else return;
-    }
-  }
-
-  private parseValue(): unknown {
-    const c = this.text[this.at];
-    if (c === '{') return this.parseObject();
-    if (c === '[') return this.parseArray();
-    if (c === '"') return this.parseString();
-    if (c === undefined) this.fail('the file ends where a value was expected');
-    NUMBER.lastIndex = this.at;
-    const number = NUMBER.exec(this.text);
-    if (number) {
-      this.at += number[0].length;
-      return Number(number[0]);
-    }
-    for (const [word, value] of LITERALS) {
-      if (this.text.startsWith(word, this.at)) {
-        this.at += word.length;
-        return value;
-      }
-    }
-    return this.fail(`unexpected ${describe(c)} where a value was expected`);
-  }
-
-  private parseObject(): Record<string, unknown> {
-    const object: Record<string, unknown> = {};
-    this.at++;
-    for (;;) {
-      this.skipSpace();
-      if (this.text[this.at] === '}') {
-        this.at++;
-        return object;
-      }
-      if (this.text[this.at] !== '"') this.fail(`expected a "quoted" property name or }`);
-      const key = this.parseString();
-      this.skipSpace();
-      if (this.text[this.at] !== ':') this.fail(`expected : after the property name "${key}"`);
-      this.at++;
-      this.skipSpace();
-      // defineProperty: a "__proto__" key is data, as with JSON.parse, not the prototype.
-      Object.defineProperty(object, key, {
-        value: this.parseValue(),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-      this.skipSpace();
-      const next = this.text[this.at];
-      if (next === ',') this.at++;
-      else if (next !== '}')
-        this.fail(next === undefined ? 'the file ends inside an object' : `expected , or } after "${key}"`);
-    }
-  }
-
-  private parseArray(): unknown[] {
-    const array: unknown[] = [];
-    this.at++;
-    for (;;) {
-      this.skipSpace();
-      if (this.text[this.at] === ']') {
-        this.at++;
-        return array;
-      }
-      array.push(this.parseValue());
-      this.skipSpace();
-      const next = this.text[this.at];
-      if (next === ',') this.at++;
-      else if (next !== ']')
-        this.fail(next === undefined ? 'the file ends inside a list' : 'expected , or ] after a list item');
-    }
-  }
-
-  private parseString(): string {
-    const start = this.at;
-    let i = start + 1;
-    for (; i < this.text.length; i++) {
-      const c = this.text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c === 0x5c) i++;
-      else if (c < 0x20) this.fail('a string cannot hold a raw line break or control character', i);
-    }
-    if (i >= this.text.length) this.fail('a string is never closed', start);
-    this.at = i + 1;
-    try {
-      return JSON.parse(this.text.slice(start, i + 1)) as string;
-    } catch {
-      return this.fail('a string holds an invalid \\ escape', start);
-    }
-  }
-}
-
-function describe(c: string): string {
-  return /\s/.test(c) ? 'whitespace' : `"${c}"`;
+  return object;
 }
 
 function position(text: string, offset: number): { line: number; column: number } {
@@ -164,15 +64,4 @@ function position(text: string, offset: number): { line: number; column: number 
     }
   }
   return { line, column: offset - lineStart + 1 };
-}
-
-/** Parses JSONC text; an error says what is wrong and where (1-based line and column). */
-export function parseJsonc(text: string): JsoncResult {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return { ok: true, value: new Parser(body).parseDocument() };
-  } catch (error) {
-    if (!(error instanceof ParseFailure)) throw error;
-    return { ok: false, error: { message: error.message, ...position(body, error.offset) } };
-  }
 }

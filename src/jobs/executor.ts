@@ -111,35 +111,9 @@ async function runInWorktree(
   const { spec } = context;
   const dir = worktree.dir;
   const baseSha = base.commit;
-  let included: string[] = [];
-  if (spec.include.length > 0) {
-    // Refused at submit; a job queued before that check still fails closed here.
-    if (isRemoteRepo(spec.repo))
-      return end({
-        status: 'failed',
-        baseSha,
-        failure: { stage: 'worktree', message: `"include" ${INCLUDE_NEEDS_LOCAL_REPO}` },
-      });
-    included = await RepositoryGit.open(spec.repo)
-      .then((git) => copyIncluded(git, spec.repo, dir, spec.include))
-      .catch((error: Error) => {
-        throw new JobInfrastructureError('worktree', `cannot copy the included files: ${error.message}`);
-      });
-    log(`copied: ${included.join(', ') || 'nothing matched'}`);
-  }
-  if (spec.setup.length > 0) {
-    context.stage('setup');
-    try {
-      await runSetupCommands(spec.setup, dir, settings.runSetup, 'the job');
-      log(`setup ran: ${spec.setup.join('; ')}`);
-    } catch (error) {
-      return end({
-        status: 'failed',
-        baseSha,
-        failure: { stage: 'setup', message: (error as Error).message.slice(-SETUP_TAIL) },
-      });
-    }
-  }
+  const prepared = await prepareWorktree(settings, context, dir, baseSha, log, end);
+  if ('ended' in prepared) return prepared.ended;
+  const { included } = prepared;
   if (context.signal.aborted) return end({ status: 'cancelled', baseSha });
 
   context.stage('run');
@@ -158,23 +132,11 @@ async function runInWorktree(
     onSpend: context.spent,
   });
   const status = statusOf(run);
-  const result = run.result ?? {};
-  const sessionId = run.sessionId;
-  if (sessionId) await copySessionLog(settings.documentsRoot, dir, sessionId, filesDir);
-  const text = typeof result.result === 'string' ? result.result : run.stderrTail.split('\n').at(-1);
-  const collected = {
-    baseSha,
-    text,
-    subtype: result.outcome as string | undefined,
-    turns: result.num_turns as number | undefined,
-    usage: run.usage,
-    costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,
-    ...(sessionId ? { sessionId } : {}),
-    ...(run.budgetExhausted ? { budgetExhausted: run.budgetExhausted } : {}),
-  };
+  const collected = await collectRun(settings.documentsRoot, dir, filesDir, baseSha, run);
   if (status === 'cancelled') return end({ status, ...collected });
 
   context.stage('output');
+  const { text } = collected;
   try {
     const output = await makeOutput({
       spec,
@@ -202,6 +164,79 @@ async function runInWorktree(
       failure: { stage: 'output', message: (error as Error).message },
     });
   }
+}
+
+/**
+ * Copies the job's included files into the worktree and runs its setup commands; the files
+ * copied, or the job's end when either failed.
+ */
+async function prepareWorktree(
+  settings: ExecutorSettings,
+  context: JobContext,
+  dir: string,
+  baseSha: string,
+  log: (line: string) => void,
+  end: End,
+): Promise<{ included: string[] } | { ended: JobOutcome }> {
+  const { spec } = context;
+  let included: string[] = [];
+  if (spec.include.length > 0) {
+    // Refused at submit; a job queued before that check still fails closed here.
+    if (isRemoteRepo(spec.repo))
+      return {
+        ended: end({
+          status: 'failed',
+          baseSha,
+          failure: { stage: 'worktree', message: `"include" ${INCLUDE_NEEDS_LOCAL_REPO}` },
+        }),
+      };
+    included = await RepositoryGit.open(spec.repo)
+      .then((git) => copyIncluded(git, spec.repo, dir, spec.include))
+      .catch((error: Error) => {
+        throw new JobInfrastructureError('worktree', `cannot copy the included files: ${error.message}`);
+      });
+    log(`copied: ${included.join(', ') || 'nothing matched'}`);
+  }
+  if (spec.setup.length > 0) {
+    context.stage('setup');
+    try {
+      await runSetupCommands(spec.setup, dir, settings.runSetup, 'the job');
+      log(`setup ran: ${spec.setup.join('; ')}`);
+    } catch (error) {
+      return {
+        ended: end({
+          status: 'failed',
+          baseSha,
+          failure: { stage: 'setup', message: (error as Error).message.slice(-SETUP_TAIL) },
+        }),
+      };
+    }
+  }
+  return { included };
+}
+
+/** What a finished run tells the job's outcome; its session log is copied into the job's files. */
+async function collectRun(
+  documentsRoot: string,
+  dir: string,
+  filesDir: string,
+  baseSha: string,
+  run: LatheRunResult,
+) {
+  const result = run.result ?? {};
+  const sessionId = run.sessionId;
+  if (sessionId) await copySessionLog(documentsRoot, dir, sessionId, filesDir);
+  const text = typeof result.result === 'string' ? result.result : run.stderrTail.split('\n').at(-1);
+  return {
+    baseSha,
+    text,
+    subtype: result.outcome as string | undefined,
+    turns: result.num_turns as number | undefined,
+    usage: run.usage,
+    costUsd: (result.total_cost_usd as number | null | undefined) ?? run.costUsd ?? null,
+    ...(sessionId ? { sessionId } : {}),
+    ...(run.budgetExhausted ? { budgetExhausted: run.budgetExhausted } : {}),
+  };
 }
 
 /** Copies the run's session log (written under the worktree's own sessions folder) into the job's files. */

@@ -52,14 +52,8 @@ function limitShown(limit: { name?: string; used?: number; max?: number }): stri
   return `${limit.name} (${limit.used} of ${limit.max})`;
 }
 
-/**
- * Runs `lathe -p` in the job's worktree with `--output-format stream-json`, in its own process
- * group. Turns, tokens and cost are the run's own limits (`--max-turns`, `--max-tokens`,
- * `--max-cost`): it stops before a request it cannot pay for and runs no call of a response
- * that used its budget up. Seconds are watched here by a timer that ends the process group, as
- * cancelling does.
- */
-export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
+/** The command line of the run: its worktree, model, limits and sandbox, and the prompt. */
+function latheArgs(request: LatheRunRequest): string[] {
   const args = [request.bin, '--cwd', request.dir, '--output-format', 'stream-json', '--yolo'];
   args.push('--sandbox', request.sandbox);
   if (request.model) args.push('--model', request.model);
@@ -70,7 +64,44 @@ export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
   if (cost) args.push('--max-cost', String(cost));
   // `--print=…` keeps a prompt that starts with "-" from being read as an option.
   args.push(`--print=${request.prompt}`);
-  const child = spawn(process.execPath, args, {
+  return args;
+}
+
+/** Reads the run's stream-json events into its outcome, telling its spend as it goes. */
+function eventReader(
+  request: LatheRunRequest,
+  outcome: LatheRunResult,
+): (event: Record<string, unknown>) => void {
+  let requests = 0;
+  return (event) => {
+    if (event.type === 'system' && event.subtype === 'init') {
+      outcome.sessionId = event.session_id as string;
+      outcome.model = event.model as string;
+    } else if (event.type === 'request_start') {
+      requests++;
+    } else if (event.type === 'usage') {
+      const usage = event.total_usage as Record<string, number>;
+      outcome.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
+      const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
+      if (dollars !== undefined) outcome.costUsd = dollars;
+      request.onSpend?.({ usage: outcome.usage, costUsd: outcome.costUsd ?? null, turns: requests });
+    } else if (event.type === 'result') {
+      outcome.result = event;
+      const limit = event.limit as Parameters<typeof limitShown>[0] | undefined;
+      if (limit) outcome.budgetExhausted ??= limitShown(limit);
+    }
+  };
+}
+
+/**
+ * Runs `lathe -p` in the job's worktree with `--output-format stream-json`, in its own process
+ * group. Turns, tokens and cost are the run's own limits (`--max-turns`, `--max-tokens`,
+ * `--max-cost`): it stops before a request it cannot pay for and runs no call of a response
+ * that used its budget up. Seconds are watched here by a timer that ends the process group, as
+ * cancelling does.
+ */
+export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
+  const child = spawn(process.execPath, latheArgs(request), {
     cwd: request.dir,
     env: request.env,
     detached: true,
@@ -111,25 +142,7 @@ export function runLathe(request: LatheRunRequest): Promise<LatheRunResult> {
     : undefined;
   if (child.pid) request.onStart?.(child.pid);
 
-  let requests = 0;
-  const onEvent = (event: Record<string, unknown>) => {
-    if (event.type === 'system' && event.subtype === 'init') {
-      outcome.sessionId = event.session_id as string;
-      outcome.model = event.model as string;
-    } else if (event.type === 'request_start') {
-      requests++;
-    } else if (event.type === 'usage') {
-      const usage = event.total_usage as Record<string, number>;
-      outcome.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
-      const dollars = outcome.model ? costOf(outcome.model, usage) : undefined;
-      if (dollars !== undefined) outcome.costUsd = dollars;
-      request.onSpend?.({ usage: outcome.usage, costUsd: outcome.costUsd ?? null, turns: requests });
-    } else if (event.type === 'result') {
-      outcome.result = event;
-      const limit = event.limit as Parameters<typeof limitShown>[0] | undefined;
-      if (limit) outcome.budgetExhausted ??= limitShown(limit);
-    }
-  };
+  const onEvent = eventReader(request, outcome);
 
   createInterface({ input: child.stdout }).on('line', (line) => {
     stream.write(`${line}\n`);

@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 /**
  * Who may call `lathe mcp serve --http`, judged before the token and before any session: a
  * DNS-rebinding page reaches 127.0.0.1 under its own host name, so a `Host` other than the
- * listening address is refused, and so is a browser page (`Origin`) not named in settings.
+ * listening address is refused, and so is a browser page (`Origin`) from elsewhere than the
+ * listening address and not named in settings. The listening address's own origin cannot be a
+ * rebinding page (its `Host` is checked), and the bearer token still gates it.
  *
  * The MCP SDK's own checks do not fit here: the transport's `allowedHosts` / `allowedOrigins`
  * run inside a session's transport (after the token, after a session is made for an
@@ -42,7 +44,9 @@ export function callerRefusal(req: IncomingMessage, policy: CallerPolicy): strin
   if (!allowed.includes(host.toLowerCase()))
     return `refused a request for Host ${quoted(host)}: lathe listens at ${allowed.join(' and ')}`;
   const origin = req.headers.origin;
-  if (origin !== undefined && !policy.allowedOrigins.includes(originOf(origin)))
+  const ownOrigins = listeningHosts(policy.port).map((name) => `http://${name}`);
+  const allowedOrigins = [...ownOrigins, ...policy.allowedOrigins];
+  if (origin !== undefined && !allowedOrigins.includes(originOf(origin)))
     return `refused a request from Origin ${quoted(origin)}: not in settings mcp.allowedOrigins`;
   return undefined;
 }

@@ -1,286 +1,41 @@
-import { homedir } from 'node:os';
-import type {
-  AgentRuntime,
-  ChildRuntimeOptions,
-  IsolatedPlace,
-  SubagentSetup,
-} from '../agent/agent_runtime.js';
-import type { ConversationMessage } from '../agent/model_stream.js';
-import { type AgentType, discoverAgentTypes } from '../config/agent_types/index.js';
-import { CommandCatalog, discoverCommands } from '../config/commands/index.js';
-import type { HookGroup } from '../config/hooks/types.js';
 import { RuleSet } from '../config/rules/index.js';
-import type { ResolvedSettings } from '../config/settings.js';
-import { discoverSkills, SkillCatalog, skillCommands } from '../config/skills/index.js';
-import type { WorkspaceTrust } from '../config/trust.js';
-import type { AgentKind, Mode } from '../config/types.js';
 import { sessionHooks } from '../hooks/build.js';
-import { type AgentHooks, toolHooks } from '../hooks/index.js';
-import { LanguageServers } from '../lsp/language_servers.js';
-import type { PeerEventHandler } from '../messaging/peers.js';
-import type { MessageRouter } from '../messaging/router.js';
-import type { TeamMembers } from '../messaging/team_members.js';
-import type { TeamStore } from '../messaging/team_store.js';
-import { RulePermissionEngine } from '../permission/engine.js';
-import type { Place } from '../permission/place.js';
-import type { SandboxDescription, SandboxStatus } from '../permission/sandbox/bubblewrap.js';
-import type { ScheduledPromptHandler } from '../schedule/schedule_host.js';
 import { newSessionId, sessionFolder } from '../session/ids.js';
-import type { EditorAccess } from '../tool/context/editor.js';
-import type { McpAccess } from '../tool/context/mcp.js';
-import type { RecipientSource } from '../tool/context/messages.js';
-import type { BriefMode } from '../tool/context/session_tools.js';
-import type { BackgroundTask } from '../tool/context/tasks.js';
-import type { WorkspaceMove } from '../tool/context/workspace_move.js';
-import type { ToolExecution } from '../tool/executor.js';
-import { pathRuleTools } from '../tool/kinds.js';
-import { findTool } from '../tool/pool.js';
-import type { ApprovalAnswer, ApprovalRequest, ToolCall } from '../tool/run_call.js';
-import type { PoolConditions, ProviderCapabilities, Tool, ToolResult } from '../tool/types.js';
-import { builtinTools } from '../tools/index.js';
-import { filesWithWord } from '../tools/lsp/word_files.js';
-import { type CheckpointService, conversationMark } from './checkpoint_service.js';
-import { createChildRuntime, subagentSetup, type TreeParts } from './child_runtime.js';
-import { type ConfigurationOptions, resolveConfiguration } from './configuration.js';
-import { isolate } from './isolation.js';
+import { resolveConfiguration } from './configuration.js';
+import { languageServersFor } from './language_server_setup.js';
+import { permissionEngines } from './permission_engines.js';
 import { RuntimePlace } from './place.js';
-import { PoolState } from './pool_state.js';
-import { type BackgroundWork, RuntimeServices } from './services.js';
-import { type ExecutionOptions, toolExecution } from './tool_context.js';
+import { runtimeHandle } from './runtime_handle.js';
+import type { Runtime, RuntimeOptions } from './runtime_types.js';
+import { RuntimeServices } from './services.js';
+import { discoverSessionContent } from './session_content.js';
+import { sessionShutdown } from './shutdown.js';
+import { toolPool } from './tool_pool.js';
+import { toolRuns } from './tool_runs.js';
 
 export { RuntimeError, runtimePlaces } from './configuration.js';
+export type { Runtime, RuntimeOptions } from './runtime_types.js';
 export type { BackgroundWork } from './services.js';
 export type { ExecutionOptions } from './tool_context.js';
 
-/** What a runtime is made with; where it works and its settings come from `ConfigurationOptions`. */
-export interface RuntimeOptions extends ConfigurationOptions {
-  yolo?: boolean;
-  capabilities?: Partial<ProviderCapabilities>;
-  agentKind?: AgentKind;
-  /** Tools from MCP servers; they come after the built-ins and never replace one. */
-  externalTools?: Tool[];
-  /** The MCP client the MCP tools use (servers connect later: see `setExternalTools`). */
-  mcp?: McpAccess;
-  /** Headless `--json-schema` runs offer structured_output. */
-  jsonSchema?: boolean;
-  /** Asks the user; without it (headless), an ask is a denial. */
-  askUser?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
-  sessionId?: string;
-  /** More folders the tools may read and edit as they do the workspace (`--add-dir`). */
-  addDirs?: string[];
-  /** Where the tools save files (results, command output) instead of the session's folder. */
-  sessionDir?: string;
-  /** Agent types beyond the discovered ones, for clients of the SDK; a discovered type of the same name wins. */
-  agentTypes?: AgentType[];
-  /** The lathe command (its JS file) that schedules and triggers start headless runs with; the CLI passes its own. */
-  latheBin?: string;
-  /** A program's own tools (the SDK's `tool()`): they join the pool after the built-ins, for children too. */
-  programTools?: Tool[];
-  /** A program's hook functions (the SDK's `hooks`), after the hooks of the settings. */
-  hookGroups?: HookGroup[];
-  /** The program's buffers and terminal (the SDK's `editor`), for this runtime's tools and its children's. */
-  editor?: EditorAccess;
-  /**
-   * The runtime's calls are typed by the user in their own shell (`lathe tool NAME`), not made by
-   * a model: the user sees the files, so edit_file and notebook_edit need no read first. A child
-   * agent's calls are the model's: its runtime keeps the read-before-edit rule.
-   */
-  callsFromUserShell?: boolean;
-}
-
-export interface Runtime {
-  /** Where the session started (its settings, trust and sessions belong to this folder). */
-  readonly cwd: string;
-  readonly workspace: string;
-  /**
-   * Where the tools work now: the workspace, or the worktree enter_worktree moved the session
-   * into. `place.moveTo(worktree)` moves the cwd, the permission workspace and the sandbox's
-   * writable root together (a child isolated in a worktree of its own starts there).
-   */
-  readonly place: Place & WorkspaceMove;
-  readonly documentsRoot: string;
-  readonly sessionId: string;
-  readonly sessionDir: string;
-  readonly settings: ResolvedSettings;
-  /** Whether the user trusts the workspace, and what of it waits for that trust. */
-  readonly trust: WorkspaceTrust;
-  /** The session's hooks (settings `hooks`): `hooks.set.list()` for `/hooks`, `hooks.set.onWarning` for failing ones. */
-  readonly hooks: AgentHooks;
-  readonly permissions: RulePermissionEngine;
-  /** Problems with settings, rules or switches: reported, never fatal. */
-  readonly warnings: string[];
-  /** The rule files of the session, which join the system prompt (`/rules` lists them). */
-  readonly rules: RuleSet;
-  readonly conditions: PoolConditions;
-  /** The tools offered under the current conditions, in pool order. */
-  readonly pool: Tool[];
-  /** The tools whose definitions the model is given: the pool less the deferred tools not loaded yet. */
-  readonly definedTools: Tool[];
-  /** The skills found at the start (Agent Skills folders), with their warnings already in `warnings`. */
-  readonly skills: SkillCatalog;
-  /** Runs one tool through the whole pipeline: validation, permissions, executor, budgeting. */
-  runTool(name: string, input: unknown): Promise<ToolResult>;
-  /** Runs several calls as one model message would: safe ones in parallel, results in call order. */
-  runTools(calls: ToolCall[]): Promise<ToolResult[]>;
-  /** Switches Plan/Act; the pool and the permission engine follow. */
-  setMode(mode: Mode): void;
-  /** Ends every command still running in the background (at exit). */
-  stopBackgroundCommands(): void;
-  /** Sends the commands the model is waiting for to the background; returns how many. */
-  detachForegroundCommands(): number;
-  /**
-   * Installs the client's handler of scheduled prompts (an interactive client queues each as a
-   * user message) and starts the cron scheduler (feature `triggers`) and the remote-trigger
-   * endpoint (`remote_triggers`). Without a handler, due prompts start headless runs.
-   * Returns a function that removes the handler.
-   */
-  onScheduledPrompt(handler: ScheduledPromptHandler): () => void;
-  /**
-   * send_message's router; `messages.addSource(source)` adds recipients (an agent's children)
-   * and returns the function that removes them.
-   */
-  readonly messages: MessageRouter;
-  /** The session's teams (feature `swarms`): `teams.takeUnread(member)` is a member's new mail. */
-  readonly teams: TeamStore | undefined;
-  /**
-   * Installs the client's handler of messages from other lathe processes and opens this one's
-   * inbox (feature `peers`; without it, nothing happens). Returns a function that removes the
-   * handler; messages that come meanwhile wait for the next one.
-   */
-  onPeerMessage(handler: PeerEventHandler): () => void;
-  /**
-   * Lines for the user about webhook requests (a refused one, a delivery; feature
-   * `github_webhooks`). Returns a function that stops them.
-   */
-  onWebhookNotice(report: (line: string) => void): () => void;
-  /** Ends everything the runtime started: background commands, tasks, schedules, endpoint, runs. */
-  dispose(): Promise<void>;
-  /** Whether commands run in the OS sandbox here (probed once). */
-  checkSandbox(): Promise<SandboxStatus>;
-  /** The sandbox in detail (capabilities dropped, user namespace), for `lathe doctor`. */
-  describeSandbox(): Promise<SandboxDescription>;
-  /**
-   * One line about commands and the sandbox for the start of a run — they ask (a person is
-   * there) or are refused, and how to fix it — or undefined when they run sandboxed or the user
-   * turned the sandbox off.
-   */
-  sandboxNotice(): Promise<string | undefined>;
-  /** How many commands were refused because the sandbox is unavailable (fail closed). */
-  readonly sandboxRefusals: number;
-  /** Background commands and tasks still running, to say what ends when a client exits. */
-  runningBackgroundWork(): BackgroundWork[];
-  /** The model's capabilities decide some tools (images, browser use); the pool follows. */
-  setCapabilities(capabilities: Partial<ProviderCapabilities>): void;
-  /** A streaming execution for one model message: calls are added as they arrive. */
-  createExecution(options?: ExecutionOptions): ToolExecution;
-  /**
-   * MCP servers connect after start: their tools join the pool (after the built-ins) as they
-   * come; `deferred` names the tools tool_search holds back.
-   */
-  setExternalTools(tools: Tool[], mcp?: { access: McpAccess; deferred?: readonly string[] }): void;
-  /** The MCP client once servers are attached: their states and tools (`/mcp`). */
-  readonly mcp: McpAccess | undefined;
-  /** The tasks of task_create and the background children, by id. */
-  readonly tasks: Map<string, BackgroundTask>;
-  /** The child agent types, limits and depth; absent with the `subagents` feature off. */
-  readonly subagents?: SubagentSetup;
-  /** A runtime for a child agent of this runtime's agent (see `createChildRuntime`). */
-  child(options: ChildRuntimeOptions): AgentRuntime;
-  /** A new git worktree for a child with `isolation: "worktree"` (see `AgentRuntime.isolate`). */
-  isolate(name: string): Promise<IsolatedPlace>;
-  /** Makes an agent's children reachable by send_message (see `AgentRuntime.addRecipients`). */
-  addRecipients(source: RecipientSource): () => void;
-  /** Which team members run, and their mail (feature `swarms`; see `AgentRuntime.teamMembers`). */
-  readonly teamMembers?: TeamMembers;
-  /** The `/name` commands (custom command files, workflows) and the workflow scripts. */
-  readonly commands: CommandCatalog;
-  /** Concise-output mode (the brief tool): the agent's system prompt follows it. */
-  readonly brief: BriefMode;
-  /** The workspace's checkpoints (`checkpoints.off` says why there are none): /undo, /rewind. */
-  readonly checkpoints: CheckpointService;
-  /** A checkpoint before a user's prompt (see `AgentRuntime.checkpointTurn`). */
-  checkpointTurn(
-    prompt: string,
-    history: readonly ConversationMessage[],
-    startAfter?: Promise<unknown>,
-  ): Promise<string | undefined>;
-  /** Starts the language servers the workspace calls for (see `AgentRuntime.warmUp`). */
-  warmUp(startAfter: Promise<unknown>): void;
-  /** The session's language servers, shared with its children. */
-  readonly languageServers: LanguageServers;
-}
-
-/** The SDK entry point: one runtime per session, the same path the CLI and the agent use. */
+/**
+ * The SDK entry point: one runtime per session, the same path the CLI and the agent use. In
+ * steps: settings and trust; what the session's folders hold (agent types, commands, skills);
+ * the language server table and rules; the tool pool and the permission engine (each needs the
+ * other); the services of the optional features; the hooks; and the face clients see.
+ */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const configuration = resolveConfiguration(options);
-  const { env, workspace, documentsRoot, settings, trust, features, warnings } = configuration;
+  const { env, workspace, documentsRoot, settings, trust, warnings } = configuration;
   const cwd = workspace;
-  const agentTypes = discoverAgentTypes({ workspace, documentsRoot, includeWorkspace: trust.trusted });
-  warnings.push(...agentTypes.warnings);
-  for (const extra of options.agentTypes ?? [])
-    if (!agentTypes.types.some((t) => t.name === extra.name)) agentTypes.types.push(extra);
-  const foundCommands = discoverCommands({
-    workspace,
-    documentsRoot,
-    home: env.HOME || homedir(),
-    includeWorkspace: trust.trusted,
-  });
-  warnings.push(...foundCommands.warnings);
-  const builtins = builtinTools(agentTypes.types, { scripts: foundCommands.scripts, workspace });
-  const foundSkills = discoverSkills({
-    workspace,
-    documentsRoot,
-    includeWorkspace: trust.trusted,
-    isTool: (name) => findTool(builtins, name) !== undefined,
-  });
-  warnings.push(...foundSkills.warnings);
-  const skills = new SkillCatalog(foundSkills.skills);
-  // A user-invocable skill is a command too: `/<skill-name> args`.
-  const commands = new CommandCatalog(foundCommands, skillCommands(skills.all));
-  warnings.push(...commands.warnings);
+  const content = discoverSessionContent(configuration, options.agentTypes);
   const place = new RuntimePlace(workspace, cwd, trust.trusted);
-  // The server table is complete before the pool (and any request) exists.
-  const languageServers = new LanguageServers({
-    settings: settings.lsp,
-    path: env.PATH ?? process.env.PATH,
-    wordSearch: filesWithWord,
-  });
+  const languageServers = languageServersFor(configuration);
   const rules = new RuleSet({ workspace, cwd, documentsRoot }, settings.disabledRules);
   warnings.push(...rules.warnings);
-  const tools = new PoolState({
-    languageServers: languageServers.available,
-    builtins,
-    hasWorkflows: foundCommands.workflows.length > 0,
-    profile: settings.profile,
-    strictPlanMode: settings.strictPlanMode,
-    features,
-    agentKind: options.agentKind ?? 'main',
-    jsonSchema: options.jsonSchema ?? false,
-    childAgents: settings.agents.maxDepth > 0,
-    nodeEnv: env.NODE_ENV,
-    // generate_image draws only with an image model the settings name.
-    capabilities: { imageGeneration: settings.images.model !== undefined, ...options.capabilities },
-    external: options.externalTools ?? [],
-    programTools: options.programTools,
-    mcp: options.mcp,
-    hasSkills: skills.forModel.length > 0,
-    // Called once the engine below exists: the first pool is assembled by `setMode` after it.
-    isDenied: (name): boolean => permissions.isToolDenied(name),
-  });
-  const permissionsAt = (at: RuntimePlace): RulePermissionEngine =>
-    new RulePermissionEngine({
-      settings,
-      workspace,
-      documentsRoot,
-      cwd,
-      place: at,
-      yolo: options.yolo,
-      approve: options.approve,
-      workspaceTrusted: trust.trusted,
-      canonicalName: tools.canonicalName,
-      extraRoots: options.addDirs,
-      pathRuleTools: pathRuleTools(tools.builtins),
-    });
+  const isDenied = (name: string): boolean => permissions.isToolDenied(name);
+  const tools = toolPool(configuration, options, content, languageServers, isDenied);
+  const permissionsAt = permissionEngines(configuration, options, tools);
   const permissions = permissionsAt(place);
   warnings.push(...permissions.warnings);
   tools.setMode(permissions.mode);
@@ -303,7 +58,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     callsFromUserShell: options.callsFromUserShell,
     languageServers,
   });
-  let callCounter = 0;
   const hooks = sessionHooks({
     settings,
     workspace,
@@ -314,118 +68,22 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     warnings,
     extra: options.hookGroups,
   });
-  const callHooks = toolHooks(hooks.set);
-  let sessionEnded = false;
 
+  const { skills, commands } = content;
   const shared = { configuration, permissions, services, place, skills, commands, editor: options.editor };
-  const createExecution = (extra: ExecutionOptions = {}): ToolExecution =>
-    toolExecution(
-      shared,
-      {
-        pool: tools.pool,
-        sessionDir,
-        conditions: tools.conditions,
-        readFiles: services.readFiles,
-        mcp: tools.mcp,
-        deferredTools: tools.deferredTools,
-        askUser: options.askUser,
-        hooks: callHooks,
-      },
-      extra,
-    );
-
-  const tree: TreeParts = {
-    ...shared,
-    tools,
-    rules,
-    types: agentTypes.types,
-    permissionsAt,
-    askUser: options.askUser,
-    hooks,
-  };
-
-  const runTools = async (calls: ToolCall[]): Promise<ToolResult[]> => {
-    const execution = createExecution();
-    for (const call of calls) execution.add(call);
-    execution.close();
-    const results: ToolResult[] = [];
-    for await (const { result } of execution.results()) results.push(result);
-    return results;
-  };
-
-  return {
-    cwd,
-    workspace,
+  const { askUser } = options;
+  const tree = { ...shared, tools, rules, types: content.agentTypes, permissionsAt, askUser, hooks };
+  return runtimeHandle({
+    tree,
     place,
-    documentsRoot,
     sessionId,
     sessionDir,
-    settings,
-    trust,
     hooks,
-    permissions,
-    warnings,
     rules,
     skills,
-    get conditions() {
-      return tools.conditions;
-    },
-    get pool() {
-      return tools.pool;
-    },
-    get definedTools() {
-      return tools.definedTools;
-    },
-    get mcp() {
-      return tools.mcp;
-    },
-    async runTool(name, input) {
-      const [result] = await runTools([{ id: `call_${++callCounter}`, name, input }]);
-      return result;
-    },
-    runTools,
-    createExecution,
-    setMode(mode) {
-      permissions.setMode(mode);
-      tools.setMode(mode);
-    },
-    checkSandbox: () => services.sandbox.check(),
-    describeSandbox: () => services.sandbox.describe(),
-    sandboxNotice: () => services.sandboxGate.notice(),
-    get sandboxRefusals() {
-      return services.sandboxGate.refused;
-    },
-    runningBackgroundWork: () => services.runningBackgroundWork(),
-    setExternalTools: (external, mcp) => tools.setExternalTools(external, mcp),
-    detachForegroundCommands: () => services.detachForegroundCommands(),
-    stopBackgroundCommands: () => services.stopBackgroundCommands(),
-    onScheduledPrompt: (handler) => services.background.onScheduledPrompt(handler),
-    messages: services.messaging.router,
-    teams: services.messaging.teams,
-    onPeerMessage: (handler) => services.messaging.onPeerMessage(handler),
-    onWebhookNotice: (report) => services.pullRequests?.onNotice(report) ?? (() => undefined),
-    dispose: async () => {
-      if (!sessionEnded) {
-        sessionEnded = true;
-        await hooks.ended('exit');
-      }
-      await services.dispose();
-    },
-    setCapabilities: (next) => tools.setCapabilities(next),
-    tasks: services.background.tasks,
-    subagents: subagentSetup(tree, 0),
-    child: (next) => createChildRuntime(tree, next),
-    addRecipients: (source) => services.messaging.router.addSource(source),
-    teamMembers: services.messaging.teamMembers,
-    isolate: (name) => isolate(tree, name, sessionDir),
     commands,
-    brief: services.sessionTools.brief,
-    checkpoints: services.checkpoints,
-    checkpointTurn: (prompt, history, startAfter) =>
-      services.checkpoints.beforeTurn(place.workspace, prompt, conversationMark(history), startAfter),
     languageServers,
-    warmUp: (startAfter) => {
-      void startAfter.then(() => languageServers.startForWorkspace(place.workspace));
-    },
-  };
+    runs: toolRuns(shared, { tools, sessionDir, hooks, askUser }),
+    dispose: sessionShutdown(hooks, services),
+  });
 }

@@ -141,16 +141,7 @@ export async function runConversation(
     if (refusal) throw new UsageError(refusal);
     const images = await readImages(options.images);
     // The first request offers the servers' tools: wait for them, at most mcp.startupTimeout.
-    const hub = await services.mcp;
-    if (hub) {
-      const { waitForMcpStartup } = await import('../mcp/attach.js');
-      await waitForMcpStartup(
-        hub,
-        runtime.settings.mcp.startupTimeoutMs,
-        report,
-        'going on without its tools, which join when it is up',
-      );
-    }
+    await waitForServerTools(await services.mcp, runtime, report);
 
     const nextPrompt =
       expanded === undefined
@@ -221,21 +212,7 @@ export async function runConversation(
     engine.begin();
     // Messages from other lathe processes (feature peers): reported, and given to the agent.
     runtime.onPeerMessage(headlessPeerHandler(report, (note) => engine.notify(note)));
-    control.attach({
-      setMode: (mode) => {
-        if (mode === runtime.conditions.mode) return;
-        runtime.setMode(mode);
-        engine.report({ type: 'mode_change', mode });
-      },
-      // The conversation goes on with the new model from the next prompt: a new agent, the same messages.
-      setModel: async (model) => {
-        engine.chooseModel(
-          isLanguageModel(model)
-            ? readyModelSetup(runtime, model)
-            : await setUpModel(runtime, model, endpoint),
-        );
-      },
-    });
+    attachControl(control, runtime, engine, endpoint);
     let last: SdkResultMessage | undefined;
     let lastOutcome: AgentOutcome | undefined;
     let promptStarted = started;
@@ -268,6 +245,45 @@ export async function runConversation(
     await endServices?.();
     log?.close();
   }
+}
+
+/** Waits for the MCP servers' tools, at most mcp.startupTimeout, when there are servers. */
+async function waitForServerTools(
+  hub: Awaited<ReturnType<typeof startRuntimeServices>['mcp']>,
+  runtime: Runtime,
+  report: (line: string) => void,
+): Promise<void> {
+  if (hub) {
+    const { waitForMcpStartup } = await import('../mcp/attach.js');
+    await waitForMcpStartup(
+      hub,
+      runtime.settings.mcp.startupTimeoutMs,
+      report,
+      'going on without its tools, which join when it is up',
+    );
+  }
+}
+
+/** What the program can change while the conversation runs: the mode, and the model from the next prompt. */
+function attachControl(
+  control: ConversationControl,
+  runtime: Runtime,
+  engine: ConversationEngine,
+  endpoint: Parameters<typeof setUpModel>[2],
+): void {
+  control.attach({
+    setMode: (mode) => {
+      if (mode === runtime.conditions.mode) return;
+      runtime.setMode(mode);
+      engine.report({ type: 'mode_change', mode });
+    },
+    // The conversation goes on with the new model from the next prompt: a new agent, the same messages.
+    setModel: async (model) => {
+      engine.chooseModel(
+        isLanguageModel(model) ? readyModelSetup(runtime, model) : await setUpModel(runtime, model, endpoint),
+      );
+    },
+  });
 }
 
 /** A single prompt, then the end. */

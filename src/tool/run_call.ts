@@ -163,6 +163,80 @@ function resultOf(output: ToolOutput): ToolResult {
   };
 }
 
+/** A call's input and facts as the pipeline has them now (a hook or an approver may replace them). */
+type CurrentInput = { input: unknown; facts: CallFacts };
+
+/** The context a call runs in: the environment's, with its signal, its id and its own progress line. */
+function callContext(call: ToolCall, env: CallEnvironment, signal: AbortSignal): ToolContext {
+  let nested = 0;
+  return {
+    ...env.context,
+    signal,
+    callId: call.id,
+    ...(env.onProgress ? { progress: (message: string) => env.onProgress?.(call, message) } : {}),
+    // A call a tool makes (repl's helpers) is judged like the model's own: same pool, hooks, approvals.
+    callTool: (name, input) => runToolCall({ id: `${call.id}.${++nested}`, name, input }, env, signal),
+  };
+}
+
+/**
+ * What the PreToolUse hooks' verdict leaves of the call: it stops the run, blocks the call, or
+ * replaces the input (checked like the model's).
+ */
+async function afterHooksBefore(
+  call: ToolCall,
+  tool: Tool,
+  current: CurrentInput,
+  before: BeforeCallVerdict | undefined,
+  ctx: ToolContext,
+  env: CallEnvironment,
+): Promise<{ current: CurrentInput } | { refused: ToolResult }> {
+  if (before?.stop) {
+    ctx.interaction?.finish({ kind: 'stopped', text: before.stop });
+    return { refused: error(`Not run: a hook stopped the run: ${before.stop}`) };
+  }
+  if (before?.block) return { refused: error(`Blocked by a hook: ${before.block}`) };
+  if (!before?.updatedInput) return { current };
+  const updated = await parseCall(tool, before.updatedInput);
+  if (!updated.ok)
+    return {
+      refused: error(`Not run: a hook changed the input into one that is not valid. ${updated.message}`),
+    };
+  const rechecked = await checkInput(call, tool, updated.input, updated.facts, ctx, env);
+  if ('refused' in rechecked) return rechecked;
+  return { current: { input: updated.input, facts: updated.facts } };
+}
+
+/**
+ * The permission step: the tool's own verdict and the engine's (the stricter wins), then the
+ * hook's say; an approval with an input of the approver's own is validated and judged again.
+ */
+async function permitted(
+  call: ToolCall,
+  tool: Tool,
+  current: CurrentInput,
+  before: BeforeCallVerdict | undefined,
+  ctx: ToolContext,
+  env: CallEnvironment,
+): Promise<{ current: CurrentInput; checkedFiles?: readonly string[] } | { refused: ToolResult }> {
+  const decision = hookedDecision(await decidePermission(tool, current.input, current.facts, ctx), before);
+  const refused = await refusal(decision, { call, tool, ...current }, env);
+  if (refused && 'changedInput' in refused) {
+    // Approved with an input of the approver's own: validated and judged again; a deny stands.
+    const changed = await approvedChange(tool, refused.changedInput, ctx);
+    if ('refused' in changed) return changed;
+    return { current: changed, checkedFiles: changed.checkedFiles };
+  }
+  if (refused) return { refused };
+  return { current, checkedFiles: decision.checkedFiles };
+}
+
+/** The result with the notes for the model after it: a hook's, and what earlier calls started. */
+function withNotes(result: ToolResult, notes: (string | undefined)[]): ToolResult {
+  const given = notes.filter(Boolean);
+  return given.length > 0 ? { ...result, text: `${result.text}\n\n${given.join('\n')}` } : result;
+}
+
 /**
  * The pipeline of one call, each phase in order: find the tool → parse and validate
  * input → tool-specific validation → hooks (before) → permission decision → call → result
@@ -183,15 +257,7 @@ export async function runToolCall(
     const names = env.pool.map((t) => t.name).join(', ');
     return error(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
-  let nested = 0;
-  const ctx: ToolContext = {
-    ...env.context,
-    signal,
-    callId: call.id,
-    ...(env.onProgress ? { progress: (message: string) => env.onProgress?.(call, message) } : {}),
-    // A call a tool makes (repl's helpers) is judged like the model's own: same pool, hooks, approvals.
-    callTool: (name, input) => runToolCall({ id: `${call.id}.${++nested}`, name, input }, env, signal),
-  };
+  const ctx = callContext(call, env, signal);
   try {
     // 2. Parse: the input against the schema, and the facts the contract methods answer from.
     const parsed = found?.parsed ?? (await parseCall(tool, call.input));
@@ -204,32 +270,13 @@ export async function runToolCall(
 
     // 4. Hooks before the call (PreToolUse): block, stop the run, replace the input, allow or ask.
     const before = await env.hooks?.before?.(call, tool, input);
-    if (before?.stop) {
-      ctx.interaction?.finish({ kind: 'stopped', text: before.stop });
-      return error(`Not run: a hook stopped the run: ${before.stop}`);
-    }
-    if (before?.block) return error(`Blocked by a hook: ${before.block}`);
-    let current = { input, facts };
-    if (before?.updatedInput) {
-      const updated = await parseCall(tool, before.updatedInput);
-      if (!updated.ok)
-        return error(`Not run: a hook changed the input into one that is not valid. ${updated.message}`);
-      const rechecked = await checkInput(call, tool, updated.input, updated.facts, ctx, env);
-      if ('refused' in rechecked) return rechecked.refused;
-      current = { input: updated.input, facts: updated.facts };
-    }
+    const hooked = await afterHooksBefore(call, tool, { input, facts }, before, ctx, env);
+    if ('refused' in hooked) return hooked.refused;
 
     // 5. Permission: the tool's own verdict and the engine's; the stricter wins, then the hook's say.
-    const decision = hookedDecision(await decidePermission(tool, current.input, current.facts, ctx), before);
-    const refused = await refusal(decision, { call, tool, ...current }, env);
-    let checkedFiles = decision.checkedFiles;
-    if (refused && 'changedInput' in refused) {
-      // 5b. Approved with an input of the approver's own: validated and judged again; a deny stands.
-      const changed = await approvedChange(tool, refused.changedInput, ctx);
-      if ('refused' in changed) return changed.refused;
-      current = changed;
-      checkedFiles = changed.checkedFiles;
-    } else if (refused) return refused;
+    const allowed = await permitted(call, tool, hooked.current, before, ctx, env);
+    if ('refused' in allowed) return allowed.refused;
+    const { current, checkedFiles } = allowed;
     if (signal.aborted) return error(`Cancelled before ${tool.name} ran.`);
 
     // 5b. A checkpoint before a call that may change files, so /undo and /rewind can take it back.
@@ -241,29 +288,22 @@ export async function runToolCall(
     // 6. The call itself, on what its permission check judged.
     const since = Date.now();
     const output = await tool.call(current.input, checkedFiles ? { ...ctx, checkedFiles } : ctx);
-    let result = resultOf(output);
-
     // 6b. An edit's result ends with the language servers' diagnostics of the files it changed.
-    result = await withEditDiagnostics(tool, input, ctx, result, {
-      checkedFiles,
-      since,
-    });
-
+    const diagnosed = await withEditDiagnostics(tool, input, ctx, resultOf(output), { checkedFiles, since });
     // 7. Budget the result.
-    result = await budgetResult(result, tool.maxResultChars, ctx.sessionDir, call.id);
+    const result = await budgetResult(diagnosed, tool.maxResultChars, ctx.sessionDir, call.id);
 
     // 8. Hooks after the call (PostToolUse, PostToolUseFailure): feedback and context for the model.
     const after = await env.hooks?.after?.(call, tool, current.input, result);
     if (after?.stop) ctx.interaction?.finish({ kind: 'stopped', text: after.stop });
-    const notes = [
+    return withNotes(result, [
       unsaved,
       before?.additionalContext,
       after?.feedback && `A hook says about this result: ${after.feedback}`,
       after?.additionalContext,
       // 9. What earlier calls started and is in now (an edit's pending diagnostics).
       ctx.interaction?.pendingNotes?.take(),
-    ].filter(Boolean);
-    return notes.length > 0 ? { ...result, text: `${result.text}\n\n${notes.join('\n')}` } : result;
+    ]);
   } catch (e) {
     if (signal.aborted) return error(`${tool.name} was cancelled.`);
     return error(`${tool.name} failed: ${(e as Error)?.message ?? String(e)}`);

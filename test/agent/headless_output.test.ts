@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeServers, runHeadless, streamEvents } from '../support/headless_run.js';
 import { MISBEHAVING_SERVER } from '../support/mcp_servers/peers.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 afterEach(closeFakeServers);
@@ -30,41 +31,44 @@ function keysOf(value: unknown, path = ''): Array<{ key: string; path: string }>
 }
 
 describe('headless output: refusals', () => {
-  it('lists every call permissions refused in permission_denials, with its tool, input and reason', async () => {
-    const dir = writeTree({ 'build/out.js': 'x', 'secret.txt': 'hunter2', 'a.txt': 'A' }, 'lathe-repo-');
-    const home = homeWith({ 'settings.json': { permissions: { deny: ['read_file(secret.txt)'] } } });
-    const r = await runHeadless(
-      dir,
-      [
-        { toolCalls: [{ name: 'execute_command', input: { command: 'rm -rf build' } }] },
-        { toolCalls: [{ name: 'read_file', input: { path: 'secret.txt' } }] },
-        { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
-        { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done what I could.' } }] },
-      ],
-      [],
-      { home },
-    );
-    expect(r.code).toBe(0);
-    expect(existsSync(join(dir, 'build/out.js'))).toBe(true);
-    expect(r.json.permission_denials).toEqual([
-      {
-        tool: 'execute_command',
-        call_id: expect.any(String),
-        input: { command: 'rm -rf build' },
-        reason: expect.stringMatching(/needs approval \(category executeAll\)/),
-        category: 'executeAll',
-        remedy: expect.stringMatching(/--approve executeAll/),
-      },
-      {
-        tool: 'read_file',
-        call_id: expect.any(String),
-        input: { path: 'secret.txt' },
-        reason: expect.stringMatching(/^denied by rule read_file\(secret\.txt\)/),
-      },
-    ]);
-  });
+  testNeeds('bwrap')(
+    'lists every call permissions refused in permission_denials, with its tool, input and reason',
+    async () => {
+      const dir = writeTree({ 'build/out.js': 'x', 'secret.txt': 'hunter2', 'a.txt': 'A' }, 'lathe-repo-');
+      const home = homeWith({ 'settings.json': { permissions: { deny: ['read_file(secret.txt)'] } } });
+      const r = await runHeadless(
+        dir,
+        [
+          { toolCalls: [{ name: 'execute_command', input: { command: 'rm -rf build' } }] },
+          { toolCalls: [{ name: 'read_file', input: { path: 'secret.txt' } }] },
+          { toolCalls: [{ name: 'read_file', input: { path: 'a.txt' } }] },
+          { toolCalls: [{ name: 'attempt_completion', input: { result: 'Done what I could.' } }] },
+        ],
+        [],
+        { home },
+      );
+      expect(r.code).toBe(0);
+      expect(existsSync(join(dir, 'build/out.js'))).toBe(true);
+      expect(r.json.permission_denials).toEqual([
+        {
+          tool: 'execute_command',
+          call_id: expect.any(String),
+          input: { command: 'rm -rf build' },
+          reason: expect.stringMatching(/needs approval \(category executeAll\)/),
+          category: 'executeAll',
+          remedy: expect.stringMatching(/--approve executeAll/),
+        },
+        {
+          tool: 'read_file',
+          call_id: expect.any(String),
+          input: { path: 'secret.txt' },
+          reason: expect.stringMatching(/^denied by rule read_file\(secret\.txt\)/),
+        },
+      ]);
+    },
+  );
 
-  it('writes each refusal as one line on stderr, without --verbose', async () => {
+  testNeeds('bwrap')('writes each refusal as one line on stderr, without --verbose', async () => {
     const dir = writeTree({ 'build/out.js': 'x', 'secret.txt': 'hunter2' }, 'lathe-repo-');
     const home = homeWith({ 'settings.json': { permissions: { deny: ['read_file(secret.txt)'] } } });
     const r = await runHeadless(
@@ -155,7 +159,7 @@ describe('headless output: stream-json', () => {
     });
   });
 
-  it('names every field of every event in snake_case', async () => {
+  testNeeds('bwrap')('names every field of every event in snake_case', async () => {
     const dir = writeTree({ 'a.txt': 'A' }, 'lathe-repo-');
     const r = await runHeadless(
       dir,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
 import { LATHE_BIN } from '../support/cli.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -33,7 +34,8 @@ afterAll(() => {
   server.close();
 });
 
-it.skipIf(process.getuid?.() !== 0)(
+// Only root can start lathe as another user.
+(process.getuid?.() === 0 ? testNeeds('chromium') : it.skip)(
   "keeps Chromium's own sandbox for its pages when lathe runs as a user other than root",
   async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

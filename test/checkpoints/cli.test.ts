@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { LATHE_BIN, lathe } from '../support/cli.js';
 import { freePort } from '../support/ports.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { treeState } from './fixture.js';
 
@@ -23,46 +24,49 @@ const tool = (dir: string, home: string, name: string, input: unknown, extra: No
 vi.setConfig({ testTimeout: 120_000 });
 
 describe('lathe checkpoints', () => {
-  it('lists the checkpoints taken before changes, restores one, and tells the disk used', () => {
-    const dir = tempDir('lathe-ws-');
-    const home = tempDir('lathe-home-');
-    writeFileSync(join(dir, 'a.txt'), 'original\n');
-    const original = treeState(dir);
-    expect(tool(dir, home, 'write_to_file', { path: 'a.txt', content: 'rewritten\n' }).code).toBe(0);
-    expect(tool(dir, home, 'execute_command', { command: 'touch b.txt && rm a.txt' }).code).toBe(0);
+  testNeeds('bwrap')(
+    'lists the checkpoints taken before changes, restores one, and tells the disk used',
+    () => {
+      const dir = tempDir('lathe-ws-');
+      const home = tempDir('lathe-home-');
+      writeFileSync(join(dir, 'a.txt'), 'original\n');
+      const original = treeState(dir);
+      expect(tool(dir, home, 'write_to_file', { path: 'a.txt', content: 'rewritten\n' }).code).toBe(0);
+      expect(tool(dir, home, 'execute_command', { command: 'touch b.txt && rm a.txt' }).code).toBe(0);
 
-    const listed = lathe(['checkpoints', 'list', '--cwd', dir], { env: envFor(home) });
-    expect(listed.code).toBe(0);
-    const lines = listed.stdout.trim().split('\n');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(
-      /^[0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}call {5}Run touch b.txt && rm a.txt$/,
-    );
-    expect(lines[1]).toMatch(/call {5}Write a.txt$/);
-    const firstId = lines[1].slice(0, 8);
+      const listed = lathe(['checkpoints', 'list', '--cwd', dir], { env: envFor(home) });
+      expect(listed.code).toBe(0);
+      const lines = listed.stdout.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        /^[0-9a-f]{8} {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}call {5}Run touch b.txt && rm a.txt$/,
+      );
+      expect(lines[1]).toMatch(/call {5}Write a.txt$/);
+      const firstId = lines[1].slice(0, 8);
 
-    const restored = lathe(['checkpoints', 'restore', firstId, '--cwd', dir], { env: envFor(home) });
-    expect(restored.code).toBe(0);
-    expect(restored.stdout).toMatch(
-      new RegExp(`^Restored ${firstId} \\(Write a.txt\\): 1 file\\(s\\) written back, 1 removed\\.\\n`),
-    );
-    expect(treeState(dir)).toEqual(original);
-    const back = /lathe checkpoints restore ([0-9a-f]{8})/.exec(restored.stdout)?.[1] ?? '';
-    expect(lathe(['checkpoints', 'restore', back, '--cwd', dir], { env: envFor(home) }).code).toBe(0);
-    expect([existsSync(join(dir, 'a.txt')), existsSync(join(dir, 'b.txt'))]).toEqual([false, true]);
+      const restored = lathe(['checkpoints', 'restore', firstId, '--cwd', dir], { env: envFor(home) });
+      expect(restored.code).toBe(0);
+      expect(restored.stdout).toMatch(
+        new RegExp(`^Restored ${firstId} \\(Write a.txt\\): 1 file\\(s\\) written back, 1 removed\\.\\n`),
+      );
+      expect(treeState(dir)).toEqual(original);
+      const back = /lathe checkpoints restore ([0-9a-f]{8})/.exec(restored.stdout)?.[1] ?? '';
+      expect(lathe(['checkpoints', 'restore', back, '--cwd', dir], { env: envFor(home) }).code).toBe(0);
+      expect([existsSync(join(dir, 'a.txt')), existsSync(join(dir, 'b.txt'))]).toEqual([false, true]);
 
-    const du = lathe(['checkpoints', 'du', '--json', '--cwd', dir], { env: envFor(home) });
-    const usage = JSON.parse(du.stdout);
-    expect(usage).toMatchObject({ workspace: dir, checkpoints: 4 });
-    expect(usage.bytes).toBeGreaterThan(0);
-    expect(usage.allWorkspacesBytes).toBeGreaterThanOrEqual(usage.bytes);
+      const du = lathe(['checkpoints', 'du', '--json', '--cwd', dir], { env: envFor(home) });
+      const usage = JSON.parse(du.stdout);
+      expect(usage).toMatchObject({ workspace: dir, checkpoints: 4 });
+      expect(usage.bytes).toBeGreaterThan(0);
+      expect(usage.allWorkspacesBytes).toBeGreaterThanOrEqual(usage.bytes);
 
-    const pruned = lathe(['checkpoints', 'prune', '--all', '--cwd', dir], { env: envFor(home) });
-    expect(pruned.stdout).toMatch(/^Removed 4 checkpoint\(s\)/);
-    expect(lathe(['checkpoints', '--cwd', dir], { env: envFor(home) }).stdout).toBe(
-      `No checkpoints of ${dir} yet.\n`,
-    );
-  });
+      const pruned = lathe(['checkpoints', 'prune', '--all', '--cwd', dir], { env: envFor(home) });
+      expect(pruned.stdout).toMatch(/^Removed 4 checkpoint\(s\)/);
+      expect(lathe(['checkpoints', '--cwd', dir], { env: envFor(home) }).stdout).toBe(
+        `No checkpoints of ${dir} yet.\n`,
+      );
+    },
+  );
 
   it('take the prompt of a run whose model never answered, and the run still ends', async () => {
     const dir = tempDir('lathe-ws-');

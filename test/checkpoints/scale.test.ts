@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore, shadowGitDir } from '../../src/checkpoints/index.js';
 import { LATHE_BIN, lathe } from '../support/cli.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { treeState } from './fixture.js';
 
@@ -55,39 +56,43 @@ describe('checkpoints at scale', () => {
     expect(added).toBeLessThan(5 * 1024 * 1024);
   }, 600_000);
 
-  it('a kill -9 mid-snapshot leaves the files untouched and the shadow repository usable', async () => {
-    const dir = bigTree(10, 300, 20 * 1024);
-    const home = tempDir('lathe-home-');
-    const before = treeState(dir);
-    const env = { ...process.env, LATHE_HOME: home, NODE_ENV: 'test', LATHE_FEATURES: '' };
-    // A command that writes: the call a snapshot of the whole tree is taken before.
-    const input = JSON.stringify({ command: 'echo made > made.txt' });
-    const child = spawn(
-      process.execPath,
-      [LATHE_BIN, 'tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input],
-      { env, detached: true, stdio: 'ignore' },
-    );
-    const ended = new Promise((resolve) => child.on('close', resolve));
-    // git fast-import's temporary pack exists exactly while the snapshot writes it.
-    const packs = join(shadowGitDir(home, dir), 'objects', 'pack');
-    const writing = () => {
-      try {
-        return readdirSync(packs).some((name) => name.startsWith('tmp_pack_'));
-      } catch {
-        return false;
-      }
-    };
-    while (!writing()) await sleep(2);
-    process.kill(-(child.pid ?? 0), 'SIGKILL');
-    await ended;
+  testNeeds('bwrap')(
+    'a kill -9 mid-snapshot leaves the files untouched and the shadow repository usable',
+    async () => {
+      const dir = bigTree(10, 300, 20 * 1024);
+      const home = tempDir('lathe-home-');
+      const before = treeState(dir);
+      const env = { ...process.env, LATHE_HOME: home, NODE_ENV: 'test', LATHE_FEATURES: '' };
+      // A command that writes: the call a snapshot of the whole tree is taken before.
+      const input = JSON.stringify({ command: 'echo made > made.txt' });
+      const child = spawn(
+        process.execPath,
+        [LATHE_BIN, 'tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input],
+        { env, detached: true, stdio: 'ignore' },
+      );
+      const ended = new Promise((resolve) => child.on('close', resolve));
+      // git fast-import's temporary pack exists exactly while the snapshot writes it.
+      const packs = join(shadowGitDir(home, dir), 'objects', 'pack');
+      const writing = () => {
+        try {
+          return readdirSync(packs).some((name) => name.startsWith('tmp_pack_'));
+        } catch {
+          return false;
+        }
+      };
+      while (!writing()) await sleep(2);
+      process.kill(-(child.pid ?? 0), 'SIGKILL');
+      await ended;
 
-    expect(treeState(dir)).toEqual(before);
-    const again = lathe(['tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input], { env });
-    expect(again.code).toBe(0);
-    expect(again.stdout).not.toContain('No checkpoint');
-    const listed = JSON.parse(lathe(['checkpoints', 'list', '--json', '--cwd', dir], { env }).stdout);
-    expect(listed).toHaveLength(1);
-    expect(lathe(['checkpoints', 'restore', listed[0].id, '--cwd', dir], { env }).code).toBe(0);
-    expect(treeState(dir)).toEqual(before);
-  }, 600_000);
+      expect(treeState(dir)).toEqual(before);
+      const again = lathe(['tool', 'execute_command', '--yolo', '--cwd', dir, '--input', input], { env });
+      expect(again.code).toBe(0);
+      expect(again.stdout).not.toContain('No checkpoint');
+      const listed = JSON.parse(lathe(['checkpoints', 'list', '--json', '--cwd', dir], { env }).stdout);
+      expect(listed).toHaveLength(1);
+      expect(lathe(['checkpoints', 'restore', listed[0].id, '--cwd', dir], { env }).code).toBe(0);
+      expect(treeState(dir)).toEqual(before);
+    },
+    600_000,
+  );
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer } from '../support/fake_model_server.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 const NO_KEYS = {
@@ -59,38 +60,41 @@ const line = (stdout: string, name: string) =>
   stdout.split('\n').find((l) => new RegExp(`^[✓✗] ${name.replace(/[.*+?()[\]]/g, '\\$&')}\\s`).test(l));
 
 describe('lathe doctor', () => {
-  it('prints one ✓/✗ line per check, then a summary, and exits 0 when everything essential works', async () => {
-    const r = await doctor();
-    expect(r.code).toBe(0);
-    const [checks, summary] = r.stdout.split('\n\n');
-    const lines = checks.split('\n');
-    for (const l of lines) expect(l).toMatch(/^[✓✗] [a-z][\w -]*\S\s{2,}\S/);
-    const names = lines.map((l) =>
-      l
-        .slice(2)
-        .split(/\s{2,}/)[0]
-        .trim(),
-    );
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'node',
-        'ripgrep',
-        'git',
-        'bubblewrap',
-        'sandbox',
-        'tmux',
-        'chromium',
-        'language server typescript',
-        'language server pyright',
-        'settings',
-        'model',
-        'api keys',
-      ]),
-    );
-    expect(line(r.stdout, 'node')).toContain(`Node ${process.versions.node}`);
-    expect(line(r.stdout, 'sandbox')).toMatch(/^✓ sandbox\s+workspace-write: commands run in bubblewrap/);
-    expect(summary).toMatch(/^Everything essential works/);
-  });
+  testNeeds('bwrap')(
+    'prints one ✓/✗ line per check, then a summary, and exits 0 when everything essential works',
+    async () => {
+      const r = await doctor();
+      expect(r.code).toBe(0);
+      const [checks, summary] = r.stdout.split('\n\n');
+      const lines = checks.split('\n');
+      for (const l of lines) expect(l).toMatch(/^[✓✗] [a-z][\w -]*\S\s{2,}\S/);
+      const names = lines.map((l) =>
+        l
+          .slice(2)
+          .split(/\s{2,}/)[0]
+          .trim(),
+      );
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'node',
+          'ripgrep',
+          'git',
+          'bubblewrap',
+          'sandbox',
+          'tmux',
+          'chromium',
+          'language server typescript',
+          'language server pyright',
+          'settings',
+          'model',
+          'api keys',
+        ]),
+      );
+      expect(line(r.stdout, 'node')).toContain(`Node ${process.versions.node}`);
+      expect(line(r.stdout, 'sandbox')).toMatch(/^✓ sandbox\s+workspace-write: commands run in bubblewrap/);
+      expect(summary).toMatch(/^Everything essential works/);
+    },
+  );
 
   it('says what is missing and how to fix it: a PATH without tmux', async () => {
     // The sandbox probe cannot see a PATH under /tmp (its /tmp is private): the user turned it off.

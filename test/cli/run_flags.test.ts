@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 // The flags of a run, each checked where it lands: in the request the fake model server receives,
@@ -141,7 +142,7 @@ describe('--system-prompt and --append-system-prompt', () => {
 });
 
 describe('--allowed-tools and --disallowed-tools', () => {
-  it('allow a command for this run that would otherwise be refused headless', async () => {
+  testNeeds('bwrap')('allow a command for this run that would otherwise be refused headless', async () => {
     const touch: ScriptedTurn = {
       toolCalls: [{ name: 'execute_command', input: { command: 'touch made.txt' } }],
     };

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LATHE_BIN, lathe, latheAsync } from '../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../support/fake_model_server.js';
 import { MISBEHAVING_SERVER } from '../support/mcp_servers/peers.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir, writeTree } from '../support/runtime_fixtures.js';
 
 let server: FakeModelServer | undefined;
@@ -209,7 +210,7 @@ describe('an untrusted folder’s settings', () => {
     JSON.stringify({ command: `touch ${repo.outside}/escaped` }),
   ];
 
-  it('cannot allow every command: a command still asks, so headless refuses it', () => {
+  testNeeds('bwrap')('cannot allow every command: a command still asks, so headless refuses it', () => {
     const repo = looseRepository();
     const r = run(repo, touchOutside(repo));
     expect(r.code).toBe(1);
@@ -220,13 +221,23 @@ describe('an untrusted folder’s settings', () => {
     expect(existsSync(join(repo.outside, 'escaped'))).toBe(false);
   });
 
-  it('cannot turn the sandbox off: an approved command still cannot write outside the workspace', () => {
-    const repo = looseRepository();
-    const command = `touch ran-here; touch ${repo.outside}/escaped`;
-    run(repo, ['tool', 'execute_command', '--input', JSON.stringify({ command }), '--approve', 'executeAll']);
-    expect(existsSync(join(repo.dir, 'ran-here'))).toBe(true);
-    expect(existsSync(join(repo.outside, 'escaped'))).toBe(false);
-  });
+  testNeeds('bwrap')(
+    'cannot turn the sandbox off: an approved command still cannot write outside the workspace',
+    () => {
+      const repo = looseRepository();
+      const command = `touch ran-here; touch ${repo.outside}/escaped`;
+      run(repo, [
+        'tool',
+        'execute_command',
+        '--input',
+        JSON.stringify({ command }),
+        '--approve',
+        'executeAll',
+      ]);
+      expect(existsSync(join(repo.dir, 'ran-here'))).toBe(true);
+      expect(existsSync(join(repo.outside, 'escaped'))).toBe(false);
+    },
+  );
 
   it('keep their deny rule', () => {
     const repo = looseRepository();

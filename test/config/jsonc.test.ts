@@ -64,6 +64,23 @@ describe('parseJsonc', () => {
     expect(error('  ').message).toBe('the file ends where a value was expected');
   });
 
+  // [text, what is wrong, line, column]: each error of jsonc-parser at its place as written.
+  const PLACES: Array<[string, string, number, number]> = [
+    ['{\n  "a": [\n    1\n    2\n  ]\n}', 'expected , or ] after a list item', 4, 5],
+    ['{\n  "outer": { "inner": 1 "next": 2 }\n}', 'expected , or } after "inner"', 2, 25],
+    ['{\r\n  "a" 1\r\n}', 'expected : after the property name "a"', 2, 7],
+    ['\uFEFF{\n  "a": tru\n}', 'unexpected "tru" where a value was expected', 2, 8],
+    ['{ "a": 1 }\n// done\n}', 'unexpected text after the end of the value', 3, 1],
+    ["{ 'a': 1 }", 'expected a "quoted" property name or }', 1, 3],
+    ['{\n  "a": "\\q"\n}', 'a string holds an invalid \\ escape', 2, 8],
+    ['{\n  "a": "x', 'a string is never closed', 2, 8],
+    ['{ "a": 1. }', '"1." is not a number', 1, 8],
+  ];
+
+  it.each(PLACES)('places the error in %j: %s at %i:%i', (text, message, line, column) =>
+    expect(error(text)).toEqual({ message, line, column }),
+  );
+
   it('reads whatever JSON.stringify writes, as JSON.parse does', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (json) => {

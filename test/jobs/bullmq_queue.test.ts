@@ -4,7 +4,7 @@ import { type RedisServer, startRedis } from '../support/redis_server.js';
 import { needs } from '../support/required_programs.js';
 import { queueBehaviour } from './queue_behaviour.js';
 
-needs('redis-server')('lathe jobs on BullMQ with a real Redis', () => {
+needs('redis-server', 'bwrap')('lathe jobs on BullMQ with a real Redis', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedis();

@@ -14,7 +14,7 @@ import { branchFiles, type JobWorld, makeWorld } from './queue_behaviour.js';
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 
-needs('redis-server')('BullMQ retries of a lathe worker, one real Redis', () => {
+needs('redis-server', 'bwrap')('BullMQ retries of a lathe worker, one real Redis', () => {
   let redis: RedisServer;
   let world: JobWorld;
   let queue: BullQueue;

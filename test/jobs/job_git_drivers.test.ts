@@ -1,15 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { mirrorDir } from '../../src/jobs/paths.js';
+import { needs } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { branchFiles, type JobWorld, makeWorld, shown } from './queue_behaviour.js';
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore' });
 
-describe("lathe jobs: the git calls of a job run no program a repository's configuration names", () => {
+needs('bwrap')("lathe jobs: the git calls of a job run no program a repository's configuration names", () => {
   let world: JobWorld;
   afterEach(async () => {
     await world?.server.close();

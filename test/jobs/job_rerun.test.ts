@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { localQueueDir } from '../../src/jobs/paths.js';
+import { needs } from '../support/required_programs.js';
 import { branchFiles, type JobWorld, makeWorld, shown } from './queue_behaviour.js';
 
 const MODEL = ['--model', 'anthropic/claude-sonnet-4-5'];
 
-describe('lathe jobs: a job whose output branch is in the mirror already', () => {
+needs('bwrap')('lathe jobs: a job whose output branch is in the mirror already', () => {
   let world: JobWorld;
   afterEach(async () => {
     await world?.server.close();

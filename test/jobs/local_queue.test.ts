@@ -1,6 +1,6 @@
-import { describe } from 'vitest';
+import { needs } from '../support/required_programs.js';
 import { queueBehaviour } from './queue_behaviour.js';
 
-describe('lathe jobs on the local queue', () => {
+needs('bwrap')('lathe jobs on the local queue', () => {
   queueBehaviour(async () => []);
 });

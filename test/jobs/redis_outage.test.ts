@@ -4,7 +4,7 @@ import { type RedisServer, startRedis } from '../support/redis_server.js';
 import { needs } from '../support/required_programs.js';
 import { type JobWorld, makeWorld } from './queue_behaviour.js';
 
-needs('redis-server')('a BullMQ worker while its Redis is down', () => {
+needs('redis-server', 'bwrap')('a BullMQ worker while its Redis is down', () => {
   let redis: RedisServer | undefined;
   let world: JobWorld | undefined;
   let worker: ChildProcess | undefined;

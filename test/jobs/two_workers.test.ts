@@ -35,7 +35,7 @@ function mostAtOnce(intervals: Array<[number, number]>): number {
   return most;
 }
 
-needs('redis-server')('BullMQ workers in separate processes, one real Redis', () => {
+needs('redis-server', 'bwrap')('BullMQ workers in separate processes, one real Redis', () => {
   let redis: RedisServer;
   let world: JobWorld;
   const workers: ChildProcess[] = [];

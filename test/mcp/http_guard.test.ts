@@ -57,7 +57,7 @@ describe('lathe mcp serve --http: who may call it (Host and Origin)', () => {
     expect((await post({ ...authorised(), host: `LOCALHOST:${port}` })).status).toBe(200);
   });
 
-  it('refuses an Origin that settings do not allow, serves one they do and a request with none', async () => {
+  it('refuses an Origin that settings do not allow, serves one they do, its own and a request with none', async () => {
     const host = `127.0.0.1:${port}`;
     const page = await post({ ...authorised(), host, origin: 'http://evil.example' });
     expect(page.status).toBe(403);
@@ -67,8 +67,11 @@ describe('lathe mcp serve --http: who may call it (Host and Origin)', () => {
     expect(await served.stderrHolding('Origin "http://evil.example"')).toContain(
       'lathe: refused a request from Origin "http://evil.example": not in settings mcp.allowedOrigins\n',
     );
-    // A page of the server's own address is a page too: only settings allow pages.
-    expect((await post({ ...authorised(), host, origin: `http://127.0.0.1:${port}` })).status).toBe(403);
+    // The listening address's own origin is served (it is no rebinding page); another port is not.
+    expect((await post({ ...authorised(), host, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    expect((await post({ ...authorised(), host, origin: `http://localhost:${port}` })).status).toBe(200);
+    expect((await post({ ...authorised(), host, origin: `http://127.0.0.1:${port + 1}` })).status).toBe(403);
+    expect((await post({ ...authorised(), host, origin: `https://127.0.0.1:${port}` })).status).toBe(403);
     expect((await post({ ...authorised(), host, origin: 'null' })).status).toBe(403);
     expect((await post({ ...authorised(), host, origin: ALLOWED_ORIGIN })).status).toBe(200);
     expect((await post({ ...authorised(), host })).status).toBe(200);

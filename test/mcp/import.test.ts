@@ -140,6 +140,23 @@ describe('lathe mcp import', () => {
     expect(file('tool').mcpServers.tool).toEqual({ command: 'tool-mcp' });
   });
 
+  it('reads .vscode/mcp.json as VS Code writes it, comments and trailing commas, and names the place of an error', () => {
+    const t = setup();
+    writeTree(t.cwd, {
+      '.vscode/mcp.json':
+        '{\n  // servers for this project\n  "servers": {\n    "tool": { "type": "stdio", "command": "tool-mcp", },\n  },\n}\n',
+    });
+    expect(t.run(['--from', 'vscode', '--trust']).code).toBe(0);
+    expect(t.globalServers().tool).toEqual({ command: 'tool-mcp' });
+
+    writeTree(t.cwd, {
+      '.vscode/mcp.json': '{\n  "servers": {\n    "tool": { "command": "x" }\n    "other": {}\n  }\n}\n',
+    });
+    const bad = t.run(['--from', 'vscode', '--trust']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${join(t.cwd, '.vscode', 'mcp.json')}:4:5: expected , or } after "tool"`);
+  });
+
   it('says when there is nothing to import', () => {
     const t = setup();
     const result = t.run(['--from', 'cursor']);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createRuntime, type RuntimeOptions } from '../../src/runtime/create_runtime.js';
 import { eventually, processesCarrying, uniqueToken } from '../support/processes.js';
+import { testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 
 function runtime(options: RuntimeOptions = {}) {
@@ -17,39 +18,46 @@ function runtime(options: RuntimeOptions = {}) {
 const MB = 1024 * 1024;
 
 describe('commands that misbehave', () => {
-  it('a command that prints without end: saved up to the cap (64 MB by default), then stopped', async () => {
-    const rt = runtime();
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    const r = await rt.runTool('execute_command', { command: 'cat /dev/zero; echo never' });
-    const grown = process.memoryUsage().rss - before;
-    expect(r.isError).toBe(true);
-    expect(r.text).toMatch(
-      /Output cut at 64 MB \(settings commands\.maxOutputBytes\); the command was stopped\. Saved output: (\S+)$/,
-    );
-    const path = /Saved output: (\S+)$/.exec(r.text)![1];
-    expect(statSync(path).size).toBe(64 * MB);
-    rmSync(path);
-    expect(r.text.length).toBeLessThan(30_000);
-    expect(grown).toBeLessThan(150 * MB);
-  }, 120_000);
+  testNeeds('bwrap')(
+    'a command that prints without end: saved up to the cap (64 MB by default), then stopped',
+    async () => {
+      const rt = runtime();
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      const r = await rt.runTool('execute_command', { command: 'cat /dev/zero; echo never' });
+      const grown = process.memoryUsage().rss - before;
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(
+        /Output cut at 64 MB \(settings commands\.maxOutputBytes\); the command was stopped\. Saved output: (\S+)$/,
+      );
+      const path = /Saved output: (\S+)$/.exec(r.text)![1];
+      expect(statSync(path).size).toBe(64 * MB);
+      rmSync(path);
+      expect(r.text.length).toBeLessThan(30_000);
+      expect(grown).toBeLessThan(150 * MB);
+    },
+    120_000,
+  );
 
-  it('the cap is a setting, and a command in the background is stopped at it too', async () => {
-    const rt = runtime({ settings: { commands: { maxOutputBytes: MB } } });
-    const foreground = await rt.runTool('execute_command', { command: 'yes lathe' });
-    expect(foreground.text).toMatch(/Output cut at 1 MB .*; the command was stopped/);
-    expect(statSync(/Saved output: (\S+)$/.exec(foreground.text)![1]).size).toBe(MB);
-    const started = await rt.runTool('execute_command', {
-      command: 'cat /dev/zero',
-      run_in_background: true,
-    });
-    const { id, outputPath } = started.data as { id: string; outputPath: string };
-    expect(await eventually(() => rt.runningBackgroundWork().length === 0)).toBe(true);
-    expect(statSync(outputPath).size).toBe(MB);
-    expect((await rt.runTool('kill_command', { id })).text).toMatch(
-      /had already ended \(exit code SIGTERM; output cut at 1 MB \(settings commands\.maxOutputBytes\), so it was stopped\)/,
-    );
-  });
+  testNeeds('bwrap')(
+    'the cap is a setting, and a command in the background is stopped at it too',
+    async () => {
+      const rt = runtime({ settings: { commands: { maxOutputBytes: MB } } });
+      const foreground = await rt.runTool('execute_command', { command: 'yes lathe' });
+      expect(foreground.text).toMatch(/Output cut at 1 MB .*; the command was stopped/);
+      expect(statSync(/Saved output: (\S+)$/.exec(foreground.text)![1]).size).toBe(MB);
+      const started = await rt.runTool('execute_command', {
+        command: 'cat /dev/zero',
+        run_in_background: true,
+      });
+      const { id, outputPath } = started.data as { id: string; outputPath: string };
+      expect(await eventually(() => rt.runningBackgroundWork().length === 0)).toBe(true);
+      expect(statSync(outputPath).size).toBe(MB);
+      expect((await rt.runTool('kill_command', { id })).text).toMatch(
+        /had already ended \(exit code SIGTERM; output cut at 1 MB \(settings commands\.maxOutputBytes\), so it was stopped\)/,
+      );
+    },
+  );
 
   it('a wrong cap in the settings is reported and the default kept', () => {
     const rt = runtime({ settings: { commands: { maxOutputBytes: -5 } } });
@@ -59,7 +67,7 @@ describe('commands that misbehave', () => {
     expect(rt.settings.commands.maxOutputBytes).toBe(64 * MB);
   });
 
-  it('a command that forks a tree of children: all of it ends at the timeout', async () => {
+  testNeeds('bwrap')('a command that forks a tree of children: all of it ends at the timeout', async () => {
     const rt = runtime();
     const token = uniqueToken('tree');
     const r = await rt.runTool('execute_command', {
@@ -70,7 +78,7 @@ describe('commands that misbehave', () => {
     expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
-  it('a command that ignores SIGTERM is killed all the same', async () => {
+  testNeeds('bwrap')('a command that ignores SIGTERM is killed all the same', async () => {
     const rt = runtime();
     const token = uniqueToken('ignores-term');
     const r = await rt.runTool('execute_command', {
@@ -82,7 +90,7 @@ describe('commands that misbehave', () => {
     expect(await eventually(() => processesCarrying(token).length === 0)).toBe(true);
   });
 
-  it('a command that closes its output early still reports its exit', async () => {
+  testNeeds('bwrap')('a command that closes its output early still reports its exit', async () => {
     const rt = runtime();
     const r = await rt.runTool('execute_command', {
       command: 'echo first; exec >&- 2>&-; sleep 0.2; exit 4',
@@ -90,7 +98,7 @@ describe('commands that misbehave', () => {
     expect(r).toMatchObject({ isError: true, text: 'first\n\nExit code 4.' });
   });
 
-  it('a command that prints invalid UTF-8 gives readable text', async () => {
+  testNeeds('bwrap')('a command that prints invalid UTF-8 gives readable text', async () => {
     const rt = runtime();
     const r = await rt.runTool('execute_command', {
       command: "printf 'start \\377\\376 bad \\303\\050 end\\n'",
@@ -99,7 +107,7 @@ describe('commands that misbehave', () => {
     expect(r.text).toMatch(/^start \uFFFD\uFFFD bad \uFFFD\( end\n/);
   });
 
-  it('an interrupted run ends the command and its children', async () => {
+  testNeeds('bwrap')('an interrupted run ends the command and its children', async () => {
     const rt = runtime();
     const token = uniqueToken('interrupted');
     const controller = new AbortController();

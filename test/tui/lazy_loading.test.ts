@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LATHE_BIN, lathe } from '../support/cli.js';
+import { tempDir } from '../support/runtime_fixtures.js';
 import { staticGraph } from '../support/static_graph.js';
 
 describe('start-up cost', () => {
@@ -23,6 +24,21 @@ describe('start-up cost', () => {
         entry,
       ).toEqual([]);
     }
+  });
+
+  it('loads jsonc-parser only to read a settings file that is there', () => {
+    const home = tempDir('lathe-home-');
+    const cwd = tempDir('ws-');
+    // NODE_DEBUG=module has Node name each CommonJS module it loads.
+    const loadsParser = () => {
+      const r = lathe(['tools'], { cwd, env: { LATHE_HOME: home, HOME: home, NODE_DEBUG: 'module' } });
+      expect(r.code).toBe(0);
+      return r.stderr.includes('/jsonc-parser/');
+    };
+    expect(loadsParser()).toBe(false);
+    mkdirSync(join(home, 'settings'));
+    writeFileSync(join(home, 'settings', 'settings.json'), '{\n  // lighter\n  "profile": "lite",\n}\n');
+    expect(loadsParser()).toBe(true);
   });
 
   it('says the interactive UI needs a terminal when there is none', () => {

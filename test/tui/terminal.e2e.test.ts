@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { needs } from '../support/required_programs.js';
+import { needs, testNeeds } from '../support/required_programs.js';
 import { tempDir } from '../support/runtime_fixtures.js';
 import { latheStarter, leaveWithCtrlC, repo } from './support/lathe_terminal.js';
 
@@ -36,7 +36,7 @@ needs('tmux')('lathe (the interactive UI) in a terminal', () => {
     expect(readFileSync(join(dir, 'src/config.ts'), 'utf8')).toBe('export const VERSION = "2.0";\n');
   });
 
-  it('denies a command and tells the model why', async () => {
+  testNeeds('bwrap')('denies a command and tells the model why', async () => {
     const dir = repo({ 'build/out.js': 'x' });
     const lathe = await start(
       [
@@ -88,7 +88,7 @@ needs('tmux')('lathe (the interactive UI) in a terminal', () => {
     expect(term.screen()).toContain(' ACT ');
   });
 
-  it('delivers a message typed while the agent works at its next step', async () => {
+  testNeeds('bwrap')('delivers a message typed while the agent works at its next step', async () => {
     const dir = repo();
     const lathe = await start(
       [

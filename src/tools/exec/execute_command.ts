@@ -5,10 +5,10 @@ import { isInside, realPathOf } from '../../permission/paths.js';
 import { buildTool, SHELL_RESULT_CHARS } from '../../tool/build_tool.js';
 import type { BackgroundCommand } from '../../tool/context/background_commands.js';
 import { lazySchema } from '../../tool/lazy_schema.js';
-import type { CallFacts, ToolContext } from '../../tool/types.js';
+import type { CallFacts, ToolContext, ToolOutput } from '../../tool/types.js';
 import { absolutePath, displayPath, pathKind } from '../shared/paths.js';
 import { describeSize } from './output_capture.js';
-import { type ProcessOutcome, startProcess } from './run_process.js';
+import { type ProcessOutcome, type RunningProcess, startProcess } from './run_process.js';
 import { commandCallFacts, commandSubject, isReadOnlyCommand } from './shell_facts.js';
 import { startInTerminal } from './terminal_process.js';
 
@@ -86,6 +86,69 @@ function outputPathFor(ctx: ToolContext, id: string): string {
   return join(ctx.sessionDir, 'commands', `${id}.log`);
 }
 
+/**
+ * The entry of a command in `backgroundCommands`: every command is listed while it runs, so a
+ * foreground one can be sent to the background (`detaching` settles then). `undone` says what
+ * the sandbox undid afterwards (a protected path the command created), once it has ended.
+ */
+function listedCommand(
+  id: string,
+  input: { command: string; run_in_background?: boolean },
+  outputPath: string,
+  running: RunningProcess,
+  cleanup: () => string | undefined,
+): { entry: BackgroundCommand; detaching: Promise<'detached'>; undone: () => string | undefined } {
+  let detached!: () => void;
+  const detaching = new Promise<'detached'>((resolve) => {
+    detached = () => resolve('detached');
+  });
+  // What the sandbox undid afterwards (a protected path the command created), for the result.
+  let undone: string | undefined;
+  const entry: BackgroundCommand = {
+    id,
+    command: input.command,
+    outputPath,
+    startedAt: Date.now(),
+    finished: false,
+    kill: running.kill,
+    foreground: !input.run_in_background,
+    detach() {
+      if (!entry.foreground) return;
+      entry.foreground = false;
+      running.release();
+      detached();
+    },
+    done: running.done.then((outcome) => {
+      undone = cleanup();
+      entry.finished = true;
+      entry.exitCode = outcome.exitCode;
+      entry.signal = outcome.signal;
+      if (outcome.outputCut) entry.outputCutAt = outcome.output.limit;
+    }),
+  };
+  return { entry, detaching, undone: () => undone };
+}
+
+/** A foreground command's result once it ended: its output (head and tail), how it ended, where all of it is. */
+function finishedResult(outcome: ProcessOutcome, timeoutS: number, undone: string | undefined): ToolOutput {
+  const { text, truncated } = outcome.output.preview();
+  const end = describeEnd(outcome, timeoutS);
+  const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
+  const { note, savedPath } = savedOutput(outcome.output, truncated);
+  return {
+    text: `${body}\n\n${end}${note}${undone ? `\n${undone}` : ''}`,
+    isError: outcome.exitCode !== 0,
+    ...(savedPath ? { savedPath } : {}),
+    data: {
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      timedOut: outcome.timedOut,
+      outputCut: outcome.outputCut,
+      bytes: outcome.output.total,
+    },
+  };
+}
+
 export const executeCommand = buildTool({
   name: 'execute_command',
   inputSchema,
@@ -147,35 +210,9 @@ export const executeCommand = buildTool({
     const running = terminal
       ? startInTerminal(terminal, { ...run, command: input.command, toolUseId: ctx.callId })
       : startProcess(run);
-    // Every command is listed while it runs, so a foreground one can be sent to the background.
-    let detached!: () => void;
-    const detaching = new Promise<'detached'>((resolve) => {
-      detached = () => resolve('detached');
-    });
-    // What the sandbox undid afterwards (a protected path the command created), for the result.
-    let undone: string | undefined;
-    const entry: BackgroundCommand = {
-      id,
-      command: input.command,
-      outputPath,
-      startedAt: Date.now(),
-      finished: false,
-      kill: running.kill,
-      foreground: !input.run_in_background,
-      detach() {
-        if (!entry.foreground) return;
-        entry.foreground = false;
-        running.release();
-        detached();
-      },
-      done: running.done.then((outcome) => {
-        undone = wrapped?.cleanup();
-        entry.finished = true;
-        entry.exitCode = outcome.exitCode;
-        entry.signal = outcome.signal;
-        if (outcome.outputCut) entry.outputCutAt = outcome.output.limit;
-      }),
-    };
+    const { entry, detaching, undone } = listedCommand(id, input, outputPath, running, () =>
+      wrapped?.cleanup(),
+    );
     ctx.backgroundCommands.set(id, entry);
     const whenOutput = terminal ? " when it ends (it runs in the editor's terminal)" : '';
     const backgroundNote = `Output goes to ${displayPath(ctx, outputPath)}${whenOutput}; read it with read_file, stop it with kill_command.`;
@@ -196,22 +233,7 @@ export const executeCommand = buildTool({
     await entry.done;
     entry.foreground = false;
     ctx.backgroundCommands.delete(id);
-    const { text, truncated } = outcome.output.preview();
-    const end = describeEnd(outcome, timeoutS);
-    const body = text.trim() === '' ? '(no output)' : text.replace(/\s+$/, '');
-    const { note, savedPath } = savedOutput(outcome.output, truncated);
-    return {
-      text: `${body}\n\n${end}${note}${undone ? `\n${undone}` : ''}`,
-      isError: outcome.exitCode !== 0,
-      ...(savedPath ? { savedPath } : {}),
-      data: {
-        exitCode: outcome.exitCode,
-        signal: outcome.signal,
-        timedOut: outcome.timedOut,
-        outputCut: outcome.outputCut,
-        bytes: outcome.output.total,
-      },
-    };
+    return finishedResult(outcome, timeoutS, undone());
   },
 });
 

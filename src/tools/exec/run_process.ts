@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { OutputCapture } from './output_capture.js';
-import { newProcessMarker } from './process_marker.js';
+import { newProcessMarker, type ProcessMarker } from './process_marker.js';
 
 export interface ProcessOutcome {
   exitCode: number | null;
@@ -76,61 +77,19 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
-/**
- * Starts `argv` in its own process group with no standard input, its output (stdout and stderr,
- * interleaved as they come) streamed to `outputPath`, at most `maxOutputBytes` of it (past that
- * the command is stopped). Timeout, abort, `kill` and the end of the command's own process end
- * the whole tree: the group, and the processes that left it (found by the command's marker).
- */
-export function startProcess(options: {
-  argv: string[];
-  cwd: string;
-  env?: NodeJS.ProcessEnv;
-  outputPath: string;
-  keepBytes: number;
-  maxOutputBytes?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}): RunningProcess {
-  const started = performance.now();
-  const marker = newProcessMarker();
-  let outputCut = false;
-  const output = new OutputCapture(options.outputPath, options.keepBytes, options.maxOutputBytes, () => {
-    outputCut = true;
-    kill();
-  });
-  const child = spawn(options.argv[0], options.argv.slice(1), {
-    cwd: options.cwd,
-    env: { ...(options.env ?? process.env), [marker.name]: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const activity = new OutputActivity();
-  let timedOut = false;
-  let aborted = false;
-  let killTimer: NodeJS.Timeout | undefined;
-  const endTree = (signal: NodeJS.Signals) => {
-    signalGroup(child.pid, signal);
-    return marker.signal(signal);
-  };
-  function kill() {
-    void endTree('SIGTERM');
-    killTimer ??= setTimeout(() => void endTree('SIGKILL'), GRACE_MS);
-  }
-  const timer = options.timeoutMs
-    ? setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, options.timeoutMs)
-    : undefined;
-  const onAbort = () => {
-    aborted = true;
-    kill();
-  };
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  // An abort that came while the command was being prepared (the sandbox probe) fires no event.
-  if (options.signal?.aborted) onAbort();
+/** Why a process ended early, set as it happens. */
+interface Ending {
+  timedOut: boolean;
+  aborted: boolean;
+  outputCut: boolean;
+}
 
+/** Streams the child's stdout and stderr into `output`, pausing a pipe until the file catches up. */
+function streamOutput(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  output: OutputCapture,
+  activity: OutputActivity,
+): void {
   for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk: Buffer) => {
       activity.seen();
@@ -144,8 +103,25 @@ export function startProcess(options: {
       }
     });
   }
+}
 
-  const done = new Promise<ProcessOutcome>((resolve) => {
+/**
+ * The outcome once the command's own process is gone, its tree swept and its output read (or it
+ * never started); `stopWatching` ends the timeout, the abort listener and the kill timer.
+ */
+function outcome(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  parts: {
+    marker: ProcessMarker;
+    activity: OutputActivity;
+    output: OutputCapture;
+    ending: Ending;
+    started: number;
+  },
+  stopWatching: () => void,
+): Promise<ProcessOutcome> {
+  const { marker, activity, output, ending, started } = parts;
+  return new Promise<ProcessOutcome>((resolve) => {
     let spawnError: Error | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let pipesClosed!: () => void;
@@ -156,9 +132,7 @@ export function startProcess(options: {
     const finish = async () => {
       if (finished) return;
       finished = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (killTimer) clearTimeout(killTimer);
+      stopWatching();
       // Whatever still holds the pipes is not waited for any longer.
       child.stdout.destroy();
       child.stderr.destroy();
@@ -167,9 +141,7 @@ export function startProcess(options: {
       resolve({
         exitCode: exit?.code ?? null,
         signal: exit?.signal ?? null,
-        timedOut,
-        aborted,
-        outputCut,
+        ...ending,
         durationMs: performance.now() - started,
         output,
       });
@@ -193,9 +165,69 @@ export function startProcess(options: {
       if (!exit) void finish();
     });
   });
+}
+
+/**
+ * Starts `argv` in its own process group with no standard input, its output (stdout and stderr,
+ * interleaved as they come) streamed to `outputPath`, at most `maxOutputBytes` of it (past that
+ * the command is stopped). Timeout, abort, `kill` and the end of the command's own process end
+ * the whole tree: the group, and the processes that left it (found by the command's marker).
+ */
+export function startProcess(options: {
+  argv: string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  outputPath: string;
+  keepBytes: number;
+  maxOutputBytes?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}): RunningProcess {
+  const started = performance.now();
+  const marker = newProcessMarker();
+  const ending: Ending = { timedOut: false, aborted: false, outputCut: false };
+  const output = new OutputCapture(options.outputPath, options.keepBytes, options.maxOutputBytes, () => {
+    ending.outputCut = true;
+    kill();
+  });
+  const child = spawn(options.argv[0], options.argv.slice(1), {
+    cwd: options.cwd,
+    env: { ...(options.env ?? process.env), [marker.name]: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const activity = new OutputActivity();
+  let killTimer: NodeJS.Timeout | undefined;
+  const endTree = (signal: NodeJS.Signals) => {
+    signalGroup(child.pid, signal);
+    return marker.signal(signal);
+  };
+  function kill() {
+    void endTree('SIGTERM');
+    killTimer ??= setTimeout(() => void endTree('SIGKILL'), GRACE_MS);
+  }
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        ending.timedOut = true;
+        kill();
+      }, options.timeoutMs)
+    : undefined;
+  const onAbort = () => {
+    ending.aborted = true;
+    kill();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort that came while the command was being prepared (the sandbox probe) fires no event.
+  if (options.signal?.aborted) onAbort();
+
+  streamOutput(child, output, activity);
   const release = () => {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   };
+  const done = outcome(child, { marker, activity, output, ending, started }, () => {
+    release();
+    if (killTimer) clearTimeout(killTimer);
+  });
   return { pid: child.pid, done, kill, release };
 }

@@ -14,6 +14,59 @@ type WorkerMessage =
 
 type RunOptions = Parameters<ReplAccess['run']>[1];
 
+/** Runs a tool the code called through the bridge and posts its result back, unless the run ended. */
+function answerToolCall(
+  worker: Worker,
+  message: Extract<WorkerMessage, { type: 'tool' }>,
+  options: RunOptions,
+  settled: () => boolean,
+): void {
+  let input: unknown;
+  try {
+    input = JSON.parse(message.input);
+  } catch {
+    input = undefined;
+  }
+  void options
+    .callTool(message.name, input)
+    .catch((error: Error) => ({ isError: true, text: error.message }))
+    .then((result) => {
+      if (!settled())
+        worker.postMessage({
+          type: 'toolResult',
+          callId: message.callId,
+          isError: result.isError,
+          text: result.text,
+        });
+    });
+}
+
+/** The result of a run the worker reported done: its value or error, or a synchronous stop. */
+function finishedRun(message: Extract<WorkerMessage, { type: 'done' }>, seconds: number): ReplRun {
+  if (message.timedOut)
+    return {
+      output: message.output,
+      error: `Stopped: the code ran past its timeout (${seconds} s). The REPL's state is kept.`,
+    };
+  return {
+    output: message.output,
+    ...(message.value !== undefined ? { value: message.value } : {}),
+    ...(message.error !== undefined ? { error: message.error } : {}),
+  };
+}
+
+/** The result of a run whose worker failed: out of memory or another error; the worker is reset. */
+function workerFailure(error: Error & { code?: string }, memoryMb: number): ReplRun {
+  const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  return {
+    output: '',
+    error: outOfMemory
+      ? `Stopped: the code ran out of memory (the REPL may use ${memoryMb} MB, settings repl.memoryMb).`
+      : `The REPL failed: ${error.message}`,
+    reset: true,
+  };
+}
+
 /**
  * The session's JavaScript REPL: one worker thread holding one `node:vm` context, started on
  * the first run and kept (with the code's state) until the session ends. The worker's heap is
@@ -94,52 +147,12 @@ export class ReplHost implements ReplAccess {
       };
       const seconds = options.timeoutMs / 1000;
       const onMessage = (message: WorkerMessage) => {
-        if (message.type === 'tool') {
-          let input: unknown;
-          try {
-            input = JSON.parse(message.input);
-          } catch {
-            input = undefined;
-          }
-          void options
-            .callTool(message.name, input)
-            .catch((error: Error) => ({ isError: true, text: error.message }))
-            .then((result) => {
-              if (!settled)
-                worker.postMessage({
-                  type: 'toolResult',
-                  callId: message.callId,
-                  isError: result.isError,
-                  text: result.text,
-                });
-            });
-          return;
-        }
+        if (message.type === 'tool') return answerToolCall(worker, message, options, () => settled);
         if (message.type === 'started' && message.id === id) return armTimer();
         if (message.type !== 'done' || message.id !== id) return;
-        if (message.timedOut) {
-          finish({
-            output: message.output,
-            error: `Stopped: the code ran past its timeout (${seconds} s). The REPL's state is kept.`,
-          });
-          return;
-        }
-        finish({
-          output: message.output,
-          ...(message.value !== undefined ? { value: message.value } : {}),
-          ...(message.error !== undefined ? { error: message.error } : {}),
-        });
+        finish(finishedRun(message, seconds));
       };
-      const onError = (error: Error & { code?: string }) => {
-        const outOfMemory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        finish({
-          output: '',
-          error: outOfMemory
-            ? `Stopped: the code ran out of memory (the REPL may use ${memoryMb} MB, settings repl.memoryMb).`
-            : `The REPL failed: ${error.message}`,
-          reset: true,
-        });
-      };
+      const onError = (error: Error & { code?: string }) => finish(workerFailure(error, memoryMb));
       const onExit = () => finish({ output: '', error: 'The REPL ended unexpectedly.', reset: true });
       const onAbort = () =>
         finish({ output: '', error: 'Interrupted by the user.', reset: true }, 'terminate');

@@ -21,7 +21,8 @@ export type ListingResult = { ok: true } | { ok: false; error: string };
  * time; undefined for anything else (a tracked file since deleted, a submodule's folder).
  */
 export function fileTime(root: string, path: string): number | undefined {
-  const stats = lstatSync(join(root, path), { throwIfNoEntry: false });
+  // A listed path is already normal: joined as text, not by `join`, which costs as much as the stat.
+  const stats = lstatSync(root.endsWith('/') ? root + path : `${root}/${path}`, { throwIfNoEntry: false });
   if (!stats || !(stats.isFile() || stats.isSymbolicLink())) return undefined;
   return stats.mtimeMs;
 }
@@ -33,6 +34,8 @@ export function isListedFile(root: string, path: string): boolean {
 
 /** Whether a relative path names something inside a `.git` folder (or a `.git` file itself). */
 export function insideGit(relative: string): boolean {
+  // One scan first: nearly no path holds `.git` at all (the four checks cost more on a long listing).
+  if (!relative.includes('.git')) return false;
   return (
     relative === '.git' ||
     relative.startsWith('.git/') ||

@@ -20,21 +20,32 @@ export async function listGitFiles(
   options: { includeIgnored: boolean; pathspecs?: readonly string[]; signal?: AbortSignal },
   onFile: (path: string) => void,
 ): Promise<GitListing> {
-  const args = ['ls-files', '-z', '--cached', '--others'];
-  if (!options.includeIgnored) args.push('--exclude-standard');
-  // `*/` matches nothing but the entries git shows for nested repositories (`vendor/lib/`).
-  if (options.pathspecs) args.push('--', ...options.pathspecs, '*/');
+  const others = ['ls-files', '-z', '--others'];
+  if (!options.includeIgnored) others.push('--exclude-standard');
+  const cached = ['ls-files', '-z', '--cached'];
+  if (options.pathspecs) {
+    cached.push('--', ...options.pathspecs);
+    // `*/` matches nothing but the entries git shows for nested repositories (`vendor/lib/`).
+    others.push('--', ...options.pathspecs, '*/');
+  }
   const nested = new Set(await submodules(root, options.signal));
   let emitted = false;
-  const run = await streamGit(args, root, options.signal, (record) => {
+  const onRecord = (record: string) => {
     if (record.endsWith('/')) nested.add(record.slice(0, -1));
-    else if (!nested.has(record)) {
+    else if (nested.size === 0 || !nested.has(record)) {
       emitted = true;
       onFile(record);
     }
     return undefined;
-  });
-  const answered = run.code === 0 || emitted;
+  };
+  // Two processes at once: the index's files are handled while the other one walks the folders
+  // for untracked files (git prints those only once its walk is done). A name only `others`
+  // shows (`dir/`) never names a file `cached` lists, so the order of their records is free.
+  const runs = await Promise.all([
+    streamGit(cached, root, options.signal, onRecord),
+    streamGit(others, root, options.signal, onRecord),
+  ]);
+  const answered = runs.every((run) => run.code === 0) || emitted;
   const repositories = [...nested].filter((dir) => holdsRepository(join(root, dir)));
   return { answered, nested: answered ? repositories : [] };
 }

@@ -42,13 +42,13 @@ export const glob = buildTool({
     const root = absolutePath(ctx, input.path ?? '.');
     const pattern = pathPattern(input.pattern);
     const readable = readableFilter(ctx, 'glob');
-    const picked = new NewestFiles(MAX_RESULTS, MAX_SORTED);
+    const picked = new NewestFiles(root, MAX_RESULTS, MAX_SORTED);
     const includeIgnored = input.include_ignored === true;
     const listing = await listFiles(root, { includeIgnored, pattern, signal: ctx.signal }, (path) => {
       if (pattern.matches(path) && (!readable || readable(join(root, path)))) picked.add(path);
     });
     if (!listing.ok) return { isError: true, text: `glob failed: ${listing.error}` };
-    const { files, total, order } = await picked.pick(root);
+    const { files, total, order } = picked.pick();
     if (files.length === 0) {
       const note = includeIgnored ? '' : await ignoredFolderNote(root, ctx);
       return { text: `No files match ${input.pattern} in ${displayPath(ctx, root)}.${note}` };

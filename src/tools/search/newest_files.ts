@@ -1,4 +1,4 @@
-import { comparePaths, FirstPaths } from '../shared/path_order.js';
+import { comparePaths, FirstPaths, keptPath } from '../shared/path_order.js';
 import { fileTime } from './file_listing.js';
 
 /** The files a glob shows, and in which order they were picked. */
@@ -10,19 +10,25 @@ export interface PickedFiles {
   order: 'time' | 'path';
 }
 
-/** Files stat'ed between yields to the event loop (a synchronous stat is several times faster here). */
-const STAT_BATCH = 2_000;
+/** Files stat'ed at a time between the listing's chunks (a synchronous stat is several times faster here). */
+const STAT_BATCH = 500;
 
 /**
  * Collects a stream of matching paths and picks the `shown` newest. Up to `timeLimit` matches
- * each one's time is looked at (a stat each, the cost of the pick); past it only the first
+ * each one's time is looked at (a stat each), while git or ripgrep is still listing when the
+ * event loop has nothing else to do, the rest at the pick; past `timeLimit` only the first
  * `shown` by path are kept, so neither time nor memory grows with a huge match.
  */
 export class NewestFiles {
   private pending: string[] | undefined = [];
+  private found: Array<{ path: string; time: number }> = [];
+  /** How many of `pending` were stat'ed. */
+  private looked = 0;
+  private scheduled = false;
   private readonly first: FirstPaths;
 
   constructor(
+    private readonly root: string,
     private readonly shown: number,
     private readonly timeLimit: number,
   ) {
@@ -32,22 +38,42 @@ export class NewestFiles {
   add(path: string): void {
     this.first.add(path);
     if (!this.pending) return;
-    this.pending.push(path);
-    if (this.pending.length > this.timeLimit) this.pending = undefined;
+    if (this.first.count > this.timeLimit) {
+      this.pending = undefined;
+      this.found = [];
+      return;
+    }
+    this.pending.push(keptPath(path));
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // After the pending I/O: the listing's own chunks come first.
+    setImmediate(() => this.look(STAT_BATCH));
   }
 
-  async pick(root: string): Promise<PickedFiles> {
+  pick(): PickedFiles {
     if (!this.pending) {
-      const files = this.first.paths().filter((path) => fileTime(root, path) !== undefined);
+      const files = this.first.paths().filter((path) => fileTime(this.root, path) !== undefined);
       return { files, total: this.first.count, order: 'path' };
     }
-    const found: Array<{ path: string; time: number }> = [];
-    for (let i = 0; i < this.pending.length; i++) {
-      if (i > 0 && i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-      const time = fileTime(root, this.pending[i]);
-      if (time !== undefined) found.push({ path: this.pending[i], time });
-    }
-    found.sort((a, b) => b.time - a.time || comparePaths(a.path, b.path));
+    this.look(this.pending.length);
+    const found = this.found.sort((a, b) => b.time - a.time || comparePaths(a.path, b.path));
     return { files: found.slice(0, this.shown).map((f) => f.path), total: found.length, order: 'time' };
+  }
+
+  /** Stats up to `count` more of the pending paths. */
+  private look(count: number): void {
+    this.scheduled = false;
+    const pending = this.pending;
+    if (!pending) return;
+    const end = Math.min(pending.length, this.looked + count);
+    for (; this.looked < end; this.looked++) {
+      const path = pending[this.looked];
+      const time = fileTime(this.root, path);
+      if (time !== undefined) this.found.push({ path, time });
+    }
+    if (this.looked < pending.length && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.look(STAT_BATCH));
+    }
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { type RecordSelect, RecordSplitter } from './record_splitter.js';
 
 /** How a program whose output was read record by record ended. */
 export interface StreamedRun {
@@ -21,7 +22,7 @@ export interface StreamOptions {
   /** Written to the program's standard input, which is then closed. */
   input?: string;
   /** Looks at a record's bytes first: a record it refuses is never decoded (a scan of a long listing stays cheap). */
-  select?: (bytes: Buffer, start: number, end: number) => boolean;
+  select?: RecordSelect;
 }
 
 /**
@@ -41,39 +42,14 @@ export function streamRecords(
       signal: options.signal,
       stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
-    let rest: Buffer | undefined;
     let stopped = false;
     let stderr = '';
     let error: NodeJS.ErrnoException | undefined;
-    const select = options.select;
-    const emit = (bytes: Buffer, start: number, end: number) =>
-      select && !select(bytes, start, end) ? undefined : onRecord(bytes.toString('utf8', start, end));
-    const stop = () => {
+    const records = new RecordSplitter(separator, onRecord, options.select);
+    (child.stdout as Readable).on('data', (chunk: Buffer) => {
+      if (stopped || records.push(chunk)) return;
       stopped = true;
       child.kill('SIGTERM');
-    };
-    (child.stdout as Readable).on('data', (chunk: Buffer) => {
-      if (stopped) return;
-      let start = 0;
-      let end = chunk.indexOf(separator);
-      // A record begun in an earlier chunk: only its own bytes are copied, not the chunk's.
-      if (rest) {
-        if (end < 0) {
-          rest = Buffer.concat([rest, chunk]);
-          return;
-        }
-        const record = Buffer.concat([rest, chunk.subarray(0, end)]);
-        rest = undefined;
-        start = end + 1;
-        end = chunk.indexOf(separator, start);
-        if (emit(record, 0, record.length) === false) return stop();
-      }
-      for (; end >= 0; end = chunk.indexOf(separator, start)) {
-        const keepGoing = emit(chunk, start, end);
-        start = end + 1;
-        if (keepGoing === false) return stop();
-      }
-      if (start < chunk.length) rest = chunk.subarray(start);
     });
     (child.stderr as Readable).setEncoding('utf8').on('data', (text: string) => {
       if (stderr.length < 10_000) stderr += text;
@@ -87,7 +63,7 @@ export function streamRecords(
     const end = (code: number | null) => {
       if (ended) return;
       ended = true;
-      if (!stopped && !error && rest && rest.length > 0) emit(rest, 0, rest.length);
+      if (!stopped && !error) records.end();
       resolve({ code: stopped || error ? null : code, stderr, stopped, ...(error ? { error } : {}) });
     };
     child.on('error', (e: NodeJS.ErrnoException) => {

@@ -16,6 +16,14 @@ export function comparePaths(a: string, b: string): number {
 }
 
 /**
+ * A path kept from a long listing, as a string of its own: a listing's records are cut from the
+ * text of a whole chunk of output and would each hold all of it in memory.
+ */
+export function keptPath(path: string): string {
+  return Buffer.from(path, 'utf8').toString('utf8');
+}
+
+/**
  * The first `limit` of a stream of paths in path order, without holding the rest: a listing of a
  * million paths keeps `limit` of them.
  */
@@ -37,7 +45,7 @@ export class FirstPaths {
       if (comparePaths(kept[mid], path) < 0) low = mid + 1;
       else high = mid;
     }
-    kept.splice(low, 0, path);
+    kept.splice(low, 0, keptPath(path));
     if (kept.length > this.limit) kept.pop();
   }
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { latheAsync } from '../../support/cli.js';
 import { FakeModelServer, type ScriptedTurn } from '../../support/fake_model_server.js';
 import { fakeModelEnv } from '../../support/headless_run.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 
 // `lathe -p "/name args"`, the built lathe against the fake model server.
@@ -34,7 +35,7 @@ async function run(prompt: string, turns: ScriptedTurn[], options: { dir?: strin
 }
 
 describe('lathe -p "/name args"', () => {
-  it('sends the expanded command', async () => {
+  testNeeds('bwrap')('sends the expanded command', async () => {
     const { code, requests, stderr } = await run('/greet Ada', [done('Hello, Ada.')]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -68,23 +69,26 @@ describe('lathe -p "/name args"', () => {
     expect(requests[0].body.model).toBe('claude-haiku-4-5');
   });
 
-  it("pre-approves the command's allowed-tools for its prompt: git add runs without an ask", async () => {
-    const dir = tempDir('lathe-commands-');
-    cpSync(FIXTURES, dir, { recursive: true });
-    execFileSync('git', ['init', '-q'], { cwd: dir });
-    execFileSync('touch', ['a.txt'], { cwd: dir });
-    const turns: ScriptedTurn[] = [
-      { toolCalls: [{ name: 'execute_command', input: { command: 'git add a.txt' } }] },
-      done('Staged.'),
-    ];
-    const { code, requests } = await run('/git:commit a.txt "add a"', turns, { dir });
-    expect(code).toBe(0);
-    const staged = execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: dir, encoding: 'utf8' });
-    expect(staged.trim()).toBe('a.txt');
-    expect(JSON.stringify(requests[1].body.messages)).not.toContain('denied');
-  });
+  testNeeds('bwrap')(
+    "pre-approves the command's allowed-tools for its prompt: git add runs without an ask",
+    async () => {
+      const dir = tempDir('lathe-commands-');
+      cpSync(FIXTURES, dir, { recursive: true });
+      execFileSync('git', ['init', '-q'], { cwd: dir });
+      execFileSync('touch', ['a.txt'], { cwd: dir });
+      const turns: ScriptedTurn[] = [
+        { toolCalls: [{ name: 'execute_command', input: { command: 'git add a.txt' } }] },
+        done('Staged.'),
+      ];
+      const { code, requests } = await run('/git:commit a.txt "add a"', turns, { dir });
+      expect(code).toBe(0);
+      const staged = execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: dir, encoding: 'utf8' });
+      expect(staged.trim()).toBe('a.txt');
+      expect(JSON.stringify(requests[1].body.messages)).not.toContain('denied');
+    },
+  );
 
-  it('without the grant, the same git add is refused', async () => {
+  testNeeds('bwrap')('without the grant, the same git add is refused', async () => {
     const dir = tempDir('lathe-commands-');
     execFileSync('git', ['init', '-q'], { cwd: dir });
     execFileSync('touch', ['a.txt'], { cwd: dir });

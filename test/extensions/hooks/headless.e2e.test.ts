@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeFakeServers, runHeadless } from '../../support/headless_run.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 
 // Hooks in `lathe -p`, the built command against the fake model server. The hooks live in the
@@ -95,33 +96,36 @@ describe('hooks in lathe -p', () => {
     );
   });
 
-  it('a Stop hook sends the agent on once with its reason; continue: false stops a run', async () => {
-    const dir = tempDir('lathe-ws-');
-    const home = homeWithHooks({
-      Stop: hook(
-        `grep -q '"stop_hook_active":false' && echo '{"decision":"block","reason":"run the tests too"}' || true`,
-      ),
-    });
-    const run = await runHeadless(dir, [{ text: 'Edited.' }, { text: 'Tests pass.' }], [], { home });
-    expect(run.code).toBe(0);
-    expect(run.requests).toHaveLength(2);
-    expect(run.requests[1].lastUserText).toBe('A Stop hook asks you to go on: run the tests too');
-    expect(run.json.result).toBe('Tests pass.');
+  testNeeds('bwrap')(
+    'a Stop hook sends the agent on once with its reason; continue: false stops a run',
+    async () => {
+      const dir = tempDir('lathe-ws-');
+      const home = homeWithHooks({
+        Stop: hook(
+          `grep -q '"stop_hook_active":false' && echo '{"decision":"block","reason":"run the tests too"}' || true`,
+        ),
+      });
+      const run = await runHeadless(dir, [{ text: 'Edited.' }, { text: 'Tests pass.' }], [], { home });
+      expect(run.code).toBe(0);
+      expect(run.requests).toHaveLength(2);
+      expect(run.requests[1].lastUserText).toBe('A Stop hook asks you to go on: run the tests too');
+      expect(run.json.result).toBe('Tests pass.');
 
-    const stopping = homeWithHooks({
-      PreToolUse: hook(`echo '{"continue":false,"stopReason":"deploy freeze"}'`),
-    });
-    const stopped = await runHeadless(
-      dir,
-      [call('execute_command', { command: 'touch m' }), { text: 'never' }],
-      ['--yolo'],
-      {
-        home: stopping,
-      },
-    );
-    expect(stopped.code).toBe(2);
-    expect(stopped.requests).toHaveLength(1);
-    expect(stopped.json.result).toBe('deploy freeze');
-    expect(existsSync(join(dir, 'm'))).toBe(false);
-  });
+      const stopping = homeWithHooks({
+        PreToolUse: hook(`echo '{"continue":false,"stopReason":"deploy freeze"}'`),
+      });
+      const stopped = await runHeadless(
+        dir,
+        [call('execute_command', { command: 'touch m' }), { text: 'never' }],
+        ['--yolo'],
+        {
+          home: stopping,
+        },
+      );
+      expect(stopped.code).toBe(2);
+      expect(stopped.requests).toHaveLength(1);
+      expect(stopped.json.result).toBe('deploy freeze');
+      expect(existsSync(join(dir, 'm'))).toBe(false);
+    },
+  );
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src/runtime/create_runtime.js';
 import type { ToolResult } from '../../../src/tool/types.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir } from '../../support/runtime_fixtures.js';
 import { closeHookedRuntimes, hookedRuntime, preToolUse, runAsChild, writeHookSettings } from './support.js';
 
@@ -117,47 +118,51 @@ const COLUMNS: Column[] = [
 
 describe('the hook matrix: PreToolUse answers and failures × tools', () => {
   for (const row of ROWS) {
-    it(`${row.name}: ${row.blocks ? 'blocks every tool, which never runs' : 'warns the user and the tool runs'}`, async () => {
-      const workspace = tempDir('lathe-hooks-');
-      const seen = join(workspace, 'seen.jsonl');
-      writeHookSettings(
-        workspace,
-        preToolUse('execute_command|edit_file|mcp__touchy__touch', {
-          command: `cat >> ${seen}; ${row.body}`,
-          ...(row.timeout ? { timeout: row.timeout } : {}),
-          ...(row.failClosed ? { failClosed: true } : {}),
-        }),
-      );
-      const { runtime, lines } = await hookedRuntime(workspace, { touchServer: true });
-      for (const [i, column] of COLUMNS.entries()) {
-        const marker = join(workspace, `marker-${i}`);
-        const result = await column.call(runtime, marker);
-        if (row.blocks) {
-          expect(result.isError, column.name).toBe(true);
-          expect(result.text, column.name).toMatch(row.says);
-          expect(existsSync(marker), `${column.name} ran`).toBe(false);
-        } else {
-          expect(result.isError, `${column.name}: ${result.text}`).toBe(false);
-          expect(existsSync(marker), `${column.name} did not run`).toBe(true);
-          expect(lines.at(-1), column.name).toMatch(row.says);
+    // A tool that runs runs its command in the sandbox; a blocked one never does.
+    (row.blocks ? it : testNeeds('bwrap'))(
+      `${row.name}: ${row.blocks ? 'blocks every tool, which never runs' : 'warns the user and the tool runs'}`,
+      async () => {
+        const workspace = tempDir('lathe-hooks-');
+        const seen = join(workspace, 'seen.jsonl');
+        writeHookSettings(
+          workspace,
+          preToolUse('execute_command|edit_file|mcp__touchy__touch', {
+            command: `cat >> ${seen}; ${row.body}`,
+            ...(row.timeout ? { timeout: row.timeout } : {}),
+            ...(row.failClosed ? { failClosed: true } : {}),
+          }),
+        );
+        const { runtime, lines } = await hookedRuntime(workspace, { touchServer: true });
+        for (const [i, column] of COLUMNS.entries()) {
+          const marker = join(workspace, `marker-${i}`);
+          const result = await column.call(runtime, marker);
+          if (row.blocks) {
+            expect(result.isError, column.name).toBe(true);
+            expect(result.text, column.name).toMatch(row.says);
+            expect(existsSync(marker), `${column.name} ran`).toBe(false);
+          } else {
+            expect(result.isError, `${column.name}: ${result.text}`).toBe(false);
+            expect(existsSync(marker), `${column.name} did not run`).toBe(true);
+            expect(lines.at(-1), column.name).toMatch(row.says);
+          }
         }
-      }
-      // The hook saw each call: the tool's name and input, and for the child, whose call it was.
-      const inputs = readFileSync(seen, 'utf8')
-        .trim()
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line));
-      expect(inputs.map((input) => input.tool_name)).toEqual([
-        'execute_command',
-        'edit_file',
-        'touchy__touch',
-        'execute_command',
-      ]);
-      expect(inputs[0]).toMatchObject({ hook_event_name: 'PreToolUse', cwd: workspace });
-      expect(inputs[0].tool_input.command).toBe(`touch ${join(workspace, 'marker-0')}`);
-      expect(inputs[3]).toMatchObject({ agent_id: 'child-1', agent_type: 'general' });
-      expect(inputs[0].agent_id).toBeUndefined();
-    });
+        // The hook saw each call: the tool's name and input, and for the child, whose call it was.
+        const inputs = readFileSync(seen, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line));
+        expect(inputs.map((input) => input.tool_name)).toEqual([
+          'execute_command',
+          'edit_file',
+          'touchy__touch',
+          'execute_command',
+        ]);
+        expect(inputs[0]).toMatchObject({ hook_event_name: 'PreToolUse', cwd: workspace });
+        expect(inputs[0].tool_input.command).toBe(`touch ${join(workspace, 'marker-0')}`);
+        expect(inputs[3]).toMatchObject({ agent_id: 'child-1', agent_type: 'general' });
+        expect(inputs[0].agent_id).toBeUndefined();
+      },
+    );
   }
 });

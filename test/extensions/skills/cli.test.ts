@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Skill } from '../../../src/config/skills/index.js';
 import { lathe } from '../../support/cli.js';
 import { closeFakeServers, runHeadless } from '../../support/headless_run.js';
+import { testNeeds } from '../../support/required_programs.js';
 import { tempDir, writeTree } from '../../support/runtime_fixtures.js';
 
 afterEach(closeFakeServers);
@@ -79,30 +80,33 @@ describe('lathe skills list', () => {
 });
 
 describe('lathe -p with a skill', () => {
-  it('lists it for the model, loads it, and runs what its allowed-tools pre-approve', async () => {
-    const home = writeTree({
-      'skills/marker/SKILL.md':
-        '---\nname: marker\ndescription: Leaves a marker file.\nallowed-tools: Bash(touch:*)\n---\nRun touch made-by-skill.\n',
-      'skills/Bad/SKILL.md': '---\ndescription: no name\n---\nx\n',
-    });
-    const dir = tempDir();
-    const run = await runHeadless(
-      dir,
-      [
-        { toolCalls: [{ name: 'load_skill', input: { name: 'marker' } }] },
-        { toolCalls: [{ name: 'execute_command', input: { command: 'touch made-by-skill' } }] },
-        { text: 'Done.' },
-      ],
-      [],
-      { home },
-    );
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(
-      `lathe: warning: ${join(home, 'skills/Bad/SKILL.md')}: name is missing and the folder's name "Bad" is no skill name either: not loaded`,
-    );
-    expect(run.requests[0].systemText).toContain('\n- marker: Leaves a marker file.');
-    expect(run.requests[1].toolResults[0].content).toContain('Run touch made-by-skill.');
-    expect(run.requests[2].toolResults[0].isError ?? false).toBe(false);
-    expect(existsSync(join(dir, 'made-by-skill'))).toBe(true);
-  });
+  testNeeds('bwrap')(
+    'lists it for the model, loads it, and runs what its allowed-tools pre-approve',
+    async () => {
+      const home = writeTree({
+        'skills/marker/SKILL.md':
+          '---\nname: marker\ndescription: Leaves a marker file.\nallowed-tools: Bash(touch:*)\n---\nRun touch made-by-skill.\n',
+        'skills/Bad/SKILL.md': '---\ndescription: no name\n---\nx\n',
+      });
+      const dir = tempDir();
+      const run = await runHeadless(
+        dir,
+        [
+          { toolCalls: [{ name: 'load_skill', input: { name: 'marker' } }] },
+          { toolCalls: [{ name: 'execute_command', input: { command: 'touch made-by-skill' } }] },
+          { text: 'Done.' },
+        ],
+        [],
+        { home },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        `lathe: warning: ${join(home, 'skills/Bad/SKILL.md')}: name is missing and the folder's name "Bad" is no skill name either: not loaded`,
+      );
+      expect(run.requests[0].systemText).toContain('\n- marker: Leaves a marker file.');
+      expect(run.requests[1].toolResults[0].content).toContain('Run touch made-by-skill.');
+      expect(run.requests[2].toolResults[0].isError ?? false).toBe(false);
+      expect(existsSync(join(dir, 'made-by-skill'))).toBe(true);
+    },
+  );
 });
