@@ -38,7 +38,8 @@ export interface AgentOutcome {
 /** Everything a client (terminal UI, headless printer, session log, tests) may render. */
 export type AgentEvent =
   | ToolEvent
-  | { type: 'user_message'; text: string }
+  /** `queued`: typed while a turn ran, and sent after it (the UI's queue). */
+  | { type: 'user_message'; text: string; queued?: boolean }
   | { type: 'request_start'; turn: number }
   | { type: 'text_delta'; text: string }
   /** A piece of the model's reasoning, when the provider streams it (effort / thinking on). */
