@@ -90,8 +90,22 @@ export function answerElicitations(client: Client, types: Types, server: string,
             fields: formFields(params.requestedSchema),
             requestedSchema: params.requestedSchema as ElicitationSchema,
           };
-    return elicit(asked, extra.signal);
+    const answer = await elicit(asked, extra.signal);
+    return asked.mode === 'form' ? withDefaults(answer, asked.fields) : answer;
   });
+}
+
+/**
+ * An accepted form with the schema's defaults for the fields the answer left out. The SDK's own
+ * `applyDefaults` runs only when a request names `mode: "form"` and the answer has content; a
+ * request without `mode` is a form too, and `yes` accepts with no content.
+ */
+export function withDefaults(answer: ElicitationAnswer, fields: readonly ElicitedField[]): ElicitationAnswer {
+  if (answer.action !== 'accept') return answer;
+  const content: Record<string, ElicitedValue> = { ...answer.content };
+  for (const field of fields)
+    if (field.default !== undefined && !(field.name in content)) content[field.name] = field.default;
+  return { action: 'accept', content };
 }
 
 /** The link flows a server may still say are complete, by their id. */
