@@ -56,7 +56,7 @@ export type ElicitationAnswer =
 /** Asks the user (a form in the UI, `--answers` headless, the editor over ACP). */
 export type Elicit = (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitationAnswer>;
 
-/** What the client declares: forms (the SDK fills in the schema's defaults) and links. */
+/** What the client declares: forms, with the schema's defaults applied (`withDefaults`), and links. */
 export const ELICITATION_CAPABILITY = { form: { applyDefaults: true }, url: {} } as const;
 
 type Types = typeof import('@modelcontextprotocol/sdk/types.js');
